@@ -1,0 +1,45 @@
+# Ranglijst: `make run` serves the demo club, `make test` runs every test.
+# Only Python 3.11+ is needed; everything else is installed into .venv.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+PORT   ?= 8000
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test install migrate demo bench lint e2e-screenshots messages clean
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+migrate: install
+	DJANGO_DEBUG=1 $(BIN)/python manage.py migrate --noinput
+
+demo: migrate
+	DJANGO_DEBUG=1 $(BIN)/python manage.py load_demo --if-empty
+
+# Web server, Celery worker and beat on the embedded defaults (SQLite, filesystem broker).
+run: demo
+	DJANGO_DEBUG=1 PORT=$(PORT) $(BIN)/python scripts/serve.py
+
+test: install
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+bench: install
+	@for f in bench/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/mypy competition/scoring pairing/engine competition/calendar.py
+
+messages: install
+	DJANGO_DEBUG=1 $(BIN)/python manage.py makemessages -l nl -l en --ignore=.venv --ignore=staticfiles
+	DJANGO_DEBUG=1 $(BIN)/python manage.py compilemessages --ignore=.venv
+
+clean:
+	rm -rf var staticfiles

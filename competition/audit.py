@@ -1,0 +1,32 @@
+"""The audit trail: every write that matters records who, when, before and after."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .models import AuditRecord
+
+
+def record(
+    *,
+    actor: Any,
+    action: str,
+    season: Any = None,
+    evening: Any = None,
+    player: Any = None,
+    before: Any = None,
+    after: Any = None,
+) -> AuditRecord:
+    if evening is not None and season is None:
+        season = evening.season_id
+    if player is not None and season is None:
+        season = player.season_id
+    return AuditRecord.objects.create(
+        actor=actor if getattr(actor, "is_authenticated", False) else None,
+        action=action,
+        season_id=season if isinstance(season, int) or season is None else season.pk,
+        evening=evening,
+        player=player,
+        before=before,
+        after=after,
+    )

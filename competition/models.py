@@ -1,0 +1,418 @@
+"""The club's competition in the database: inputs (calendar, players, sign-ups, games)
+and cached outputs (standings after every evening).
+
+The rules themselves live in ``competition.scoring`` (pure Python); these models hold
+fields, constraints and ``clean()``. Writes go through ``competition.services``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+
+
+class System(models.TextChoices):
+    """Scoring presets (RULES.md 4). Parameters start from the preset and can be edited."""
+
+    PION = "pion", _("Keizer, De Pion rules")
+    CLASSIC = "classic", _("Keizer, classic")
+    KEIZER1956 = "keizer1956", _("Keizer, 1956 description")
+    LADDER = "ladder", _("Rank-difference ladder")
+
+
+class ByePolicy(models.TextChoices):
+    RANDOM = "random", _("drawn at random among those with the fewest byes")
+    LOWEST = "lowest", _("lowest-placed player with the fewest byes")
+
+
+class Season(models.Model):
+    name = models.CharField(_("name"), max_length=40, unique=True, help_text="2026-2027")
+    slug = models.SlugField(_("slug"), max_length=40, unique=True)
+    start_date = models.DateField(
+        _("season opening"), help_text=_("Date of the season-opening event.")
+    )
+    end_date = models.DateField(_("last day"))
+
+    class Meta:
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+        ordering = ["-start_date"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(end_date__gt=F("start_date")), name="season_ends_after_start"
+            )
+        ]
+        permissions = [
+            ("register_self", "Can sign himself up and off"),
+            ("enter_results", "Can enter results and rulings"),
+            ("manage_registrations", "Can change anybody's sign-ups"),
+            ("manage_pairings", "Can pair, publish and edit pairings"),
+            ("approve_tempo", "Can approve tempo exceptions"),
+            ("manage_calendar", "Can edit the calendar"),
+            ("manage_season", "Can set up seasons and parameters"),
+            ("override_eligibility", "Can override prize eligibility"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Competition(models.Model):
+    """The internal competition of a season: its scoring system and all its parameters."""
+
+    season = models.OneToOneField(Season, on_delete=models.CASCADE, related_name="competition")
+    name = models.CharField(_("name"), max_length=80, default="Interne competitie")
+    system = models.CharField(_("system"), max_length=20, choices=System.choices)
+    parameters = models.JSONField(
+        _("scoring parameters"),
+        default=dict,
+        help_text=_("Every scoring parameter by name, as in the season file."),
+    )
+    # Pairing rules (RULES.md 5).
+    max_meetings_per_season = models.PositiveSmallIntegerField(_("meetings per season"), default=2)
+    max_meetings_per_half = models.PositiveSmallIntegerField(_("meetings per half"), default=1)
+    min_evenings_between = models.PositiveSmallIntegerField(
+        _("playing evenings between two meetings"), default=5
+    )
+    bye_policy = models.CharField(
+        _("pairing bye"), max_length=10, choices=ByePolicy.choices, default=ByePolicy.RANDOM
+    )
+    # Calendar defaults (RULES.md 2, 3).
+    start_time = models.TimeField(_("games start"), default=dt.time(20, 15))
+    deadline_days_before = models.PositiveSmallIntegerField(_("deadline: days before"), default=1)
+    deadline_time = models.TimeField(_("deadline: time"), default=dt.time(18, 0))
+    evenings_per_half = models.PositiveSmallIntegerField(_("playing evenings per half"), default=10)
+    # Prizes (RULES.md 6).
+    eligibility_percentage = models.PositiveSmallIntegerField(
+        _("eligibility: % of evenings not absent without notice"), default=50
+    )
+    eligibility_min_games = models.PositiveSmallIntegerField(
+        _("eligibility: minimum games (ladder)"), default=14
+    )
+    eligibility_max_exempted = models.PositiveSmallIntegerField(
+        _("eligibility: club-team matches counted (ladder)"), default=4
+    )
+
+    class Meta:
+        verbose_name = _("competition")
+        verbose_name_plural = _("competitions")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(system__in=[s.value for s in System]), name="competition_system_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(eligibility_percentage__lte=100),
+                name="competition_eligibility_percentage",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.season}"
+
+    @property
+    def is_ladder(self) -> bool:
+        return self.system == System.LADDER
+
+
+class HalfKind(models.TextChoices):
+    WINTER = "winter", _("winter half")
+    SUMMER = "summer", _("summer half")
+    SEASON = "season", _("whole season")  # the ladder has one period
+
+
+class Half(models.Model):
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="halves")
+    kind = models.CharField(_("half"), max_length=10, choices=HalfKind.choices)
+    start_date = models.DateField(_("first evening"))
+
+    class Meta:
+        verbose_name = _("half")
+        verbose_name_plural = _("halves")
+        ordering = ["season", "start_date"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "kind"], name="half_once_per_season")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season} {self.get_kind_display()}"
+
+
+class EveningKind(models.TextChoices):
+    PLAYING = "playing", _("playing evening")
+    RAPID = "rapid", _("rapid evening")
+    CLOSED = "closed", _("venue closed")
+    PLAYOFF = "playoff", _("playoff evening")
+    FREE = "free", _("no competition")
+
+
+class EveningStatus(models.TextChoices):
+    OPEN = "open", _("sign-up open")
+    CLOSED = "closed", _("sign-up closed")
+    PUBLISHED = "published", _("pairing published")
+
+
+class Evening(models.Model):
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="evenings")
+    half = models.ForeignKey(
+        Half, on_delete=models.PROTECT, null=True, blank=True, related_name="evenings"
+    )
+    date = models.DateField(_("date"))
+    kind = models.CharField(
+        _("kind"), max_length=10, choices=EveningKind.choices, default=EveningKind.PLAYING
+    )
+    starts_at = models.DateTimeField(_("games start"))
+    deadline = models.DateTimeField(_("sign-up deadline"))
+    status = models.CharField(
+        _("status"), max_length=10, choices=EveningStatus.choices, default=EveningStatus.OPEN
+    )
+    note = models.CharField(_("note"), max_length=200, blank=True)
+    pairing_seed = models.CharField(max_length=64, blank=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=1)
+
+    class Meta:
+        verbose_name = _("evening")
+        verbose_name_plural = _("evenings")
+        ordering = ["date"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "date"], name="evening_once_per_date"),
+            models.CheckConstraint(
+                condition=Q(deadline__lte=F("starts_at")), name="evening_deadline_before_start"
+            ),
+            models.CheckConstraint(
+                condition=Q(half__isnull=False) | ~Q(kind="playing"),
+                name="evening_playing_has_half",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.date:%Y-%m-%d} ({self.get_kind_display()})"
+
+    def clean(self) -> None:
+        if self.half_id and self.half.season_id != self.season_id:
+            raise ValidationError({"half": _("The half belongs to another season.")})
+        if self.kind == EveningKind.PLAYING and not self.half_id:
+            raise ValidationError({"half": _("A playing evening belongs to a half.")})
+
+
+class PlayerKind(models.TextChoices):
+    FIXED = "fixed", _("fixed player")
+    FLEXIBLE = "flexible", _("flexible player")
+
+
+class Player(models.Model):
+    """A member taking part in a season's competition."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="players")
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="players"
+    )
+    kind = models.CharField(
+        _("kind"), max_length=10, choices=PlayerKind.choices, default=PlayerKind.FLEXIBLE
+    )
+    rating = models.PositiveIntegerField(_("rating on 1 September"), null=True, blank=True)
+    start = models.PositiveIntegerField(
+        _("starting position"), help_text=_("1 = first in the starting order.")
+    )
+    start_points = models.DecimalField(
+        _("start points (ladder)"), max_digits=8, decimal_places=2, null=True, blank=True
+    )
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        ordering = ["season", "start"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "member"], name="player_once_per_season"),
+            models.UniqueConstraint(fields=["season", "start"], name="player_start_unique"),
+            models.CheckConstraint(condition=Q(start__gte=1), name="player_start_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return self.member.name
+
+    @property
+    def is_fixed(self) -> bool:
+        return self.kind == PlayerKind.FIXED
+
+
+class Attendance(models.TextChoices):
+    PRESENT = "present", _("present")
+    ABSENT_WITH_NOTICE = "absent_with_notice", _("absent with notice")
+    ABSENT_WITHOUT_NOTICE = "absent_without_notice", _("absent without notice")
+    CLUB_DUTY = "club_duty", _("club duty")
+
+
+class Registration(models.Model):
+    """A player's status for one evening. No row: fixed present, flexible absent."""
+
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="registrations")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="registrations")
+    status = models.CharField(_("status"), max_length=24, choices=Attendance.choices)
+    force_majeure = models.BooleanField(_("force majeure"), default=False)
+    changed_at = models.DateTimeField(_("changed at"), auto_now=True)
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    version = models.PositiveIntegerField(default=1)
+
+    class Meta:
+        verbose_name = _("registration")
+        verbose_name_plural = _("registrations")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["evening", "player"], name="registration_once_per_evening"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=[a.value for a in Attendance]),
+                name="registration_status_known",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.evening.date}: {self.get_status_display()}"
+
+
+class Result(models.TextChoices):
+    PENDING = "", _("not yet played")
+    WHITE_WINS = "1-0", "1-0"
+    DRAW = "1/2-1/2", "½-½"
+    BLACK_WINS = "0-1", "0-1"
+    WHITE_FORFEIT_WIN = "1-0F", _("1-0 forfeit")
+    BLACK_FORFEIT_WIN = "0-1F", _("0-1 forfeit")
+    DOUBLE_FORFEIT = "0-0F", _("0-0 double forfeit")
+    POSTPONED = "postponed", _("postponed")
+
+
+class Tempo(models.TextChoices):
+    STANDARD = "standard", _("standard: 40 moves in 90 min, then 30 min, +30 s a move")
+    REQUESTED = "requested", _("alternative tempo requested")
+    APPROVED = "approved", _("alternative: 40 moves in 90 min, then 15 min")
+    REFUSED = "refused", _("alternative tempo refused")
+
+
+class Game(models.Model):
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="games")
+    board = models.PositiveSmallIntegerField(_("board"))
+    white = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="games_white")
+    black = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="games_black")
+    result = models.CharField(
+        _("result"), max_length=10, choices=Result.choices, default=Result.PENDING, blank=True
+    )
+    note = models.CharField(_("note"), max_length=200, blank=True)
+    tempo = models.CharField(
+        _("tempo"), max_length=10, choices=Tempo.choices, default=Tempo.STANDARD
+    )
+    version = models.PositiveIntegerField(default=1)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        ordering = ["evening", "board"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(white=F("black")), name="game_not_against_self"),
+            models.UniqueConstraint(fields=["evening", "board"], name="game_board_unique"),
+            models.UniqueConstraint(fields=["evening", "white"], name="game_white_once"),
+            models.UniqueConstraint(fields=["evening", "black"], name="game_black_once"),
+            models.CheckConstraint(
+                condition=Q(result__in=[r.value for r in Result]), name="game_result_known"
+            ),
+            # "White in one game and black in another" is refused by a trigger
+            # (migration 0002), which a unique constraint cannot express.
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.white} - {self.black} {self.result or '…'}"
+
+
+class Bye(models.Model):
+    """The pairing bye of an evening with an odd number of players present."""
+
+    evening = models.OneToOneField(Evening, on_delete=models.CASCADE, related_name="bye")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="byes")
+    drawn_from = models.JSONField(
+        default=list, blank=True, help_text=_("Player ids the bye was drawn from, if drawn.")
+    )
+
+    class Meta:
+        verbose_name = _("pairing bye")
+        verbose_name_plural = _("pairing byes")
+
+    def __str__(self) -> str:
+        return f"{self.evening.date}: {self.player}"
+
+
+class StandingsSnapshot(models.Model):
+    """The standings of a half after one evening, as last computed (a cache of inputs)."""
+
+    half = models.ForeignKey(Half, on_delete=models.CASCADE, related_name="snapshots")
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="snapshots")
+    cycle = models.BooleanField(_("cycle settled"), default=False)
+    computed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["half", "evening__date"]
+        constraints = [
+            models.UniqueConstraint(fields=["half", "evening"], name="snapshot_once_per_evening")
+        ]
+
+
+class Standing(models.Model):
+    """One player's row in a snapshot."""
+
+    snapshot = models.ForeignKey(StandingsSnapshot, on_delete=models.CASCADE, related_name="rows")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="standings")
+    rank = models.PositiveIntegerField()
+    score = models.DecimalField(max_digits=12, decimal_places=2)
+    score_exact = models.CharField(max_length=64, help_text="exact fraction")
+    value = models.DecimalField(max_digits=8, decimal_places=2, null=True, blank=True)
+    points = models.DecimalField(max_digits=10, decimal_places=2, null=True, blank=True)
+    pairing_points = models.DecimalField(max_digits=10, decimal_places=2, null=True, blank=True)
+    games = models.PositiveSmallIntegerField(default=0)
+    won = models.PositiveSmallIntegerField(default=0)
+    drawn = models.PositiveSmallIntegerField(default=0)
+    lost = models.PositiveSmallIntegerField(default=0)
+    whites = models.PositiveSmallIntegerField(default=0)
+    blacks = models.PositiveSmallIntegerField(default=0)
+    byes = models.PositiveSmallIntegerField(default=0)
+    absent_with_notice = models.PositiveSmallIntegerField(default=0)
+    absent_without_notice = models.PositiveSmallIntegerField(default=0)
+    club_duty = models.PositiveSmallIntegerField(default=0)
+    game_points = models.DecimalField(max_digits=6, decimal_places=1, default=0)
+    explanation = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["snapshot", "rank"]
+        constraints = [
+            models.UniqueConstraint(fields=["snapshot", "player"], name="standing_player_once"),
+            models.UniqueConstraint(fields=["snapshot", "rank"], name="standing_rank_once"),
+        ]
+
+
+class AuditRecord(models.Model):
+    """Who changed what, when: before and after, for every write that matters."""
+
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    action = models.CharField(max_length=60)
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, null=True, related_name="+")
+    evening = models.ForeignKey(Evening, on_delete=models.SET_NULL, null=True, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.SET_NULL, null=True, related_name="+")
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name = _("audit record")
+        verbose_name_plural = _("audit records")
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.action}"

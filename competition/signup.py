@@ -1,0 +1,61 @@
+"""Signing up and off (RULES.md 3), pure: what a requested status becomes.
+
+A fixed player is present unless he signs off; a flexible player is absent without notice
+unless he signs up. After the deadline a fixed player's sign-off counts as absent without
+notice (the leader may record force majeure), and a flexible player can no longer sign up
+himself (the leader can add him).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+PRESENT = "present"
+ABSENT_WITH_NOTICE = "absent_with_notice"
+ABSENT_WITHOUT_NOTICE = "absent_without_notice"
+CLUB_DUTY = "club_duty"
+STATUSES = (PRESENT, ABSENT_WITH_NOTICE, ABSENT_WITHOUT_NOTICE, CLUB_DUTY)
+
+
+class SignupRefused(ValueError):
+    """The change is not allowed; the message says why, for the member."""
+
+
+@dataclass(frozen=True)
+class SignupDecision:
+    status: str
+    late: bool  # the change came after the deadline
+
+
+def default_status(fixed: bool) -> str:
+    return PRESENT if fixed else ABSENT_WITHOUT_NOTICE
+
+
+def decide_signup(
+    *,
+    fixed: bool,
+    requested: str,
+    now: dt.datetime,
+    deadline: dt.datetime,
+    by_leader: bool,
+    force_majeure: bool = False,
+) -> SignupDecision:
+    """The status a request results in, or SignupRefused with the reason."""
+    if requested not in STATUSES:
+        raise SignupRefused(f"Unknown status '{requested}'.")
+    late = now >= deadline
+    if by_leader:
+        if late and requested == ABSENT_WITH_NOTICE and not force_majeure:
+            return SignupDecision(ABSENT_WITHOUT_NOTICE, late)
+        return SignupDecision(requested, late)
+    if requested == ABSENT_WITHOUT_NOTICE:
+        raise SignupRefused("Choose 'absent with notice' to sign off.")
+    if not late:
+        return SignupDecision(requested, late)
+    if requested == ABSENT_WITH_NOTICE:
+        # Signing off after the deadline is allowed but counts as without notice.
+        return SignupDecision(ABSENT_WITHOUT_NOTICE, late)
+    raise SignupRefused(
+        "The sign-up deadline has passed; ask the competition leader to add you."
+    )

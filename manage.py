@@ -1,0 +1,25 @@
+#!/usr/bin/env python
+"""Django's command-line utility, with configuration errors reported in one line."""
+
+import os
+import sys
+
+
+def main() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    from django.core.exceptions import ImproperlyConfigured
+
+    try:
+        from django.core.management import execute_from_command_line
+        from django.db.utils import OperationalError
+
+        execute_from_command_line(sys.argv)
+    except ImproperlyConfigured as exc:
+        sys.exit(f"Configuration error: {exc}")
+    except OperationalError as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else exc.__class__.__name__
+        sys.exit(f"Database unavailable ({os.environ.get('DATABASE_URL', 'SQLite')}): {first}")
+
+
+if __name__ == "__main__":
+    main()

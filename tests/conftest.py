@@ -1,0 +1,41 @@
+"""Test-suite wiring: browser tests run where Chromium is, and say so where it is not."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path(os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))
+_browser_note: list[str] = []
+
+
+def pytest_collection_modifyitems(config, items):
+    e2e = [item for item in items if item.get_closest_marker("e2e")]
+    if not e2e or CHROMIUM.exists():
+        return
+    if os.environ.get("RANGLIJST_REQUIRE_BROWSER"):
+        raise pytest.UsageError(
+            f"Browser tests are required here but {CHROMIUM} is missing "
+            "(apt-get install -y chromium)."
+        )
+    # Deselect rather than skip: without a browser they did not run, and we say so.
+    config.hook.pytest_deselected(items=e2e)
+    items[:] = [item for item in items if not item.get_closest_marker("e2e")]
+    _browser_note.append(
+        f"BROWSER TESTS DID NOT RUN: {len(e2e)} end-to-end tests need Chromium at {CHROMIUM} "
+        "(apt-get install -y chromium); everything else ran."
+    )
+
+
+def pytest_terminal_summary(terminalreporter):
+    for line in _browser_note:
+        terminalreporter.write_sep("!", line, yellow=True, bold=True)
+
+
+@pytest.fixture(autouse=True)
+def _english_free_defaults(settings):
+    """Tests read the Dutch UI unless they switch; dates use the club's zone."""
+    settings.LANGUAGE_CODE = "nl"
+    settings.TIME_ZONE = "Europe/Amsterdam"

@@ -1,0 +1,76 @@
+"""RULES.md 3: signing up and off, before and after the deadline."""
+
+import datetime as dt
+
+import pytest
+
+from competition.signup import (
+    ABSENT_WITH_NOTICE,
+    ABSENT_WITHOUT_NOTICE,
+    CLUB_DUTY,
+    PRESENT,
+    SignupRefused,
+    decide_signup,
+    default_status,
+)
+
+DEADLINE = dt.datetime(2026, 10, 22, 16, 0, tzinfo=dt.UTC)
+BEFORE = DEADLINE - dt.timedelta(minutes=1)
+AFTER = DEADLINE + dt.timedelta(minutes=1)
+
+
+def test_fixed_player_is_present_and_flexible_player_absent_without_notice_by_default():
+    assert default_status(fixed=True) == PRESENT
+    assert default_status(fixed=False) == ABSENT_WITHOUT_NOTICE
+
+
+@pytest.mark.parametrize("fixed", [True, False])
+def test_sign_off_before_deadline_is_absent_with_notice(fixed):
+    d = decide_signup(fixed=fixed, requested=ABSENT_WITH_NOTICE, now=BEFORE,
+                      deadline=DEADLINE, by_leader=False)
+    assert d.status == ABSENT_WITH_NOTICE and not d.late
+
+
+def test_fixed_players_sign_off_after_deadline_counts_as_absent_without_notice():
+    d = decide_signup(fixed=True, requested=ABSENT_WITH_NOTICE, now=AFTER,
+                      deadline=DEADLINE, by_leader=False)
+    assert d.status == ABSENT_WITHOUT_NOTICE and d.late
+
+
+def test_sign_off_exactly_at_the_deadline_is_late():
+    d = decide_signup(fixed=True, requested=ABSENT_WITH_NOTICE, now=DEADLINE,
+                      deadline=DEADLINE, by_leader=False)
+    assert d.status == ABSENT_WITHOUT_NOTICE
+
+
+def test_leader_records_force_majeure_after_deadline():
+    d = decide_signup(fixed=True, requested=ABSENT_WITH_NOTICE, now=AFTER,
+                      deadline=DEADLINE, by_leader=True, force_majeure=True)
+    assert d.status == ABSENT_WITH_NOTICE
+    d = decide_signup(fixed=True, requested=ABSENT_WITH_NOTICE, now=AFTER,
+                      deadline=DEADLINE, by_leader=True)
+    assert d.status == ABSENT_WITHOUT_NOTICE
+
+
+def test_flexible_player_cannot_sign_up_after_deadline_but_leader_can_add_him():
+    with pytest.raises(SignupRefused, match="deadline has passed"):
+        decide_signup(fixed=False, requested=PRESENT, now=AFTER, deadline=DEADLINE,
+                      by_leader=False)
+    d = decide_signup(fixed=False, requested=PRESENT, now=AFTER, deadline=DEADLINE,
+                      by_leader=True)
+    assert d.status == PRESENT
+
+
+def test_player_may_report_club_duty_before_deadline():
+    d = decide_signup(fixed=True, requested=CLUB_DUTY, now=BEFORE, deadline=DEADLINE,
+                      by_leader=False)
+    assert d.status == CLUB_DUTY
+
+
+def test_unknown_or_self_imposed_absence_without_notice_is_refused():
+    with pytest.raises(SignupRefused, match="Unknown status"):
+        decide_signup(fixed=True, requested="asleep", now=BEFORE, deadline=DEADLINE,
+                      by_leader=False)
+    with pytest.raises(SignupRefused):
+        decide_signup(fixed=True, requested=ABSENT_WITHOUT_NOTICE, now=BEFORE,
+                      deadline=DEADLINE, by_leader=False)
