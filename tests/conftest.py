@@ -32,10 +32,3 @@ def pytest_collection_modifyitems(config, items):
 def pytest_terminal_summary(terminalreporter):
     for line in _browser_note:
         terminalreporter.write_sep("!", line, yellow=True, bold=True)
-
-
-@pytest.fixture(autouse=True)
-def _english_free_defaults(settings):
-    """Tests read the Dutch UI unless they switch; dates use the club's zone."""
-    settings.LANGUAGE_CODE = "nl"
-    settings.TIME_ZONE = "Europe/Amsterdam"

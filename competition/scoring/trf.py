@@ -1,0 +1,292 @@
+"""FIDE Tournament Report File (TRF16, and TRF-26 files with the same player records).
+
+``parse(text)`` reads a file into frozen dataclasses, ``write(trf)`` writes it back in the
+fixed columns of the format, and ``to_tournament`` / ``from_tournament`` convert to and from
+the tie-break model of ``competition.scoring.swiss``. Any defect raises one ``TrfError``
+naming the line.
+
+Player record ``001`` (1-based columns): 5-8 start number, 10 sex, 11-13 title, 15-47 name,
+49-52 rating, 54-56 federation, 58-68 FIDE id, 70-79 birth date, 81-84 points, 86-89 rank,
+then per round ten columns from 92: opponent (4), colour (w/b/-), result.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Literal
+
+from competition.scoring.swiss import Entrant, Kind, RoundResult, Tournament
+
+
+class TrfError(ValueError):
+    """A TRF file that cannot be read; the message names the line number."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(f"line {line}: {message}")
+        self.line = line
+
+
+# Result codes: points for a single game, and whether the game was played.
+PLAYED_CODES = {"1": Fraction(1), "=": Fraction(1, 2), "0": Fraction(0)}
+UNRATED_CODES = {"W": Fraction(1), "D": Fraction(1, 2), "L": Fraction(0)}  # < 1 move
+FORFEIT_CODES = {"+": Fraction(1), "-": Fraction(0)}
+BYE_CODES = {"H": Fraction(1, 2), "F": Fraction(1), "U": Fraction(1), "Z": Fraction(0), " ": Fraction(0)}
+RESULT_CODES = {**PLAYED_CODES, **UNRATED_CODES, **FORFEIT_CODES, **BYE_CODES}
+
+PLAYER_CODE = "001"
+RESULTS_COLUMN = 91  # 0-based start of round 1
+ROUND_WIDTH = 10
+
+
+@dataclass(frozen=True)
+class TrfRound:
+    opponent: int  # 0: none (bye, not paired)
+    colour: str  # "w", "b" or "-"
+    result: str  # one of RESULT_CODES
+
+    @property
+    def points(self) -> Fraction:
+        return RESULT_CODES[self.result]
+
+
+@dataclass(frozen=True)
+class TrfPlayer:
+    number: int
+    name: str
+    rating: int = 0
+    sex: str = ""
+    title: str = ""
+    federation: str = ""
+    fide_id: str = ""
+    birth_date: str = ""
+    points: Fraction = Fraction(0)
+    rank: int = 0
+    rounds: tuple[TrfRound, ...] = ()
+
+
+@dataclass(frozen=True)
+class TrfFile:
+    """Header records (code, rest of line) in file order, then the player records."""
+
+    headers: tuple[tuple[str, str], ...]
+    players: tuple[TrfPlayer, ...]
+
+    def header(self, code: str) -> str | None:
+        for c, value in self.headers:
+            if c == code:
+                return value
+        return None
+
+
+# ----------------------------------------------------------------------------------------
+# Parsing
+# ----------------------------------------------------------------------------------------
+
+
+def _int(field: str, line: int, what: str, default: int | None = None) -> int:
+    text = field.strip()
+    if not text:
+        if default is None:
+            raise TrfError(line, f"{what} is missing")
+        return default
+    if not text.isdigit():
+        raise TrfError(line, f"{what} {text!r} is not a number")
+    return int(text)
+
+
+def _points(field: str, line: int) -> Fraction:
+    text = field.strip() or "0"
+    try:
+        value = Fraction(text)
+    except ValueError:
+        raise TrfError(line, f"points {text!r} is not a number") from None
+    if value < 0 or value * 2 != int(value * 2):
+        raise TrfError(line, f"points {text!r} is not a multiple of 0.5")
+    return value
+
+
+def _round(chunk: str, line: int, rnd: int) -> TrfRound:
+    chunk = chunk.ljust(8)
+    where = f"round {rnd}"
+    if chunk[4] != " " or chunk[6] != " ":
+        raise TrfError(line, f"{where}: expected 'oooo c r', got {chunk!r}")
+    opponent = _int(chunk[0:4], line, f"{where} opponent", default=0)
+    colour = chunk[5].lower() if chunk[5] != " " else "-"
+    result = chunk[7].upper() if chunk[7] != " " else "Z"
+    if colour not in ("w", "b", "-"):
+        raise TrfError(line, f"{where}: colour {chunk[5]!r} is not w, b or -")
+    if result not in RESULT_CODES:
+        raise TrfError(line, f"{where}: unknown result code {chunk[7]!r}")
+    if result in BYE_CODES and opponent:
+        raise TrfError(line, f"{where}: bye {result!r} with opponent {opponent}")
+    if result == "-" and not opponent:
+        result = "Z"  # '0000 - -': not paired, same as a zero bye
+    if result not in BYE_CODES and not opponent:
+        raise TrfError(line, f"{where}: result {result!r} needs an opponent")
+    if result in PLAYED_CODES or result in UNRATED_CODES:
+        if colour == "-":
+            raise TrfError(line, f"{where}: a played game needs colour w or b")
+    return TrfRound(opponent, colour, result)
+
+
+def _player(text: str, line: int) -> TrfPlayer:
+    if len(text) < 89:
+        raise TrfError(line, "player record is shorter than 89 columns")
+    rounds_text = text[RESULTS_COLUMN:].rstrip()
+    rounds = []
+    for i in range(0, len(rounds_text), ROUND_WIDTH):
+        rounds.append(_round(rounds_text[i : i + 8], line, i // ROUND_WIDTH + 1))
+    return TrfPlayer(
+        number=_int(text[4:8], line, "start number"),
+        sex=text[9].strip(),
+        title=text[10:13].strip(),
+        name=text[14:47].strip(),
+        rating=_int(text[48:52], line, "rating", default=0),
+        federation=text[53:56].strip(),
+        fide_id=text[57:68].strip(),
+        birth_date=text[69:79].strip(),
+        points=_points(text[80:84], line),
+        rank=_int(text[85:89], line, "rank", default=0),
+        rounds=tuple(rounds),
+    )
+
+
+def parse(text: str) -> TrfFile:
+    """Parse a TRF16 / TRF-26 text; ``TrfError`` names the first bad line."""
+    headers: list[tuple[str, str]] = []
+    players: list[TrfPlayer] = []
+    where: dict[int, int] = {}  # start number -> line
+    for n, raw in enumerate(text.splitlines(), start=1):
+        line = raw.rstrip("\r\n")
+        if not line.strip():
+            continue
+        code = line[:3]
+        if len(code) < 3 or not code.isalnum():
+            raise TrfError(n, f"unknown record {line[:3]!r}")
+        if code == PLAYER_CODE:
+            player = _player(line, n)
+            if player.number in where:
+                raise TrfError(n, f"start number {player.number} already on line {where[player.number]}")
+            where[player.number] = n
+            players.append(player)
+        else:
+            headers.append((code, line[4:] if len(line) > 4 else ""))
+    trf = TrfFile(tuple(headers), tuple(players))
+    _check(trf, where)
+    return trf
+
+
+def _check(trf: TrfFile, where: dict[int, int]) -> None:
+    """Cross-checks: opponents exist and agree, and the points add up."""
+    by_number = {p.number: p for p in trf.players}
+    for p in trf.players:
+        line = where[p.number]
+        for rnd, r in enumerate(p.rounds, start=1):
+            if not r.opponent:
+                continue
+            other = by_number.get(r.opponent)
+            if other is None:
+                raise TrfError(line, f"round {rnd}: opponent {r.opponent} is not in the file")
+            if len(other.rounds) < rnd or other.rounds[rnd - 1].opponent != p.number:
+                raise TrfError(line, f"round {rnd}: opponent {r.opponent} does not list {p.number}")
+            mine, theirs = r.points, other.rounds[rnd - 1].points
+            forfeit = r.result in FORFEIT_CODES
+            if (forfeit and mine + theirs > 1) or (not forfeit and mine + theirs != 1):
+                raise TrfError(line, f"round {rnd}: result {r.result!r} does not match the opponent's")
+        total = sum((r.points for r in p.rounds), Fraction(0))
+        if total != p.points:
+            raise TrfError(line, f"points {float(p.points)} but the results add up to {float(total)}")
+
+
+# ----------------------------------------------------------------------------------------
+# Writing
+# ----------------------------------------------------------------------------------------
+
+
+def _fmt_points(value: Fraction) -> str:
+    return f"{float(value):4.1f}"
+
+
+def _write_player(p: TrfPlayer) -> str:
+    head = (
+        f"{PLAYER_CODE} {p.number:4d} {p.sex[:1]:1}{p.title[:3]:>3} {p.name[:33]:<33} "
+        f"{p.rating or '':>4} {p.federation[:3]:<3} {p.fide_id[:11]:>11} {p.birth_date[:10]:<10} "
+        f"{_fmt_points(p.points)} {p.rank or '':>4}"
+    )
+    rounds = "".join(
+        f"  {r.opponent if r.opponent else '0000':>4} {r.colour} {r.result}" for r in p.rounds
+    )
+    return (head + rounds).rstrip()
+
+
+def write(trf: TrfFile) -> str:
+    """The TRF text: headers first, then player records in the order given."""
+    lines = [f"{code} {value}".rstrip() for code, value in trf.headers]
+    lines += [_write_player(p) for p in trf.players]
+    return "\n".join(lines) + "\n"
+
+
+# ----------------------------------------------------------------------------------------
+# Conversion to and from the tie-break model
+# ----------------------------------------------------------------------------------------
+
+_BYE_KINDS = {"H": Kind.HALF_BYE, "F": Kind.FULL_BYE, "U": Kind.PAIRING_BYE, "Z": Kind.ZERO_BYE}
+
+
+def _colour(c: str) -> Literal["w", "b"] | None:
+    return "w" if c == "w" else "b" if c == "b" else None
+
+
+def _to_result(r: TrfRound) -> RoundResult:
+    colour = _colour(r.colour)
+    if r.result in _BYE_KINDS:
+        return RoundResult.bye(_BYE_KINDS[r.result])
+    if r.result in FORFEIT_CODES:
+        return RoundResult.forfeit(r.opponent, won=r.result == "+", colour=colour)
+    return RoundResult.game(r.opponent, r.points, colour)
+
+
+def to_tournament(trf: TrfFile) -> Tournament:
+    """The tie-break model of a (single-game) TRF; missing later rounds become zero byes."""
+    rounds = max((len(p.rounds) for p in trf.players), default=0)
+    entrants = []
+    for p in trf.players:
+        results = tuple(_to_result(r) for r in p.rounds)
+        results += (RoundResult.bye(Kind.ZERO_BYE),) * (rounds - len(results))
+        entrants.append(Entrant(p.number, results, p.name, p.rating))
+    return Tournament(tuple(entrants))
+
+
+def _code(r: RoundResult) -> TrfRound:
+    if r.max_points != 1:
+        raise ValueError("TRF holds single games only; a two-game match does not fit")
+    if r.kind is Kind.PLAYED:
+        assert r.opponent is not None
+        code = {Fraction(1): "1", Fraction(1, 2): "=", Fraction(0): "0"}[r.points]
+        return TrfRound(r.opponent, r.colour or "w", code)
+    if r.kind in (Kind.FORFEIT_WIN, Kind.FORFEIT_LOSS):
+        assert r.opponent is not None
+        return TrfRound(r.opponent, r.colour or "w", "+" if r.kind is Kind.FORFEIT_WIN else "-")
+    bye_code = {Kind.HALF_BYE: "H", Kind.FULL_BYE: "F", Kind.PAIRING_BYE: "U", Kind.ZERO_BYE: "Z"}
+    return TrfRound(0, "-", bye_code[r.kind])
+
+
+def from_tournament(
+    tournament: Tournament,
+    headers: tuple[tuple[str, str], ...] = (),
+) -> TrfFile:
+    """A TRF for a tournament; played games without a colour are written as white/black."""
+    players = []
+    for e in tournament.entrants:
+        rounds = []
+        for r in e.results:
+            t = _code(r)
+            if t.opponent and r.colour is None:
+                # A TRF pairing needs colours; give the lower start number white.
+                t = TrfRound(t.opponent, "w" if e.number < t.opponent else "b", t.result)
+            rounds.append(t)
+        players.append(
+            TrfPlayer(number=e.number, name=e.name, rating=e.rating, points=e.score, rounds=tuple(rounds))
+        )
+    return TrfFile(headers, tuple(players))

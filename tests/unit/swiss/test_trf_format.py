@@ -1,0 +1,115 @@
+"""TRF16 / TRF-26 reading and writing (FIDE C.04 Annex 2)."""
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from competition.scoring import trf
+from competition.scoring.swiss import Kind
+
+DATA = Path("/work/shared/data/fide-tiebreak-exercise/tournament-5-rounds.trf")
+if not DATA.exists():
+    DATA = Path(__file__).resolve().parents[4] / "shared/data/fide-tiebreak-exercise/tournament-5-rounds.trf"
+TEXT = DATA.read_text()
+
+HEAD = "012 Test\nXXR 2\n"
+
+
+def line(number: int, name: str, points: str, rounds: str, rating: int = 1800) -> str:
+    """A player record with the fixed columns, rounds starting at column 92."""
+    return (
+        f"001 {number:4d} m    {name:<33} {rating:4d} NED {'':>11} {'':10} {points:>4} {number:4d}  {rounds}"
+    ).rstrip()
+
+
+def two_players(r1: str = "   2 w 1", r2: str = "   1 b 0", points: tuple[str, str] = ("1.0", "0.0")) -> str:
+    return HEAD + line(1, "Anna", points[0], r1) + "\n" + line(2, "Bert", points[1], r2) + "\n"
+
+
+def test_parse_reads_the_fide_exercise() -> None:
+    parsed = trf.parse(TEXT)
+    assert len(parsed.players) == 16
+    assert parsed.header("XXR") == "5"
+    nick = next(p for p in parsed.players if p.number == 12)
+    assert nick.name == "Nick" and nick.rating == 1650 and nick.points == 2
+    assert [r.result for r in nick.rounds] == ["0", "U", "+", "Z", "Z"]
+
+
+def test_bye_opponent_may_be_written_0000_blank_or_padded_zero() -> None:
+    for opponent in ("0000", "    ", "   0"):
+        parsed = trf.parse(HEAD + line(1, "Anna", "0.5", f"{opponent} - H") + "\n")
+        assert parsed.players[0].rounds[0] == trf.TrfRound(0, "-", "H")
+
+
+def test_blank_result_is_a_zero_bye_and_unpaired_forfeit_is_too() -> None:
+    parsed = trf.parse(HEAD + line(1, "Anna", "0.0", "0000 -  ") + "\n" + line(2, "Bert", "0.0", "0000 - -") + "\n")
+    assert [p.rounds[0].result for p in parsed.players] == ["Z", "Z"]
+
+
+@pytest.mark.parametrize(("mine", "theirs"), [("W", "L"), ("D", "D"), ("+", "-"), ("-", "-"), ("=", "=")])
+def test_all_paired_result_codes_are_read(mine: str, theirs: str) -> None:
+    points = {"W": "1.0", "L": "0.0", "D": "0.5", "+": "1.0", "-": "0.0", "=": "0.5"}
+    parsed = trf.parse(two_players(f"   2 w {mine}", f"   1 b {theirs}", (points[mine], points[theirs])))
+    assert parsed.players[0].rounds[0].result == mine
+
+
+def test_write_then_parse_gives_the_same_file() -> None:
+    parsed = trf.parse(TEXT)
+    assert trf.parse(trf.write(parsed)) == parsed
+
+
+def test_write_keeps_the_columns_and_normalises_bye_opponents_to_0000() -> None:
+    written = trf.write(trf.parse(TEXT)).splitlines()
+    original = TEXT.splitlines()
+    assert len(written) == len(original)
+    for ours, theirs in zip(written, original, strict=True):
+        assert ours == theirs.replace("     0 - ", "  0000 - ")
+
+
+def test_tournament_round_trip_keeps_every_result() -> None:
+    tournament = trf.to_tournament(trf.parse(TEXT))
+    again = trf.to_tournament(trf.parse(trf.write(trf.from_tournament(tournament))))
+    assert [e.results for e in again.entrants] == [e.results for e in tournament.entrants]
+
+
+def test_to_tournament_maps_byes_and_forfeits() -> None:
+    tournament = trf.to_tournament(trf.parse(TEXT))
+    nick = tournament.entrant(12).results
+    assert [r.kind for r in nick] == [Kind.PLAYED, Kind.PAIRING_BYE, Kind.FORFEIT_WIN, Kind.ZERO_BYE, Kind.ZERO_BYE]
+    assert tournament.entrant(12).score == Fraction(2)
+
+
+@pytest.mark.parametrize(
+    ("text", "line_number", "words"),
+    [
+        (HEAD + "001    x m    Anna\n", 3, "shorter than 89"),
+        (HEAD + line(1, "Anna", "1.0", "   2 w 1").replace("   1 m", "   A m", 1) + "\n", 3, "start number"),
+        (two_players("   2 w 7"), 3, "unknown result code"),
+        (two_players("   2 x 1"), 3, "colour"),
+        (two_players("   2 - 1"), 3, "needs colour"),
+        (two_players("   3 w 1"), 3, "opponent 3 is not in the file"),
+        (two_players("   2 w 1", "   1 b 1", ("1.0", "1.0")), 3, "does not match"),
+        (two_players(points=("0.5", "0.0")), 3, "add up"),
+        (two_players(points=("x.5", "0.0")), 3, "points"),
+        (HEAD + line(1, "Anna", "1.0", "0007 - U") + "\n", 3, "bye 'U' with opponent"),
+        (HEAD + line(1, "Anna", "0.0", "") + "\n" + line(1, "Anna", "0.0", "") + "\n", 4, "already on line 3"),
+        (HEAD + "?? broken\n", 3, "unknown record"),
+        (HEAD + line(1, "Anna", "1.0", "   2w 1") + "\n", 3, "expected 'oooo c r'"),
+    ],
+)
+def test_bad_files_give_one_error_naming_the_line(text: str, line_number: int, words: str) -> None:
+    with pytest.raises(trf.TrfError) as error:
+        trf.parse(text)
+    assert error.value.line == line_number
+    assert str(error.value).startswith(f"line {line_number}: ")
+    assert words in str(error.value)
+
+
+def test_trf_error_is_a_value_error() -> None:
+    assert issubclass(trf.TrfError, ValueError)
+
+
+def test_unknown_header_records_are_kept_for_trf_26() -> None:
+    text = "012 Club blitz\nXXR 3\nTTT anything new\n"
+    assert trf.write(trf.parse(text)) == text
