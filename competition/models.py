@@ -8,6 +8,7 @@ fields, constraints and ``clean()``. Writes go through ``competition.services``.
 from __future__ import annotations
 
 import datetime as dt
+from decimal import Decimal
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -384,8 +385,24 @@ class Standing(models.Model):
     absent_with_notice = models.PositiveSmallIntegerField(default=0)
     absent_without_notice = models.PositiveSmallIntegerField(default=0)
     club_duty = models.PositiveSmallIntegerField(default=0)
-    game_points = models.DecimalField(max_digits=6, decimal_places=1, default=0)
+    game_points = models.DecimalField(max_digits=6, decimal_places=2, default=0)
+    group = models.PositiveSmallIntegerField(null=True, blank=True)  # ladder group 1-4
     explanation = models.JSONField(default=list)
+
+    @property
+    def percentage(self) -> Decimal | None:
+        """Game points over games played, in percent (RULES.md 9, column 9)."""
+        if not self.games:
+            return None
+        return (Decimal(self.game_points) * 100 / self.games).quantize(Decimal("1"))
+
+    @property
+    def colour_balance(self) -> int:
+        return self.whites - self.blacks
+
+    @property
+    def absences(self) -> int:
+        return self.absent_with_notice + self.absent_without_notice
 
     class Meta:
         ordering = ["snapshot", "rank"]

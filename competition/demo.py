@@ -1,0 +1,141 @@
+"""A realistic demo club: members, roles, a season under way with results and absences.
+
+Everything goes through the same services the site uses (set-up, sign-ups, the deadline
+job's pairing, result entry), so the demo is also a smoke test of the whole chain.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import random
+
+from allauth.account.models import EmailAddress
+from django.contrib.auth.hashers import make_password
+from django.contrib.auth.models import Group
+from django.db import transaction
+from django.utils import timezone
+
+from members import roles
+from members.models import User
+
+from . import services
+from .models import Attendance, Evening, EveningKind, PlayerKind, Result, Season
+from .standings import recalculate_season
+
+PASSWORD = "schaken123"
+FIRST = ["Anna", "Bas", "Cor", "Daan", "Eva", "Floor", "Gert", "Henk Jan", "Ingrid", "Joost",
+         "Kees", "Lotte", "Maarten", "Nienke", "Otto", "Piet", "Quinten", "Roos", "Sander",
+         "Tineke", "Utrecht", "Vera", "Wim", "Xander", "Yvonne", "Zeger", "Klaas", "Marieke",
+         "Ruud", "Sanne"]
+LAST = ["de Vries", "Jansen", "van Dijk", "Bakker", "Visser", "Smit", "Meijer", "de Boer",
+        "Mulder", "de Groot", "Bos", "Vos", "Peters", "Hendriks", "van Leeuwen", "Dekker",
+        "Brouwer", "de Wit", "Dijkstra", "Smits", "de Graaf", "van der Meer", "Kok", "Jacobs",
+        "de Haan", "Vermeulen", "van den Berg", "van der Linden", "Kuipers", "Schouten"]
+FIRST[20] = "Ursula"
+
+
+def _user(email: str, name: str, rating: int | None, *groups: str, staff: bool = False) -> User:
+    user = User.objects.create_user(email=email, password=None, name=name, rating=rating)
+    user.password = _hashed_password()  # one slow hash for all demo accounts
+    user.save(update_fields=["password"])
+    if staff:
+        user.is_staff = user.is_superuser = True
+        user.save(update_fields=["is_staff", "is_superuser"])
+    for group in groups:
+        user.groups.add(Group.objects.get(name=group))
+    EmailAddress.objects.create(user=user, email=email, verified=True, primary=True)
+    return user
+
+
+@functools.cache
+def _hashed_password() -> str:
+    return make_password(PASSWORD)
+
+
+def season_start_year(today: dt.date) -> int:
+    return today.year if today.month >= 8 else today.year - 1
+
+
+def _result(rng: random.Random, white: int, black: int) -> str:
+    expected = 1 / (1 + 10 ** ((black - white) / 400))
+    roll = rng.random()
+    if roll < 0.02:
+        return Result.WHITE_FORFEIT_WIN
+    if roll < 0.04:
+        return Result.POSTPONED
+    draw = 0.25
+    r = rng.random()
+    if r < expected - draw / 2:
+        return Result.WHITE_WINS
+    if r < expected + draw / 2:
+        return Result.DRAW
+    return Result.BLACK_WINS
+
+
+@transaction.atomic
+def build_demo(*, today: dt.date | None = None, seed: int = 2026) -> Season:
+    rng = random.Random(seed)
+    today = today or timezone.localdate()
+    admin = _user("beheer@demo.club", "Bea Beheer", None, roles.ADMINISTRATOR, staff=True)
+    leader = _user("leider@demo.club", "Lars Leider", 1850, roles.LEADER)
+    arbiter = _user("arbiter@demo.club", "Arend Arbiter", 1700, roles.ARBITER)
+
+    year = season_start_year(today)
+    opening = dt.date(year, 9, 4) + dt.timedelta(days=(4 - dt.date(year, 9, 4).weekday()) % 7)
+    knsb = [dt.date(year, 10, 10), dt.date(year, 11, 7), dt.date(year, 12, 12),
+            dt.date(year + 1, 1, 30), dt.date(year + 1, 2, 27), dt.date(year + 1, 3, 27)]
+    season = services.season_set_up(
+        actor=admin,
+        name=f"{year}-{year + 1}",
+        opening=opening,
+        last_day=dt.date(year + 1, 7, 15),
+        system="pion",
+        knsb_rounds=knsb,
+        closed=[dt.date(year, 12, 25)],
+    )
+    members = []
+    for i in range(30):
+        rating = int(rng.gauss(1700, 220))
+        user = _user(f"speler{i + 1}@demo.club", f"{FIRST[i]} {LAST[i]}", rating, roles.PLAYER)
+        members.append(user)
+    for i, member in enumerate(members):
+        kind = PlayerKind.FIXED if i % 4 != 3 else PlayerKind.FLEXIBLE
+        services.player_add(actor=admin, season=season, member=member, kind=kind)
+    services.players_order_by_rating(actor=admin, season=season)
+
+    players = list(season.players.select_related("member"))
+    with services.recalculation_deferred():
+        _play_past_evenings(season, players, leader, arbiter, today, rng)
+    recalculate_season(season.pk, today)
+    return season
+
+
+def _play_past_evenings(season, players, leader, arbiter, today, rng) -> None:
+    from pairing.services import evening_pair_and_publish
+
+    past = list(
+        Evening.objects.filter(season=season, kind=EveningKind.PLAYING, date__lt=today)
+        .order_by("date")
+    )
+    for evening in past:
+        before_deadline = evening.deadline - dt.timedelta(days=2)
+        for p in players:
+            roll = rng.random()
+            if p.is_fixed and roll < 0.12:
+                services.registration_set(actor=leader, player=p, evenings=[evening],
+                                          status=Attendance.ABSENT_WITH_NOTICE, now=before_deadline)
+            elif p.is_fixed and roll < 0.14:
+                services.registration_set(actor=leader, player=p, evenings=[evening],
+                                          status=Attendance.CLUB_DUTY, now=before_deadline)
+            elif p.is_fixed and roll < 0.17:
+                services.registration_set(actor=leader, player=p, evenings=[evening],
+                                          status=Attendance.ABSENT_WITHOUT_NOTICE, now=before_deadline)
+            elif not p.is_fixed and roll < 0.55:
+                services.registration_set(actor=p.member, player=p, evenings=[evening],
+                                          status=Attendance.PRESENT, now=before_deadline)
+        evening_pair_and_publish(evening_id=evening.pk, now=evening.deadline)
+        for game in evening.games.select_related("white", "black"):
+            result = _result(rng, game.white.rating or 1500, game.black.rating or 1500)
+            note = "telefoon ging af" if result == Result.BLACK_WINS and rng.random() < 0.03 else ""
+            services.result_set(actor=arbiter, game=game, result=result, note=note)

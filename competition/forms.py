@@ -1,0 +1,175 @@
+"""Forms: they turn input into service arguments and show the services' messages."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from .models import Attendance, EveningKind, Half, System
+from .scoring.params import ParameterError, is_ladder, parse_parameters, preset
+
+OUTCOME_KEYS = (
+    "win", "draw", "loss", "bye", "absent_with_notice", "absent_without_notice",
+    "club_duty", "forfeit_win", "forfeit_loss",
+)
+OUTCOME_LABELS = {
+    "win": _("Win"),
+    "draw": _("Draw"),
+    "loss": _("Loss"),
+    "bye": _("Pairing bye"),
+    "absent_with_notice": _("Absent with notice"),
+    "absent_without_notice": _("Absent without notice"),
+    "club_duty": _("Club duty"),
+    "forfeit_win": _("Forfeit win"),
+    "forfeit_loss": _("Forfeit loss"),
+}
+BASIS_CHOICES = [
+    ("opponent", _("× opponent's value")),
+    ("own", _("× own value")),
+    ("fixed", _("fixed points")),
+]
+METHOD_CHOICES = [
+    ("fixpoint", _("recalculate until the order is stable (fixpoint)")),
+    ("lagging", _("score with the previous standings (Keizer 1956)")),
+    ("frozen", _("score each evening once (frozen)")),
+]
+
+
+def _parse_dates(value: str) -> list[dt.date]:
+    dates = []
+    for part in value.replace(",", " ").split():
+        try:
+            dates.append(dt.date.fromisoformat(part))
+        except ValueError as exc:
+            raise forms.ValidationError(
+                _("'%(v)s' is not a date (use YYYY-MM-DD).") % {"v": part}
+            ) from exc
+    return dates
+
+
+class DateListField(forms.CharField):
+    widget = forms.Textarea(attrs={"rows": 2})
+
+    def to_python(self, value: Any) -> list[dt.date]:  # type: ignore[override]
+        return _parse_dates(super().to_python(value) or "")
+
+
+class SeasonSetUpForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=40, initial="2026-2027")
+    opening = forms.DateField(label=_("Season opening"), widget=forms.DateInput(attrs={"type": "date"}))
+    last_day = forms.DateField(label=_("Last day"), widget=forms.DateInput(attrs={"type": "date"}))
+    system = forms.ChoiceField(label=_("System"), choices=System.choices, initial=System.PION)
+    knsb_rounds = DateListField(
+        label=_("KNSB round dates"), required=False,
+        help_text=_("The Friday before each becomes a rapid evening."),
+    )
+    closed = DateListField(label=_("Dates the venue is closed"), required=False)
+    extra_rapid = DateListField(label=_("Other rapid evenings"), required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("opening") and data.get("last_day") and data["last_day"] <= data["opening"]:
+            self.add_error("last_day", _("The season must end after its opening."))
+        return data
+
+
+class EveningForm(forms.Form):
+    kind = forms.ChoiceField(label=_("Kind"), choices=EveningKind.choices)
+    half = forms.ModelChoiceField(label=_("Half"), queryset=Half.objects.none(), required=False)
+    note = forms.CharField(label=_("Note"), max_length=200, required=False)
+
+    def __init__(self, *args: Any, season: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["half"].queryset = season.halves.all()
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("kind") == EveningKind.PLAYING and not data.get("half"):
+            self.add_error("half", _("A playing evening belongs to a half."))
+        return data
+
+
+class ParametersForm(forms.Form):
+    """Every scoring parameter of a competition as a field of its own."""
+
+    def __init__(self, *args: Any, system: str, parameters: dict[str, Any], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.system = system
+        current = {**preset(system), **(parameters or {})}
+        if is_ladder(system):
+            for key, label in (
+                ("win", _("Base score of a win")),
+                ("draw", _("Base score of a draw")),
+                ("loss", _("Base score of a loss")),
+                ("place_factor", _("Correction per place of difference")),
+                ("bonus", _("Attendance bonus")),
+            ):
+                self.fields[key] = forms.CharField(label=label, initial=str(current[key]))
+            self.fields["bonus_for_club_duty"] = forms.BooleanField(
+                label=_("Bonus for club duty"), required=False, initial=current["bonus_for_club_duty"]
+            )
+            self.fields["bonus_for_bye"] = forms.BooleanField(
+                label=_("Bonus for a pairing bye"), required=False, initial=current["bonus_for_bye"]
+            )
+            return
+        self.fields["method"] = forms.ChoiceField(
+            label=_("Recalculation"), choices=METHOD_CHOICES, initial=current["method"]
+        )
+        self.fields["top"] = forms.CharField(label=_("Top value"), initial=str(current["top"]))
+        self.fields["step"] = forms.CharField(label=_("Step per place"), initial=str(current["step"]))
+        self.fields["own_value_added"] = forms.BooleanField(
+            label=_("Add the own value once"), required=False, initial=current["own_value_added"]
+        )
+        self.fields["absent_with_notice_limit"] = forms.IntegerField(
+            label=_("Scored absences with notice per season (empty: no limit)"),
+            required=False, min_value=0, initial=current["absent_with_notice_limit"],
+        )
+        for key in OUTCOME_KEYS:
+            rule = current[key]
+            basis = "fixed" if "fixed" in rule else rule["of"]
+            amount = rule["fixed"] if "fixed" in rule else rule["factor"]
+            self.fields[f"{key}__basis"] = forms.ChoiceField(
+                label=OUTCOME_LABELS[key], choices=BASIS_CHOICES, initial=basis
+            )
+            self.fields[f"{key}__amount"] = forms.CharField(
+                label=_("%(o)s: factor or points") % {"o": OUTCOME_LABELS[key]},
+                initial=str(amount),
+                help_text=_("A number or a fraction such as 2/3."),
+            )
+
+    def overrides(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        if is_ladder(self.system):
+            return {k: data[k] for k in self.fields}
+        result: dict[str, Any] = {
+            key: data[key]
+            for key in ("method", "top", "step", "own_value_added", "absent_with_notice_limit")
+        }
+        for key in OUTCOME_KEYS:
+            basis, amount = data[f"{key}__basis"], data[f"{key}__amount"]
+            result[key] = {"fixed": amount} if basis == "fixed" else {"of": basis, "factor": amount}
+        return result
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if not self.errors:
+            try:
+                parse_parameters(self.system, self.overrides())
+            except ParameterError as exc:
+                raise forms.ValidationError(str(exc)) from exc
+        return data
+
+
+class RegistrationForm(forms.Form):
+    status = forms.ChoiceField(
+        label=_("Status"),
+        choices=[c for c in Attendance.choices if c[0] != Attendance.ABSENT_WITHOUT_NOTICE],
+    )
+    evenings = forms.MultipleChoiceField(label=_("Evenings"), widget=forms.CheckboxSelectMultiple)
+
+    def __init__(self, *args: Any, evenings: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["evenings"].choices = [(str(e.pk), e.date.isoformat()) for e in evenings]

@@ -1,0 +1,190 @@
+"""The rank-difference ladder (seed 001, RULES.md 4.2).
+
+A played game moves `delta(A) = base(A) + place_factor × (start(A) - start(B))`
+from B to A (zero-sum); each game played (and, by parameter, each club duty or
+bye) adds an attendance bonus. Ladder points = start points + deltas + bonuses;
+the pairing order ignores the bonuses. No recalculation: a game's delta depends
+only on the starting positions, so the ladder is a plain running sum.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterator, Mapping, Sequence
+from fractions import Fraction
+
+from competition.scoring.keizer import count_event, new_counts
+from competition.scoring.types import (
+    RESULT_OUTCOMES,
+    Evening,
+    LadderEvening,
+    LadderLine,
+    LadderParams,
+    LadderResult,
+    LadderStanding,
+    Outcome,
+    Player,
+    PlayerStats,
+)
+
+GROUPS = 4
+
+
+def ladder_groups(players: Sequence[Player], groups: int = GROUPS) -> dict[int, int]:
+    """Group 1..4 by starting position, as equal as possible, larger groups first
+    (58 players: 15, 15, 14, 14)."""
+    ordered = sorted(players, key=lambda p: (p.start, p.id))
+    size, extra = divmod(len(ordered), groups)
+    result: dict[int, int] = {}
+    position = 0
+    for group in range(1, groups + 1):
+        count = size + (1 if group <= extra else 0)
+        for player in ordered[position : position + count]:
+            result[player.id] = group
+        position += count
+    return result
+
+
+def start_points(params: LadderParams, player: Player, player_count: int) -> Fraction:
+    """Given start points, or by default place_factor × (N - start): keeps the order."""
+    if player.start_points is not None:
+        return player.start_points
+    return params.place_factor * (player_count - player.start)
+
+
+def game_delta(params: LadderParams, outcome: Outcome, own_start: int, opponent_start: int) -> Fraction:
+    """Ladder points a played game moves to the player (the opponent gets the negative).
+    A lower starting position (higher number) beating a higher one gains more."""
+    base = {Outcome.WIN: params.win, Outcome.DRAW: params.draw, Outcome.LOSS: params.loss}.get(outcome)
+    if base is None:  # forfeits and postponed games move nothing
+        return Fraction(0)
+    return base + params.place_factor * (own_start - opponent_start)
+
+
+def _bonus(params: LadderParams, outcome: Outcome) -> Fraction:
+    if outcome in (Outcome.WIN, Outcome.DRAW, Outcome.LOSS):
+        return params.bonus
+    if outcome == Outcome.CLUB_DUTY and params.bonus_for_club_duty:
+        return params.bonus
+    if outcome == Outcome.BYE and params.bonus_for_bye:
+        return params.bonus
+    return Fraction(0)
+
+
+def _evening_events(evening: Evening) -> Iterator[tuple[int, Outcome, int | None, str | None]]:
+    """(player, outcome, opponent, colour) for everybody the evening mentions."""
+    for game in evening.games:
+        white, black = RESULT_OUTCOMES[game.result]
+        yield game.white, white, game.black, "white"
+        yield game.black, black, game.white, "black"
+    for player_id in evening.byes:
+        yield player_id, Outcome.BYE, None, None
+    for player_id in evening.absent_with_notice:
+        yield player_id, Outcome.ABSENT_WITH_NOTICE, None, None
+    for player_id in evening.club_duty:
+        yield player_id, Outcome.CLUB_DUTY, None, None
+
+
+def _evening_lines(
+    params: LadderParams, evening: Evening, starts: Mapping[int, int]
+) -> dict[int, tuple[LadderLine, str | None]]:
+    lines: dict[int, tuple[LadderLine, str | None]] = {}
+    for player_id, outcome, opponent, colour in _evening_events(evening):
+        if player_id not in starts or (opponent is not None and opponent not in starts):
+            raise ValueError(f"unknown player in evening {evening.date}")
+        if player_id in lines:
+            raise ValueError(f"player {player_id} appears twice in evening {evening.date}")
+        delta = Fraction(0)
+        if opponent is not None:
+            delta = game_delta(params, outcome, starts[player_id], starts[opponent])
+        line = LadderLine(evening.date, outcome, opponent, delta, _bonus(params, outcome))
+        lines[player_id] = (line, colour)
+    return lines
+
+
+def compute_ladder(
+    params: LadderParams, players: Sequence[Player], evenings: Sequence[Evening], *, history: bool = True
+) -> LadderResult:
+    """Ladder standings after every evening. Fixed players are in the standings from
+    the start; flexible players from the first evening that mentions them."""
+    starts = {p.id: p.start for p in players}
+    points0 = {p.id: start_points(params, p, len(players)) for p in players}
+    groups = ladder_groups(players)
+    active = {p.id for p in players if p.fixed}
+    deltas = dict.fromkeys(starts, Fraction(0))
+    bonuses = dict.fromkeys(starts, Fraction(0))
+    counts = {player_id: new_counts() for player_id in starts}
+    lines: dict[int, list[LadderLine]] = {player_id: [] for player_id in starts}
+    snapshots: list[LadderEvening] = []
+    for evening in evenings:
+        evening_lines = _evening_lines(params, evening, starts)
+        active |= set(evening_lines)
+        for player_id in active - set(evening_lines):
+            line = LadderLine(evening.date, Outcome.ABSENT_WITHOUT_NOTICE, None, Fraction(0), Fraction(0))
+            evening_lines[player_id] = (line, None)
+        for player_id, (line, colour) in evening_lines.items():
+            deltas[player_id] += line.delta
+            bonuses[player_id] += line.bonus
+            lines[player_id].append(line)
+            count_event(counts[player_id], line.outcome, colour)
+        if history:
+            rows = _rows(active, starts, groups, points0, deltas, bonuses, counts, lines, with_lines=False)
+            snapshots.append(LadderEvening(evening.date, rows))
+    final = _rows(active, starts, groups, points0, deltas, bonuses, counts, lines, with_lines=True)
+    return LadderResult(standings=final, history=tuple(snapshots) if history else ())
+
+
+def _rows(
+    active: set[int],
+    starts: Mapping[int, int],
+    groups: Mapping[int, int],
+    points0: Mapping[int, Fraction],
+    deltas: Mapping[int, Fraction],
+    bonuses: Mapping[int, Fraction],
+    counts: Mapping[int, dict[str, int]],
+    lines: Mapping[int, list[LadderLine]],
+    *,
+    with_lines: bool,
+) -> tuple[LadderStanding, ...]:
+    def points(player_id: int) -> Fraction:
+        return points0[player_id] + deltas[player_id] + bonuses[player_id]
+
+    ordered = sorted(active, key=lambda p: (-points(p), starts[p]))
+    return tuple(
+        LadderStanding(
+            rank=rank,
+            player_id=p,
+            start=starts[p],
+            group=groups[p],
+            start_points=points0[p],
+            points=points(p),
+            pairing_points=points0[p] + deltas[p],
+            bonus=bonuses[p],
+            stats=PlayerStats(**counts[p]),
+            lines=tuple(lines[p]) if with_lines else (),
+        )
+        for rank, p in enumerate(ordered, start=1)
+    )
+
+
+def pairing_order(standings: Sequence[LadderStanding]) -> list[int]:
+    """Player ids for pairing: by ladder points without bonuses, ties by start."""
+    return [row.player_id for row in sorted(standings, key=lambda r: (-r.pairing_points, r.start))]
+
+
+def progress(
+    params: LadderParams,
+    players: Sequence[Player],
+    evenings: Sequence[Evening],
+    date_from: datetime.date,
+    date_to: datetime.date,
+) -> dict[int, Fraction]:
+    """Ladder points gained (deltas + bonuses) on evenings from `date_from` to
+    `date_to`, both included: the period championship's measure."""
+    starts = {p.id: p.start for p in players}
+    gained = dict.fromkeys(starts, Fraction(0))
+    for evening in evenings:
+        if date_from <= evening.date <= date_to:
+            for player_id, (line, _) in _evening_lines(params, evening, starts).items():
+                gained[player_id] += line.delta + line.bonus
+    return gained

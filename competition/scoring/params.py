@@ -1,0 +1,374 @@
+"""Competition parameters: presets, validation, the dict format, and plain-words text.
+
+One dict format serves the database, the season file and the admin form, e.g.::
+
+    {"method": "fixpoint", "top": 60, "step": 1, "own_value_added": false,
+     "absent_with_notice_limit": 3,
+     "win": {"of": "opponent", "factor": 1}, "loss": {"fixed": 0},
+     "bye": {"of": "own", "factor": "2/3"}, ...}
+
+Numbers may be JSON numbers or exact fraction strings ("2/3"); they become
+`Fraction`s, floats through their shortest decimal form (0.07 -> 7/100).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+from competition.scoring.types import (
+    METHODS,
+    OUTCOMES_WITH_OPPONENT,
+    SCORED_OUTCOMES,
+    KeizerParams,
+    LadderParams,
+    Outcome,
+    Rule,
+)
+
+
+class ParameterError(ValueError):
+    """A parameter is unknown or has a wrong value; the message names it."""
+
+
+KEIZER_SYSTEMS = ("pion", "classic", "keizer1956")
+LADDER_SYSTEMS = ("ladder",)
+
+_OUTCOME_KEYS = tuple(o.value for o in SCORED_OUTCOMES)
+_KEIZER_KEYS = ("method", "top", "step", "own_value_added", "absent_with_notice_limit") + _OUTCOME_KEYS
+_LADDER_KEYS = ("win", "draw", "loss", "place_factor", "bonus", "bonus_for_club_duty", "bonus_for_bye")
+
+
+def _opp(factor: int | str) -> dict[str, Any]:
+    return {"of": "opponent", "factor": factor}
+
+
+def _own(factor: int | str) -> dict[str, Any]:
+    return {"of": "own", "factor": factor}
+
+
+def _fixed(points: int) -> dict[str, Any]:
+    return {"fixed": points}
+
+
+_CLASSIC: dict[str, Any] = {
+    "method": "fixpoint",
+    "top": 60,
+    "step": 1,
+    "own_value_added": False,
+    "absent_with_notice_limit": 3,
+    "win": _opp(1),
+    "draw": _opp("1/2"),
+    "loss": _fixed(0),
+    "bye": _own("2/3"),
+    "absent_with_notice": _own("1/3"),
+    "absent_without_notice": _fixed(0),
+    "club_duty": _own("1/3"),  # as absent with notice, but outside its limit
+    "forfeit_win": _own("2/3"),  # as a pairing bye
+    "forfeit_loss": _fixed(0),  # as absent without notice
+}
+
+_PRESETS: dict[str, dict[str, Any]] = {
+    "pion": {
+        **_CLASSIC,
+        "absent_with_notice_limit": 5,
+        "loss": _fixed(5),
+        # Seed 000 configures its program with 0.3333, not 1/3; see docs/standings.md.
+        "absent_with_notice": _own("3333/10000"),
+        "club_duty": _own("3333/10000"),
+        "bye": _own(1),
+        "forfeit_win": _own(1),
+    },
+    "classic": _CLASSIC,
+    "keizer1956": {**_CLASSIC, "method": "lagging", "own_value_added": True, "top": 50},
+    "ladder": {
+        "win": 3,
+        "draw": 0,
+        "loss": -3,
+        "place_factor": "7/100",
+        "bonus": "3/10",
+        "bonus_for_club_duty": True,
+        "bonus_for_bye": False,
+    },
+}
+
+
+def preset_names() -> list[str]:
+    """The names of the presets, Keizer ones first."""
+    return list(_PRESETS)
+
+
+def preset(name: str) -> dict[str, Any]:
+    """A full, JSON-serialisable copy of a preset's parameters."""
+    if name not in _PRESETS:
+        raise ParameterError(f"unknown system '{name}' (known: {', '.join(_PRESETS)})")
+    return parameters_to_dict(parse_parameters(name, None))
+
+
+def is_ladder(system: str) -> bool:
+    return system in LADDER_SYSTEMS
+
+
+def parse_parameters(system: str, overrides: Mapping[str, Any] | None) -> KeizerParams | LadderParams:
+    """Merge `overrides` onto the preset `system` and validate every key and value."""
+    if system not in _PRESETS:
+        raise ParameterError(f"unknown system '{system}' (known: {', '.join(_PRESETS)})")
+    if overrides is not None and not isinstance(overrides, Mapping):
+        raise ParameterError("the parameters must be a mapping of names to values")
+    merged = dict(_PRESETS[system])
+    allowed = _LADDER_KEYS if is_ladder(system) else _KEIZER_KEYS
+    for key, value in (overrides or {}).items():
+        if key not in allowed:
+            raise ParameterError(f"unknown parameter '{key}' for the system '{system}'")
+        merged[key] = value
+    if is_ladder(system):
+        return _parse_ladder(merged)
+    return _parse_keizer(merged)
+
+
+def normalise_overrides(system: str, overrides: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Validate overrides and return them in canonical dict form (same keys)."""
+    full = parameters_to_dict(parse_parameters(system, overrides))
+    return {key: full[key] for key in (overrides or {})}
+
+
+# ---------------------------------------------------------------------------
+# Parsing
+
+
+def _parse_keizer(raw: Mapping[str, Any]) -> KeizerParams:
+    method = raw["method"]
+    if method not in METHODS:
+        raise ParameterError(f"parameter 'method' must be one of {', '.join(METHODS)}, not {method!r}")
+    top = parse_number("top", raw["top"])
+    step = parse_number("step", raw["step"])
+    if top <= 0:
+        raise ParameterError("parameter 'top' must be greater than 0")
+    if step < 0:
+        raise ParameterError("parameter 'step' must not be negative")
+    limit = raw["absent_with_notice_limit"]
+    if limit is not None and (not _is_int(limit) or limit < 0):
+        raise ParameterError(
+            "parameter 'absent_with_notice_limit' must be a whole number of at least 0, or null for no limit"
+        )
+    rules = {key: _rule(Outcome(key), raw[key]) for key in _OUTCOME_KEYS}
+    return KeizerParams(
+        method=method,
+        top=top,
+        step=step,
+        own_value_added=_bool("own_value_added", raw["own_value_added"]),
+        absent_with_notice_limit=limit,
+        **rules,
+    )
+
+
+def _parse_ladder(raw: Mapping[str, Any]) -> LadderParams:
+    return LadderParams(
+        win=parse_number("win", raw["win"]),
+        draw=parse_number("draw", raw["draw"]),
+        loss=parse_number("loss", raw["loss"]),
+        place_factor=parse_number("place_factor", raw["place_factor"]),
+        bonus=parse_number("bonus", raw["bonus"]),
+        bonus_for_club_duty=_bool("bonus_for_club_duty", raw["bonus_for_club_duty"]),
+        bonus_for_bye=_bool("bonus_for_bye", raw["bonus_for_bye"]),
+    )
+
+
+def _rule(outcome: Outcome, raw: Any) -> Rule:
+    key = outcome.value
+    if not isinstance(raw, Mapping):
+        raise ParameterError(
+            f'parameter \'{key}\' must be {{"of": "opponent" or "own", "factor": number}} or {{"fixed": number}}'
+        )
+    if set(raw) == {"fixed"}:
+        return Rule("fixed", parse_number(f"{key}.fixed", raw["fixed"]))
+    if set(raw) != {"of", "factor"}:
+        raise ParameterError(
+            f"parameter '{key}' must have either the key 'fixed', or the keys 'of' and 'factor'"
+            f" (it has {', '.join(sorted(map(str, raw))) or 'none'})"
+        )
+    basis = raw["of"]
+    if basis not in ("opponent", "own"):
+        raise ParameterError(f"parameter '{key}.of' must be 'opponent' or 'own', not {basis!r}")
+    if basis == "opponent" and outcome not in OUTCOMES_WITH_OPPONENT:
+        raise ParameterError(f"parameter '{key}' cannot use the opponent's value: there is no opponent")
+    return Rule(basis, parse_number(f"{key}.factor", raw["factor"]))
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _bool(key: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ParameterError(f"parameter '{key}' must be true or false, not {value!r}")
+    return value
+
+
+def parse_number(key: str, value: Any) -> Fraction:
+    """An exact number from an int, a float (by its shortest decimal) or a string."""
+    message = f'parameter \'{key}\' must be a number or a fraction like "2/3", not {value!r}'
+    if isinstance(value, bool):
+        raise ParameterError(message)
+    if isinstance(value, int):
+        return Fraction(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ParameterError(message)
+        return Fraction(repr(value))
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, str):
+        try:
+            return Fraction(value.strip())
+        except (ValueError, ZeroDivisionError):
+            raise ParameterError(message) from None
+    raise ParameterError(message)
+
+
+# ---------------------------------------------------------------------------
+# Back to the dict format
+
+
+def number_to_json(value: Fraction) -> int | float | str:
+    """An exact number in JSON: int if whole, a float if its decimal is exact and
+    short (0.07), else a fraction string ("2/3"). Parsing it back gives `value`."""
+    if value.denominator == 1:
+        return value.numerator
+    as_float = float(value)
+    if Fraction(repr(as_float)) == value:
+        return as_float
+    return f"{value.numerator}/{value.denominator}"
+
+
+def _rule_to_dict(rule: Rule) -> dict[str, Any]:
+    if rule.basis == "fixed":
+        return {"fixed": number_to_json(rule.amount)}
+    return {"of": rule.basis, "factor": number_to_json(rule.amount)}
+
+
+def parameters_to_dict(params: KeizerParams | LadderParams) -> dict[str, Any]:
+    """The full dict form; `parse_parameters(system, parameters_to_dict(p)) == p`."""
+    if isinstance(params, LadderParams):
+        return {
+            "win": number_to_json(params.win),
+            "draw": number_to_json(params.draw),
+            "loss": number_to_json(params.loss),
+            "place_factor": number_to_json(params.place_factor),
+            "bonus": number_to_json(params.bonus),
+            "bonus_for_club_duty": params.bonus_for_club_duty,
+            "bonus_for_bye": params.bonus_for_bye,
+        }
+    result: dict[str, Any] = {
+        "method": params.method,
+        "top": number_to_json(params.top),
+        "step": number_to_json(params.step),
+        "own_value_added": params.own_value_added,
+        "absent_with_notice_limit": params.absent_with_notice_limit,
+    }
+    for key in _OUTCOME_KEYS:
+        result[key] = _rule_to_dict(getattr(params, key))
+    return result
+
+
+# ---------------------------------------------------------------------------
+# Plain words for the public rules page
+
+
+def format_number(value: Fraction) -> str:
+    """A parameter for reading: 3, 0.07, 2/3."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    shown = number_to_json(value)
+    return str(shown)
+
+
+_OUTCOME_WORDS = {
+    Outcome.WIN: "A win",
+    Outcome.DRAW: "A draw",
+    Outcome.LOSS: "A loss",
+    Outcome.BYE: "A pairing bye",
+    Outcome.ABSENT_WITH_NOTICE: "An absence with notice",
+    Outcome.ABSENT_WITHOUT_NOTICE: "An absence without notice",
+    Outcome.CLUB_DUTY: "Club duty (a club team match or refereeing)",
+    Outcome.FORFEIT_WIN: "A win by forfeit",
+    Outcome.FORFEIT_LOSS: "A loss by forfeit",
+}
+
+_METHOD_WORDS = {
+    "fixpoint": (
+        "After every evening all games of the half are scored again with the values of the current"
+        " standings, until the order no longer changes; an order that keeps cycling is settled by"
+        " the average total over the cycle."
+    ),
+    "lagging": (
+        "After every evening all games of the half are scored once with the values of the previous"
+        " standings (Keizer 1956)."
+    ),
+    "frozen": "Each evening is scored once with the values of the standings before it and never rescored.",
+}
+
+
+def _rule_words(outcome: Outcome, rule: Rule) -> str:
+    subject = _OUTCOME_WORDS[outcome]
+    if rule.basis == "fixed":
+        return f"{subject} scores {format_number(rule.amount)} points."
+    whose = "the opponent's value" if rule.basis == "opponent" else "the player's own value"
+    return f"{subject} scores {format_number(rule.amount)} × {whose}."
+
+
+def describe(params: KeizerParams | LadderParams) -> list[tuple[str, str]]:
+    """(parameter name, English sentence) pairs for the public rules page."""
+    if isinstance(params, LadderParams):
+        return _describe_ladder(params)
+    p = params
+    lines: list[tuple[str, str]] = [
+        ("method", _METHOD_WORDS[p.method]),
+        ("top", f"The player ranked first has the value {format_number(p.top)}."),
+        ("step", f"Each next place is worth {format_number(p.step)} less."),
+        (
+            "own_value_added",
+            "Each player's own value is added once to his total."
+            if p.own_value_added
+            else "The own value is not added to the total.",
+        ),
+    ]
+    for key in _OUTCOME_KEYS:
+        lines.append((key, _rule_words(Outcome(key), getattr(p, key))))
+    if p.absent_with_notice_limit is None:
+        limit = "Every absence with notice scores."
+    else:
+        limit = (
+            f"Only the first {p.absent_with_notice_limit} absences with notice of the season score;"
+            " later ones score 0. Club duty does not count."
+        )
+    lines.append(("absent_with_notice_limit", limit))
+    return lines
+
+
+def _describe_ladder(p: LadderParams) -> list[tuple[str, str]]:
+    return [
+        ("win", f"A win has a base score of {format_number(p.win)}."),
+        ("draw", f"A draw has a base score of {format_number(p.draw)}."),
+        ("loss", f"A loss has a base score of {format_number(p.loss)}."),
+        (
+            "place_factor",
+            f"The base score is corrected by {format_number(p.place_factor)} per place of difference"
+            " in starting position; the opponent loses what the player gains.",
+        ),
+        ("bonus", f"Each game played gives an attendance bonus of {format_number(p.bonus)}."),
+        (
+            "bonus_for_club_duty",
+            "Club duty also gives the attendance bonus."
+            if p.bonus_for_club_duty
+            else "Club duty gives no attendance bonus.",
+        ),
+        (
+            "bonus_for_bye",
+            "A pairing bye also gives the attendance bonus."
+            if p.bonus_for_bye
+            else "A pairing bye gives no attendance bonus.",
+        ),
+    ]

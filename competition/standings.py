@@ -1,0 +1,213 @@
+"""The shell around the standings engine: read a season's inputs from the database in a
+fixed number of queries, run the pure engine, store the standings after every evening.
+
+The engine (``competition.scoring``) knows nothing of the database; this module only
+translates rows into its frozen dataclasses and its results back into rows.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Exists, OuterRef, Q
+
+from .models import (
+    Attendance,
+    Bye,
+    Evening,
+    EveningKind,
+    EveningStatus,
+    Game,
+    Half,
+    Player,
+    Registration,
+    Result,
+    Season,
+    Standing,
+    StandingsSnapshot,
+)
+from .scoring import types as t
+from .scoring.display import round_points
+from .scoring.keizer import compute_keizer_season
+from .scoring.ladder import compute_ladder
+from .scoring.params import parse_parameters
+from .selectors import club_today
+
+
+@dataclass(frozen=True)
+class SeasonData:
+    """A season read from the database, in the engine's terms."""
+
+    system: str
+    params: t.KeizerParams | t.LadderParams
+    players: tuple[t.Player, ...]
+    evenings: tuple[t.Evening, ...]
+    evening_ids: dict[dt.date, int]
+    halves: dict[str, Half]
+
+
+def counted_evenings(season: Season, today: dt.date | None = None):
+    """Playing evenings that count: published, and either played (date reached) or with a
+    result entered already."""
+    today = today or club_today()
+    with_result = Game.objects.filter(evening=OuterRef("pk")).exclude(result=Result.PENDING)
+    return (
+        Evening.objects.filter(
+            season=season, kind=EveningKind.PLAYING, status=EveningStatus.PUBLISHED
+        )
+        .filter(Q(date__lte=today) | Exists(with_result))
+        .select_related("half")
+        .order_by("date")
+    )
+
+
+def load_season_data(season: Season, today: dt.date | None = None) -> SeasonData:
+    competition = season.competition
+    params = parse_parameters(competition.system, competition.parameters)
+    players = tuple(
+        t.Player(
+            id=p.pk,
+            name=p.member.name,
+            rating=p.rating,
+            start=p.start,
+            fixed=p.is_fixed,
+            start_points=Fraction(p.start_points) if p.start_points is not None else None,
+        )
+        for p in Player.objects.filter(season=season).select_related("member").order_by("start")
+    )
+    evenings = list(counted_evenings(season, today))
+    ids = [e.pk for e in evenings]
+    games: dict[int, list[t.Game]] = defaultdict(list)
+    for g in Game.objects.filter(evening_id__in=ids).order_by("board"):
+        result = g.result or "postponed"  # not yet entered: the player was there, no score
+        games[g.evening_id].append(t.Game(g.white_id, g.black_id, result))
+    byes: dict[int, list[int]] = defaultdict(list)
+    for b in Bye.objects.filter(evening_id__in=ids):
+        byes[b.evening_id].append(b.player_id)
+    absent: dict[int, list[int]] = defaultdict(list)
+    duty: dict[int, list[int]] = defaultdict(list)
+    for r in Registration.objects.filter(
+        evening_id__in=ids,
+        status__in=[Attendance.ABSENT_WITH_NOTICE, Attendance.CLUB_DUTY],
+    ):
+        (absent if r.status == Attendance.ABSENT_WITH_NOTICE else duty)[r.evening_id].append(
+            r.player_id
+        )
+    ladder = competition.is_ladder
+    engine_evenings = []
+    for e in evenings:
+        in_game = {p for g in games[e.pk] for p in (g.white, g.black)} | set(byes[e.pk])
+        engine_evenings.append(
+            t.Evening(
+                date=e.date,
+                half=None if ladder else e.half.kind,  # type: ignore[union-attr]
+                games=tuple(games[e.pk]),
+                byes=tuple(byes[e.pk]),
+                # A player who was paired after all is not also absent.
+                absent_with_notice=tuple(p for p in absent[e.pk] if p not in in_game),
+                club_duty=tuple(p for p in duty[e.pk] if p not in in_game),
+            )
+        )
+    return SeasonData(
+        system=competition.system,
+        params=params,
+        players=players,
+        evenings=tuple(engine_evenings),
+        evening_ids={e.date: e.pk for e in evenings},
+        halves={h.kind: h for h in season.halves.all()},
+    )
+
+
+def compute(data: SeasonData) -> dict[str, Any]:
+    """Run the engine: {half kind: HalfResult or LadderResult}."""
+    if isinstance(data.params, t.LadderParams):
+        return {"season": compute_ladder(data.params, data.players, data.evenings)}
+    return dict(compute_keizer_season(data.params, data.players, data.evenings))
+
+
+def _line_json(line: Any) -> dict[str, Any]:
+    if isinstance(line, t.LadderLine):
+        return {
+            "date": line.date.isoformat(),
+            "outcome": str(line.outcome),
+            "opponent": line.opponent,
+            "delta": str(round_points(line.delta)),
+            "bonus": str(round_points(line.bonus)),
+            "points": str(round_points(line.delta + line.bonus)),
+        }
+    return {
+        "date": line.date.isoformat() if line.date else None,
+        "outcome": str(line.outcome),
+        "opponent": line.opponent,
+        "value": str(round_points(line.value)) if line.value is not None else None,
+        "points": str(round_points(line.points)),
+        "exact": str(line.points),
+        "over_limit": line.over_limit,
+    }
+
+
+def _standing(snapshot: StandingsSnapshot, row: Any, with_lines: bool) -> Standing:
+    s = row.stats
+    common = dict(
+        snapshot=snapshot,
+        player_id=row.player_id,
+        rank=row.rank,
+        games=s.games,
+        won=s.won,
+        drawn=s.drawn,
+        lost=s.lost,
+        whites=s.whites,
+        blacks=s.blacks,
+        byes=s.byes,
+        absent_with_notice=s.absent_with_notice,
+        absent_without_notice=s.absent_without_notice,
+        club_duty=s.club_duty,
+        game_points=round_points(s.game_points),
+        explanation=[_line_json(line) for line in row.lines] if with_lines else [],
+    )
+    if isinstance(row, t.LadderStanding):
+        return Standing(
+            score=round_points(row.score),
+            score_exact=str(row.score),
+            points=round_points(row.points),
+            pairing_points=round_points(row.pairing_points),
+            group=row.group,
+            **common,
+        )
+    return Standing(
+        score=round_points(row.total),
+        score_exact=str(row.total),
+        value=round_points(row.value),
+        **common,
+    )
+
+
+@transaction.atomic
+def recalculate_season(season_id: int, today: dt.date | None = None) -> int:
+    """Compute and store the standings after every counted evening; returns the number of
+    snapshots written. Idempotent: the same inputs give the same rows."""
+    season = Season.objects.select_for_update().select_related("competition").get(pk=season_id)
+    data = load_season_data(season, today)
+    results = compute(data)
+    kept: list[int] = []
+    for kind, result in results.items():
+        half = data.halves[kind]
+        history = list(result.history)
+        for i, evening_rows in enumerate(history):
+            last = i == len(history) - 1
+            rows = result.standings if last else evening_rows.rows
+            snapshot, _ = StandingsSnapshot.objects.update_or_create(
+                half=half,
+                evening_id=data.evening_ids[evening_rows.date],
+                defaults={"cycle": getattr(evening_rows, "cycle", False)},
+            )
+            kept.append(snapshot.pk)
+            snapshot.rows.all().delete()
+            Standing.objects.bulk_create(_standing(snapshot, row, last) for row in rows)
+    StandingsSnapshot.objects.filter(half__season=season).exclude(pk__in=kept).delete()
+    return len(kept)

@@ -1,0 +1,95 @@
+"""Standings tables (django-tables2). Columns as RULES.md 9 (Keizer) and 4.2 (ladder)."""
+
+from __future__ import annotations
+
+import django_tables2 as tables
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+from .models import Standing
+
+
+class _Base(tables.Table):
+    rank = tables.Column(verbose_name="#", attrs={"td": {"class": "num"}, "th": {"class": "num"}})
+    name = tables.Column(
+        verbose_name=_("Name"), accessor="player__member__name", order_by=("player__member__name",)
+    )
+
+    def render_name(self, value, record):
+        mark = ""
+        if getattr(record, "eligible", True) is False:
+            mark = format_html(' <span class="badge warn" title="{}">*</span>', _("not eligible"))
+        return format_html(
+            '<a href="{}">{}</a>{}', reverse("competition:player", args=[record.player_id]), value, mark
+        )
+
+    class Meta:
+        model = Standing
+        fields: tuple[str, ...] = ()
+        orderable = True
+        attrs = {"class": "standings"}
+        row_attrs = {"data-player": lambda record: record.player_id}
+
+
+def _num(verbose_name, *, small_screen=True, **kwargs):
+    css = "num" if small_screen else "num hide-sm"
+    return tables.Column(
+        verbose_name=verbose_name, attrs={"td": {"class": css}, "th": {"class": css}}, **kwargs
+    )
+
+
+class KeizerTable(_Base):
+    score = _num(_("Points"))
+    value = _num(_("Value"))
+    games = _num(_("Games"))
+    won = _num(_("W"), small_screen=False)
+    drawn = _num(_("D"), small_screen=False)
+    lost = _num(_("L"), small_screen=False)
+    percentage = _num(_("%"), orderable=False, default="–")
+    colour_balance = _num(_("W−B"), orderable=False)
+    whites_blacks = tables.Column(verbose_name=_("W/B"), empty_values=(), orderable=False)
+    byes = _num(_("Byes"))
+    absences = _num(_("Absent"), orderable=False)
+
+    def render_whites_blacks(self, record):
+        return f"{record.whites}/{record.blacks}"
+
+    def render_colour_balance(self, value):
+        return f"{value:+d}" if value else "0"
+
+    def render_value(self, value):
+        return f"{value:.0f}" if value == int(value) else f"{value:.2f}"
+
+
+class LadderTable(_Base):
+    rank = tables.Column(verbose_name=_("pos"), attrs={"td": {"class": "num"}})
+    start = _num(_("from"), accessor="player__start")
+    group = tables.Column(verbose_name=_("group"), empty_values=(), orderable=False)
+    points = _num(_("ladder"))
+    score = _num(_("score"))
+    games_played = tables.Column(verbose_name=_("games"), empty_values=(), orderable=False)
+    colour_balance = _num(_("W/B"), orderable=False)
+
+    def render_group(self, record):
+        return getattr(record, "group", "")
+
+    def render_games_played(self, record):
+        return f"{record.game_points:g} / {record.games}"
+
+    def render_colour_balance(self, value):
+        return f"{value:+d}" if value else "0"
+
+
+KEIZER_CSV = [
+    ("rank", "place"), ("name", "name"), ("score", "points"), ("value", "value"),
+    ("games", "games"), ("won", "won"), ("drawn", "drawn"), ("lost", "lost"),
+    ("percentage", "percentage"), ("colour_balance", "colour_balance"), ("whites", "white"),
+    ("blacks", "black"), ("byes", "byes"), ("absent_with_notice", "absent_with_notice"),
+    ("absent_without_notice", "absent_without_notice"),
+]
+LADDER_CSV = [
+    ("rank", "pos"), ("start", "van"), ("name", "name"), ("points", "ranglijst"),
+    ("score", "score"), ("pairing_points", "pairing_points"), ("game_points", "game_points"),
+    ("games", "games"), ("colour_balance", "colour_balance"),
+]

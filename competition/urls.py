@@ -1,0 +1,22 @@
+from django.urls import path
+
+from . import views
+
+app_name = "competition"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("standings/", views.standings, name="standings"),
+    path("standings/<slug:season>/<slug:half>/", views.standings, name="standings_half"),
+    path("evenings/", views.evenings, name="evenings"),
+    path("evenings/<str:date>/", views.evening, name="evening"),
+    path("games/<int:game_id>/result/", views.enter_result, name="enter_result"),
+    path("players/<int:player_id>/", views.player, name="player"),
+    path("calendar/", views.calendar, name="calendar"),
+    path("calendar.ics", views.calendar_feed, name="calendar_ics"),
+    path("rules/", views.rules, name="rules"),
+    path("signup/", views.signup, name="signup"),
+    path("leader/", views.leader, name="leader"),
+    path("leader/<slug:season>/", views.leader_season, name="leader_season"),
+    path("leader/evenings/<int:evening_id>/", views.leader_evening_update, name="leader_evening_update"),
+]

@@ -1,0 +1,22 @@
+from django.contrib import admin
+from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.utils.translation import gettext_lazy as _
+
+from .models import User
+
+
+@admin.register(User)
+class UserAdmin(BaseUserAdmin):
+    ordering = ("name",)
+    list_display = ("name", "email", "rating", "knsb_number", "is_active")
+    search_fields = ("name", "email", "knsb_number")
+    list_filter = ("groups", "is_active", "is_staff")
+    fieldsets = (
+        (None, {"fields": ("email", "password")}),
+        (_("Member"), {"fields": ("name", "rating", "knsb_number")}),
+        (_("Roles"), {"fields": ("is_active", "is_staff", "is_superuser", "groups")}),
+        (_("Dates"), {"fields": ("last_login", "date_joined")}),
+    )
+    add_fieldsets = (
+        (None, {"classes": ("wide",), "fields": ("email", "name", "rating", "password1", "password2")}),
+    )

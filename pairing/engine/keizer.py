@@ -1,0 +1,359 @@
+"""Pairing a Keizer or ladder evening (RULES.md section 5; explained in docs/pairing.md).
+
+Pure functions, no Django. The pairing is the one the top-down rule makes ("1 plays 2;
+if they met already, 1 plays 3"), except that a choice leaving the others unpairable is
+never made. That is the lexicographically smallest valid pairing, found by fixing one
+pair at a time and asking a matching algorithm whether the rest can still be paired.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import networkx as nx
+
+from pairing.engine.blossom import Matcher
+from pairing.engine.types import (
+    RULES_WEAKEST_FIRST,
+    ByePolicy,
+    Colour,
+    Half,
+    Meeting,
+    PairedGame,
+    PairingResult,
+    PairingRules,
+    PlayerId,
+    PresentPlayer,
+    Relaxation,
+    Rule,
+)
+
+PairKey = frozenset[PlayerId]
+History = Mapping[PairKey, Sequence[Meeting]]
+
+
+# --- The hard constraints ------------------------------------------------------------
+
+
+def index_history(meetings: Iterable[Meeting]) -> dict[PairKey, list[Meeting]]:
+    """Group this season's meetings by the pair of players."""
+    history: dict[PairKey, list[Meeting]] = defaultdict(list)
+    for meeting in meetings:
+        history[frozenset((meeting.a, meeting.b))].append(meeting)
+    return dict(history)
+
+
+def broken_rules(
+    earlier: Sequence[Meeting], rules: PairingRules, evening_index: int, half: Half
+) -> tuple[Rule, ...]:
+    """The rules a meeting tonight would break, given the pair's earlier meetings."""
+    broken: list[Rule] = []
+    if any(abs(evening_index - m.evening) - 1 < rules.min_evenings_between for m in earlier):
+        broken.append("min_evenings_between")
+    if sum(1 for m in earlier if m.half == half) >= rules.max_meetings_per_half:
+        broken.append("max_meetings_per_half")
+    if len(earlier) >= rules.max_meetings_per_season:
+        broken.append("max_meetings_per_season")
+    return tuple(broken)
+
+
+def violations(
+    pairing: PairingResult | Iterable[PairedGame],
+    history: Iterable[Meeting],
+    rules: PairingRules,
+    evening_index: int,
+    half: Half,
+) -> list[Relaxation]:
+    """Every (game, rule) that a pairing breaks, by board, weakest rule first.
+
+    `history` must not contain tonight's games. Raises ValueError when a player is
+    paired twice or against himself (not a rule one can relax).
+    """
+    games = pairing.games if isinstance(pairing, PairingResult) else tuple(pairing)
+    seen: set[PlayerId] = set()
+    for game in games:
+        if game.white == game.black or game.white in seen or game.black in seen:
+            raise ValueError(f"player paired twice on board {game.board}")
+        seen.update((game.white, game.black))
+    by_pair = index_history(history)
+    found: list[Relaxation] = []
+    for game in sorted(games, key=lambda g: g.board):
+        earlier = by_pair.get(frozenset((game.white, game.black)), ())
+        for rule in broken_rules(earlier, rules, evening_index, half):
+            found.append(Relaxation(game.white, game.black, rule))
+    return found
+
+
+# --- The pairing bye -----------------------------------------------------------------
+
+
+def bye_groups(
+    players: Sequence[PresentPlayer], policy: ByePolicy, seed: str | int
+) -> list[list[int]]:
+    """Bye candidates (positions in `players`) in policy order, grouped by byes had.
+
+    Fewest byes first. `lowest`: lowest-placed first. `random`: each group shuffled with
+    random.Random(seed), groups taken in order, so the same seed gives the same draw.
+    """
+    if policy not in ("random", "lowest"):
+        raise ValueError(f"unknown bye policy {policy!r}")
+    by_count: dict[int, list[int]] = defaultdict(list)
+    for position, player in enumerate(players):
+        by_count[player.byes].append(position)
+    rng = random.Random(seed)
+    groups = []
+    for count in sorted(by_count):
+        group = by_count[count]
+        if policy == "lowest":
+            group.reverse()
+        else:
+            rng.shuffle(group)
+        groups.append(group)
+    return groups
+
+
+# --- Colours ---------------------------------------------------------------------------
+
+
+def _third_in_a_row(player: PresentPlayer, colour: Colour) -> bool:
+    return player.colours[-2:] == (colour, colour)
+
+
+def assign_colours(
+    higher: PresentPlayer, lower: PresentPlayer
+) -> tuple[PresentPlayer, PresentPlayer]:
+    """(white, black) for a game between `higher` (placed higher) and `lower`.
+
+    1. White to the lower colour balance (whites minus blacks).
+    2. Equal balance: white to the one who had black in his last game (if only one did).
+    3. Otherwise white to the higher placed.
+    4. If that gives someone his third same colour in a row and the other way round
+       gives nobody that, play it the other way round.
+    """
+    if higher.colour_balance != lower.colour_balance:
+        white, black = (
+            (higher, lower) if higher.colour_balance < lower.colour_balance else (lower, higher)
+        )
+    else:
+        higher_black_last = higher.colours[-1:] == ("B",)
+        lower_black_last = lower.colours[-1:] == ("B",)
+        white, black = (
+            (lower, higher) if lower_black_last and not higher_black_last else (higher, lower)
+        )
+    if _third_in_a_row(white, "W") or _third_in_a_row(black, "B"):
+        if not (_third_in_a_row(black, "W") or _third_in_a_row(white, "B")):
+            white, black = black, white
+    return white, black
+
+
+# --- The pairing -----------------------------------------------------------------------
+
+
+def pair_evening(
+    players: Sequence[PresentPlayer],
+    meetings: Iterable[Meeting],
+    rules: PairingRules,
+    *,
+    evening_index: int,
+    half: Half,
+    seed: str | int,
+) -> PairingResult:
+    """Pair the players present tonight, given in standings order (see docs/pairing.md)."""
+    ids = [p.id for p in players]
+    if len(set(ids)) != len(ids):
+        raise ValueError("a player is listed twice")
+    n = len(players)
+    history = index_history(meetings)
+    position = {pid: i for i, pid in enumerate(ids)}
+    breaks: dict[tuple[int, int], tuple[Rule, ...]] = {}
+    for key, earlier in history.items():
+        if len(key) == 2 and all(pid in position for pid in key):
+            i, j = sorted(position[pid] for pid in key)
+            broken = broken_rules(earlier, rules, evening_index, half)
+            if broken:
+                breaks[(i, j)] = broken
+    groups = bye_groups(players, rules.bye_policy, seed) if n % 2 else []
+    bye_order = [i for group in groups for i in group]
+
+    solved = _pair_strictly(n, breaks, bye_order)
+    if solved is None:
+        solved = _pair_relaxed(n, breaks, bye_order)
+    pairs, bye = solved
+
+    games: list[PairedGame] = []
+    relaxed: list[Relaxation] = []
+    for board, (i, j) in enumerate(sorted(pairs), start=1):
+        white, black = assign_colours(players[i], players[j])
+        games.append(PairedGame(board, white.id, black.id))
+        relaxed.extend(Relaxation(white.id, black.id, rule) for rule in breaks.get((i, j), ()))
+    drawn_from: tuple[PlayerId, ...] = ()
+    if bye is not None and rules.bye_policy == "random":
+        group = next(g for g in groups if bye in g)
+        drawn_from = tuple(ids[i] for i in sorted(group))
+    return PairingResult(
+        games=tuple(games),
+        bye=None if bye is None else ids[bye],
+        bye_drawn_from=drawn_from,
+        relaxed=tuple(relaxed),
+    )
+
+
+Solution = tuple[list[tuple[int, int]], int | None]
+
+
+def _pair_strictly(
+    n: int, breaks: Mapping[tuple[int, int], tuple[Rule, ...]], bye_order: Sequence[int]
+) -> Solution | None:
+    """Top-down pairing with every rule kept, or None when no valid pairing exists.
+
+    Vertex n stands for the bye when n is odd. Each choice is fixed only if a perfect
+    matching of the rest still exists (one augmenting-path search per check).
+    """
+    odd = n % 2 == 1
+    adjacency: list[list[int]] = [[] for _ in range(n + odd)]
+    for i in range(n):
+        for j in range(i + 1, n):
+            if (i, j) not in breaks:
+                adjacency[i].append(j)
+                adjacency[j].append(i)
+    matcher = Matcher(adjacency)
+    mate = matcher.mate
+    if odd:
+        adjacency[n].extend(range(n))
+        for i in range(n):
+            adjacency[i].append(n)
+        matcher.add_pair(n, bye_order[0])
+    # Start from the greedy top-down pairing: most later checks then succeed at once.
+    for i in range(n):
+        if mate[i] < 0:
+            partner = next((j for j in adjacency[i] if i < j < n and mate[j] < 0), None)
+            if partner is not None:
+                matcher.add_pair(i, partner)
+    if not matcher.maximise():
+        return None
+
+    bye = None
+    if odd:
+        bye = next(c for c in bye_order if matcher.fix(n, c))
+    pairs = []
+    active = matcher.active
+    for i in range(n):
+        if active[i]:
+            j = next(j for j in adjacency[i] if i < j < n and active[j] and matcher.fix(i, j))
+            pairs.append((i, j))
+    return pairs, bye
+
+
+def _pair_relaxed(
+    n: int, breaks: Mapping[tuple[int, int], tuple[Rule, ...]], bye_order: Sequence[int]
+) -> Solution:
+    """The best pairing when no valid one exists: one minimum-cost perfect matching.
+
+    Costs, compared in this order (each level outweighs everything below it):
+    1. the number of games breaking the season rule, then the half rule, then the gap;
+    2. the bye candidate's place in the policy order;
+    3. the top-down preference: player i's opponent j costs (j - i) * base**(n - 1 - i),
+       so the highest player's choice outweighs all later ones (exact integers).
+    """
+    pair_slots = n // 2 + 1
+    rule_weight = {rule: pair_slots**k for k, rule in enumerate(RULES_WEAKEST_FIRST)}
+    # Later choices differ by at most (n - 1) * (base**k - 1) / (base - 1) < base**k.
+    base = n + 1
+    lex_span = n * base**n
+    tier_unit = (n + 1) * lex_span
+    bye = n
+
+    costs: dict[tuple[int, int], int] = {}
+    for i in range(n):
+        for j in range(i + 1, n):
+            tier = sum(rule_weight[rule] for rule in breaks.get((i, j), ()))
+            costs[(i, j)] = tier * tier_unit + (j - i) * base ** (n - 1 - i)
+    for rank, candidate in enumerate(bye_order):
+        costs[(candidate, bye)] = rank * lex_span
+    ceiling = max(costs.values(), default=0) + 1
+    graph = nx.Graph()
+    graph.add_nodes_from(range(n + n % 2))
+    graph.add_weighted_edges_from((u, v, ceiling - c) for (u, v), c in costs.items())
+    matching: set[tuple[Any, Any]] = nx.max_weight_matching(graph, maxcardinality=True)
+
+    pairs: list[tuple[int, int]] = []
+    chosen_bye = None
+    for u, v in matching:
+        u, v = min(u, v), max(u, v)
+        if v == bye and n % 2:
+            chosen_bye = u
+        else:
+            pairs.append((u, v))
+    return pairs, chosen_bye
+
+
+# --- Helpers for the caller ------------------------------------------------------------
+
+
+def result_to_dict(result: PairingResult) -> dict[str, Any]:
+    """JSON-ready form of a pairing (used by `manage.py pair_evening`)."""
+    return {
+        "games": [{"board": g.board, "white": g.white, "black": g.black} for g in result.games],
+        "bye": result.bye,
+        "bye_drawn_from": list(result.bye_drawn_from),
+        "relaxed": [{"white": r.white, "black": r.black, "rule": r.rule} for r in result.relaxed],
+    }
+
+
+def result_from_dict(data: Mapping[str, Any]) -> PairingResult:
+    """Inverse of `result_to_dict`."""
+    return PairingResult(
+        games=tuple(PairedGame(g["board"], g["white"], g["black"]) for g in data["games"]),
+        bye=data.get("bye"),
+        bye_drawn_from=tuple(data.get("bye_drawn_from", ())),
+        relaxed=tuple(
+            Relaxation(r["white"], r["black"], r["rule"]) for r in data.get("relaxed", ())
+        ),
+    )
+
+
+def place_newcomers(
+    order: Sequence[PlayerId],
+    ratings: Mapping[PlayerId, int | None],
+    newcomers: Iterable[PlayerId],
+) -> list[PlayerId]:
+    """Insert first-time players into the standings `order`, for the pairing only.
+
+    Each newcomer goes directly below the standings player whose rating is closest to
+    his; on equal distance, below the higher placed of them. Newcomers placed below the
+    same player are ordered by rating, highest first. A newcomer without a rating, or
+    when nobody in `order` has one, goes to the bottom (the cautious side).
+    """
+    in_order = set(order)
+    rated = [(pos, pid) for pos, pid in enumerate(order) if ratings.get(pid) is not None]
+    below: dict[int, list[PlayerId]] = defaultdict(list)
+    bottom: list[PlayerId] = []
+    for newcomer in newcomers:
+        if newcomer in in_order:
+            raise ValueError(f"newcomer {newcomer} is already in the standings")
+        rating = ratings.get(newcomer)
+        if rating is None or not rated:
+            bottom.append(newcomer)
+            continue
+        pos, _ = min(rated, key=lambda pp: (abs(_rating(ratings, pp[1]) - rating), pp[0]))
+        below[pos].append(newcomer)
+
+    def by_rating(pids: list[PlayerId]) -> list[PlayerId]:
+        return sorted(pids, key=lambda pid: -(ratings.get(pid) or 0))
+
+    placed: list[PlayerId] = []
+    for pos, pid in enumerate(order):
+        placed.append(pid)
+        placed.extend(by_rating(below[pos]))
+    placed.extend(by_rating([pid for pid in bottom if ratings.get(pid) is not None]))
+    placed.extend(pid for pid in bottom if ratings.get(pid) is None)
+    return placed
+
+
+def _rating(ratings: Mapping[PlayerId, int | None], pid: PlayerId) -> int:
+    rating = ratings.get(pid)
+    assert rating is not None
+    return rating
