@@ -15,10 +15,21 @@ def main() -> None:
 
         execute_from_command_line(sys.argv)
     except ImproperlyConfigured as exc:
-        sys.exit(f"Configuration error: {exc}")
+        sys.exit(f"Configuration error: {' '.join(str(exc).split())}")
     except OperationalError as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else exc.__class__.__name__
-        sys.exit(f"Database unavailable ({os.environ.get('DATABASE_URL', 'SQLite')}): {first}")
+        sys.exit(f"Database unavailable ({_where()}): {first}")
+
+
+def _where() -> str:
+    """The database's host, never its credentials."""
+    from urllib.parse import urlsplit
+
+    url = os.environ.get("DATABASE_URL")
+    if not url:
+        return "SQLite"
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.hostname or ''}{f':{parts.port}' if parts.port else ''}{parts.path}"
 
 
 if __name__ == "__main__":
