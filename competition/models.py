@@ -309,6 +309,13 @@ class Game(models.Model):
     tempo = models.CharField(
         _("tempo"), max_length=10, choices=Tempo.choices, default=Tempo.STANDARD
     )
+    tempo_requested_by = models.ForeignKey(
+        Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+        help_text=_("The player who asked for the alternative tempo, with the opponent's agreement."),
+    )
+    tempo_decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     version = models.PositiveIntegerField(default=1)
     updated_at = models.DateTimeField(auto_now=True)
 
