@@ -77,6 +77,7 @@ def _result(rng: random.Random, white: int, black: int) -> str:
 def build_demo(*, today: dt.date | None = None, seed: int = 2026) -> Season:
     rng = random.Random(seed)
     today = today or timezone.localdate()
+    roles.ensure_groups()
     admin = _user("beheer@demo.club", "Bea Beheer", None, roles.ADMINISTRATOR, staff=True)
     leader = _user("leider@demo.club", "Lars Leider", 1850, roles.LEADER)
     arbiter = _user("arbiter@demo.club", "Arend Arbiter", 1700, roles.ARBITER)

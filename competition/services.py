@@ -247,7 +247,7 @@ def player_add(
 def players_order_by_rating(*, actor: Any, season: Season) -> list[Player]:
     """The winter starting order: by rating on 1 September, highest first (RULES.md 4.1)."""
     _require(actor, "competition.manage_season")
-    players = list(Player.objects.select_for_update().filter(season=season).select_related("member"))
+    players = list(Player.objects.select_for_update(of=("self",)).filter(season=season).select_related("member"))
     ordered = sorted(players, key=lambda p: (-(p.rating or 0), p.member.name, p.pk))
     offset = len(players) + 1000  # move out of the way of the unique (season, start)
     for p in players:
@@ -353,7 +353,7 @@ def result_set(
     _require(actor, "competition.enter_results")
     if result not in Result.values:
         raise ValidationError({"result": _("Unknown result '%(r)s'.") % {"r": result}})
-    locked = Game.objects.select_for_update().select_related("evening").get(pk=game.pk)
+    locked = Game.objects.select_for_update(of=("self",)).select_related("evening").get(pk=game.pk)
     if expected_version is not None and locked.version != expected_version:
         raise Conflict(
             _("Somebody else entered %(result)s for board %(board)s meanwhile.")

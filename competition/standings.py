@@ -191,7 +191,7 @@ def _standing(snapshot: StandingsSnapshot, row: Any, with_lines: bool) -> Standi
 def recalculate_season(season_id: int, today: dt.date | None = None) -> int:
     """Compute and store the standings after every counted evening; returns the number of
     snapshots written. Idempotent: the same inputs give the same rows."""
-    season = Season.objects.select_for_update().select_related("competition").get(pk=season_id)
+    season = Season.objects.select_for_update(of=("self",)).select_related("competition").get(pk=season_id)
     data = load_season_data(season, today)
     results = compute(data)
     kept: list[int] = []

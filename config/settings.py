@@ -122,9 +122,10 @@ else:
         "data_folder_in": str(VAR_DIR / "broker" / "queue"),
         "data_folder_out": str(VAR_DIR / "broker" / "queue"),
         "processed_folder": str(VAR_DIR / "broker" / "processed"),
+        "control_folder": str(VAR_DIR / "broker" / "control"),
         "store_processed": False,
     }
-    for _sub in ("queue", "processed"):
+    for _sub in ("queue", "processed", "control"):
         (VAR_DIR / "broker" / _sub).mkdir(parents=True, exist_ok=True)
     CELERY_RESULT_BACKEND = None
 

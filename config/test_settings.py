@@ -1,9 +1,12 @@
 """Settings for the test suite: the real ones, with fast hashing and eager tasks."""
 
 import os
+import tempfile
 
 os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-secret-key")
 os.environ.setdefault("DJANGO_SECURE_HTTPS", "0")
+# The embedded broker, cache and beat files of a test run live apart from `make run`'s.
+os.environ.setdefault("RANGLIJST_VAR_DIR", tempfile.mkdtemp(prefix="ranglijst-test-"))
 
 from config.settings import *  # noqa: E402,F403
 

@@ -39,3 +39,25 @@ ROLE_PERMISSIONS: dict[str, tuple[str, ...]] = {
         "competition.override_eligibility",
     ),
 }
+
+
+def ensure_groups() -> None:
+    """Create the role groups if they are missing (after a test flush, or a restore).
+
+    The data migration creates them on ``migrate``; this does the same with the live
+    models for code paths that may meet an emptied database.
+    """
+    from django.contrib.auth.models import Group, Permission
+    from django.contrib.contenttypes.models import ContentType
+
+    season_type, _ = ContentType.objects.get_or_create(app_label="competition", model="season")
+    for role, perms in ROLE_PERMISSIONS.items():
+        group, created = Group.objects.get_or_create(name=role)
+        if not created and group.permissions.count() == len(perms):
+            continue
+        for full in perms:
+            codename = full.split(".")[1]
+            perm, _ = Permission.objects.get_or_create(
+                content_type=season_type, codename=codename, defaults={"name": codename}
+            )
+            group.permissions.add(perm)

@@ -10,6 +10,7 @@ from django.contrib.auth.models import Group
 from competition import services
 from competition.models import PlayerKind, Season
 from members.models import User
+from members.roles import ensure_groups
 
 _seq = itertools.count(1)
 
@@ -22,6 +23,7 @@ def member(*, name: str | None = None, rating: int | None = 1600, role: str | No
         name=name or f"Member {n}", rating=rating,
     )
     if role:
+        ensure_groups()
         user.groups.add(Group.objects.get(name=role))
     return user
 

@@ -18,6 +18,7 @@ from competition.scoring.keizer import compute_keizer_season
 from competition.scoring.ladder import compute_ladder, ladder_groups, progress
 from competition.scoring.types import (
     Evening,
+    Half,
     HalfResult,
     KeizerParams,
     LadderParams,
@@ -261,7 +262,7 @@ def period_championship(
 
 def prize_report(
     season: SeasonInput,
-    results: Mapping[str, HalfResult] | LadderResult | None = None,
+    results: Mapping[Half, HalfResult] | LadderResult | None = None,
     overrides: Mapping[int, bool] | None = None,
     *,
     percentage: int = PERCENTAGE,
@@ -280,10 +281,11 @@ def prize_report(
         ladder = results if isinstance(results, LadderResult) else None
         return {"season": _ladder_part(season, ladder, overrides, min_games, max_exempted)}
     assert isinstance(season.params, KeizerParams)
-    if results is None or isinstance(results, LadderResult):
-        results = compute_keizer_season(season.params, season.players, season.evenings, history=False)
+    halves = results
+    if halves is None or isinstance(halves, LadderResult):
+        halves = compute_keizer_season(season.params, season.players, season.evenings, history=False)
     report: dict[str, Any] = {}
-    for half, result in results.items():
+    for half, result in halves.items():
         evenings = sum(1 for e in season.evenings if e.half == half)
         eligibility = keizer_eligibility(result.standings, evenings, percentage=percentage, overrides=overrides)
         eligible = {p for p, e in eligibility.items() if e.eligible}
