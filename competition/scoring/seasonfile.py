@@ -38,6 +38,8 @@ from competition.scoring.types import (
     Standing,
 )
 
+from .prizes import merge_prize_report, prize_report
+
 FORMAT = "season/1"
 
 
@@ -286,7 +288,8 @@ def _dump_evening(evening: Evening) -> dict[str, Any]:
 
 
 def compute(season: SeasonInput, history: bool = False) -> dict[str, Any]:
-    """The JSON-able standings report (numbers rounded to two decimals, half up).
+    """The JSON-able standings report (numbers rounded to two decimals, half up), with
+    `eligible` on every final row and the prizes of each part (see prizes.prize_report).
 
     Keizer: {"winter": {"standings": [...], "cycle": bool}, "summer": {...}}, a half
     only if it has evenings; ladder: {"season": {"standings": [...]}}. With
@@ -301,10 +304,11 @@ def compute(season: SeasonInput, history: bool = False) -> dict[str, Any]:
                 {"date": e.date.isoformat(), "standings": [_ladder_row(r, names) for r in e.rows]}
                 for e in ladder.history
             ]
-        return {"season": part}
+        return merge_prize_report({"season": part}, prize_report(season, ladder))
     assert isinstance(season.params, KeizerParams)
     halves = compute_keizer_season(season.params, season.players, season.evenings, history=history)
-    return {half: _keizer_part(result, names, history) for half, result in halves.items()}
+    report = {half: _keizer_part(result, names, history) for half, result in halves.items()}
+    return merge_prize_report(report, prize_report(season, halves))
 
 
 def _keizer_part(result: HalfResult, names: Mapping[int, str], history: bool) -> dict[str, Any]:

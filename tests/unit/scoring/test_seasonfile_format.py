@@ -74,14 +74,20 @@ def test_compute_keizer_report_has_a_half_per_half_with_evenings() -> None:
     assert list(report) == ["winter"]
     assert report["winter"]["cycle"] in (True, False)
     row = report["winter"]["standings"][0]
-    assert set(row) == {"rank", "id", "name", "score", "value", "games", "won", "drawn", "lost"}
+    assert set(row) == {
+        "rank", "id", "name", "score", "value", "games", "won", "drawn", "lost", "eligible"
+    }
+    assert {p["prize"] for p in report["winter"]["prizes"]} <= {
+        "champion", "silver", "bronze", "best_of_rest"
+    }
     assert json.loads(json.dumps(report)) == report
 
 
 def test_compute_with_history_adds_the_standings_after_every_evening() -> None:
     report = compute(load_season(_good()), history=True)
     assert [h["date"] for h in report["winter"]["history"]] == ["2026-10-02", "2026-10-09"]
-    assert report["winter"]["history"][-1]["standings"] == report["winter"]["standings"]
+    final = [{k: v for k, v in row.items() if k != "eligible"} for row in report["winter"]["standings"]]
+    assert report["winter"]["history"][-1]["standings"] == final
 
 
 def test_compute_ladder_report() -> None:
