@@ -16,3 +16,5 @@ CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
 STORAGES["staticfiles"]["BACKEND"] = "django.contrib.staticfiles.storage.StaticFilesStorage"  # noqa: F405
 LANGUAGE_CODE = "nl"
+STATIC_ROOT = VAR_DIR / "static"  # noqa: F405
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)
