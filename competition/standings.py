@@ -94,7 +94,7 @@ def load_season_data(season: Season, today: dt.date | None = None) -> SeasonData
     for r in Registration.objects.filter(
         evening_id__in=ids,
         status__in=[Attendance.ABSENT_WITH_NOTICE, Attendance.CLUB_DUTY],
-    ):
+    ).order_by("pk"):
         (absent if r.status == Attendance.ABSENT_WITH_NOTICE else duty)[r.evening_id].append(
             r.player_id
         )

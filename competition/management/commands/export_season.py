@@ -1,0 +1,45 @@
+"""``manage.py export_season SEASON_SLUG [-o FILE]``: a season from the database as a
+season file (season/1). Results not yet entered are written as postponed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from competition.models import Season
+from competition.seasonio import season_export
+
+BAD_INPUT = 2
+
+
+class Command(BaseCommand):
+    help = "Write a season from the database as a season file (docs/season-file.md)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("slug", help="the season's slug, e.g. 2026-2027")
+        parser.add_argument("-o", "--output", help="write to this file instead of standard output")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        slug = options["slug"]
+        season = Season.objects.filter(slug=slug).select_related("competition").first()
+        if season is None:
+            known = ", ".join(Season.objects.order_by("slug").values_list("slug", flat=True))
+            raise CommandError(
+                f"no season with slug {slug!r} (known: {known or 'none'})", returncode=BAD_INPUT
+            )
+        if not hasattr(season, "competition"):
+            raise CommandError(f"season {slug!r} has no competition", returncode=BAD_INPUT)
+        text = json.dumps(season_export(season), indent=2, ensure_ascii=False) + "\n"
+        if options["output"]:
+            try:
+                Path(options["output"]).write_text(text, encoding="utf-8")
+            except OSError as error:
+                raise CommandError(
+                    f"{options['output']}: cannot write the file ({error.strerror})",
+                    returncode=BAD_INPUT,
+                ) from None
+        else:
+            self.stdout.write(text, ending="")

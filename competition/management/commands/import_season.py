@@ -1,0 +1,43 @@
+"""``manage.py import_season FILE [--name NAME]``: a whole season file into the database.
+
+All or nothing: on any error nothing is saved, one line says why, exit code 2.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from competition.scoring.seasonfile import SeasonFileError
+from competition.seasonio import SeasonImportError, read_season_file, season_import
+
+BAD_INPUT = 2
+
+
+class Command(BaseCommand):
+    help = (
+        "Import a season file (docs/season-file.md): season, competition, halves, evenings, "
+        "members, players, games, byes and sign-ups, then its standings. All or nothing."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", help="a season file (season/1, JSON)")
+        parser.add_argument(
+            "--name", help="the season's name (default: the years of its first and last evening)"
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        path = options["file"]
+        try:
+            data = read_season_file(path)
+            season = season_import(data=data, name=options["name"])
+        except SeasonFileError as error:
+            raise CommandError(str(error), returncode=BAD_INPUT) from None
+        except SeasonImportError as error:
+            raise CommandError(f"{path}: {error}", returncode=BAD_INPUT) from None
+        games = sum(len(e.games) for e in data.evenings)
+        self.stdout.write(
+            f"Imported season {season.name} (slug {season.slug}): {len(data.players)} players, "
+            f"{len(data.evenings)} evenings, {games} games."
+        )
