@@ -440,3 +440,261 @@ class AuditRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.action}"
+
+
+# --- Rapid and blitz (RULES.md 7, 8) ---------------------------------------------------
+
+
+class EventKind(models.TextChoices):
+    RAPID = "rapid", _("rapid competition")
+    BLITZ = "blitz", _("blitz championship")
+    BLITZ_PLAYOFF = "blitz_playoff", _("blitz playoff")
+
+
+class TiebreakRules(models.TextChoices):
+    FIDE_2024 = "2024", _("FIDE 2024")
+    FIDE_2026 = "2026", _("FIDE 2026 (capped unplayed rounds)")
+
+
+class SwissEvent(models.Model):
+    """A Swiss event: the rapid competition of a half (two-game matches over the rapid
+    evenings) or the blitz championship (one evening), or a blitz playoff round robin."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="events")
+    kind = models.CharField(_("kind"), max_length=16, choices=EventKind.choices)
+    name = models.CharField(_("name"), max_length=80)
+    half = models.ForeignKey(
+        Half, on_delete=models.SET_NULL, null=True, blank=True, related_name="events",
+        help_text=_("The half whose rapid champion this event decides."),
+    )
+    date = models.DateField(_("date"), null=True, blank=True, help_text=_("Blitz: the evening."))
+    rounds = models.PositiveSmallIntegerField(_("rounds"), default=9)
+    tiebreak_order = models.CharField(
+        _("tie-break order"), max_length=60, default="PTS,DE,BH-M1,SB"
+    )
+    rules = models.CharField(
+        _("tie-break rules"), max_length=4, choices=TiebreakRules.choices,
+        default=TiebreakRules.FIDE_2024,
+    )
+    parent = models.ForeignKey(
+        "self", on_delete=models.CASCADE, null=True, blank=True, related_name="playoffs"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("Swiss event")
+        verbose_name_plural = _("Swiss events")
+        ordering = ["season", "kind", "date", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "name"], name="event_name_unique"),
+            models.CheckConstraint(condition=Q(rounds__gte=1), name="event_has_rounds"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_match_event(self) -> bool:
+        """Rapid rounds are two-game matches: 0–2 points, a bye worth 2."""
+        return self.kind == EventKind.RAPID
+
+
+class SwissEntrant(models.Model):
+    event = models.ForeignKey(SwissEvent, on_delete=models.CASCADE, related_name="entrants")
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="entries"
+    )
+    number = models.PositiveSmallIntegerField(_("start number"))
+    rating = models.PositiveIntegerField(_("rating"), null=True, blank=True)
+    withdrawn = models.BooleanField(_("withdrawn"), default=False)
+
+    class Meta:
+        ordering = ["event", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "member"], name="entrant_once_per_event"),
+            models.UniqueConstraint(fields=["event", "number"], name="entrant_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="entrant_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.number}. {self.member}"
+
+
+class RoundStatus(models.TextChoices):
+    OPEN = "open", _("marking who is present")
+    PAIRED = "paired", _("paired, games under way")
+    DONE = "done", _("finished")
+
+
+class SwissRound(models.Model):
+    event = models.ForeignKey(SwissEvent, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField(_("round"))
+    evening = models.ForeignKey(
+        Evening, on_delete=models.SET_NULL, null=True, blank=True, related_name="swiss_rounds"
+    )
+    starts_at = models.DateTimeField(_("starts at"), null=True, blank=True)
+    status = models.CharField(
+        _("status"), max_length=8, choices=RoundStatus.choices, default=RoundStatus.OPEN
+    )
+    notes = models.JSONField(default=list, blank=True)
+    present = models.ManyToManyField(SwissEntrant, blank=True, related_name="present_in")
+    version = models.PositiveIntegerField(default=1)
+
+    class Meta:
+        ordering = ["event", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="round_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} {self.number}"
+
+
+class SwissGame(models.Model):
+    """One pairing of a round: a game (blitz), a two-game match (rapid), or the bye
+    (``black`` empty). Points are per side: 0, ½, 1 for a game; 0 … 2 for a match."""
+
+    round = models.ForeignKey(SwissRound, on_delete=models.CASCADE, related_name="games")
+    board = models.PositiveSmallIntegerField(_("board"))
+    white = models.ForeignKey(SwissEntrant, on_delete=models.PROTECT, related_name="+")
+    black = models.ForeignKey(
+        SwissEntrant, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    white_points = models.DecimalField(max_digits=3, decimal_places=1, null=True, blank=True)
+    black_points = models.DecimalField(max_digits=3, decimal_places=1, null=True, blank=True)
+    forfeit = models.BooleanField(_("forfeit"), default=False)
+    version = models.PositiveIntegerField(default=1)
+
+    class Meta:
+        ordering = ["round", "board"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "board"], name="swissgame_board_unique"),
+            models.UniqueConstraint(fields=["round", "white"], name="swissgame_white_once"),
+            models.UniqueConstraint(fields=["round", "black"], name="swissgame_black_once"),
+            models.CheckConstraint(
+                condition=~Q(white=F("black")), name="swissgame_not_against_self"
+            ),
+            models.CheckConstraint(
+                condition=(Q(white_points__isnull=True) | Q(white_points__gte=0, white_points__lte=2))
+                & (Q(black_points__isnull=True) | Q(black_points__gte=0, black_points__lte=2)),
+                name="swissgame_points_in_range",
+            ),
+        ]
+
+
+# --- Prizes and playoffs (RULES.md 6) ----------------------------------------------------
+
+
+class EligibilityOverride(models.Model):
+    """The administrator's decision on a player's prize eligibility in a half, with why."""
+
+    half = models.ForeignKey(Half, on_delete=models.CASCADE, related_name="eligibility_overrides")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="eligibility_overrides")
+    eligible = models.BooleanField(_("eligible"))
+    reason = models.CharField(_("reason"), max_length=200)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    decided_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("eligibility override")
+        verbose_name_plural = _("eligibility overrides")
+        constraints = [
+            models.UniqueConstraint(fields=["half", "player"], name="override_once_per_half"),
+            models.CheckConstraint(condition=~Q(reason=""), name="override_has_reason"),
+        ]
+
+
+class PrizeKind(models.TextChoices):
+    CHAMPION = "champion", _("champion")
+    SILVER = "silver", _("second place")
+    BRONZE = "bronze", _("third place")
+    BEST_OF_REST = "best_of_rest", _("best of the rest")
+    SUMMER_CHAMPION = "summer_champion", _("summer champion")
+    PERIOD_CHAMPION = "period_champion", _("period champion")
+    RAPID_CHAMPION = "rapid_champion", _("rapid champion")
+    BLITZ_CHAMPION = "blitz_champion", _("blitz champion")
+    CLUB_CHAMPION = "club_champion", _("club champion")
+    PLAYOFF_GROUP = "playoff_group", _("playoff group winner")
+
+
+class Prize(models.Model):
+    """A confirmed, published prize. One prize per player per half (RULES.md 6);
+    ``group`` tells the period or playoff group apart (0 when there is none)."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="prizes")
+    half = models.ForeignKey(
+        Half, on_delete=models.CASCADE, null=True, blank=True, related_name="prizes"
+    )
+    kind = models.CharField(_("prize"), max_length=20, choices=PrizeKind.choices)
+    group = models.PositiveSmallIntegerField(default=0)
+    member = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="prizes")
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    confirmed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("prize")
+        verbose_name_plural = _("prizes")
+        ordering = ["season", "half", "kind", "group"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season", "half", "kind", "group"], name="prize_once"
+            ),
+            models.UniqueConstraint(
+                fields=["season", "kind", "group"], condition=Q(half__isnull=True),
+                name="prize_once_per_season",
+            ),
+            # One prize per player per half (a playoff place aside).
+            models.UniqueConstraint(
+                fields=["half", "member"],
+                condition=Q(kind__in=["champion", "silver", "bronze", "best_of_rest",
+                                      "summer_champion"]),
+                name="prize_one_per_player_per_half",
+            ),
+        ]
+
+
+class PlayoffBracket(models.Model):
+    season = models.OneToOneField(Season, on_delete=models.CASCADE, related_name="playoff")
+    seed = models.CharField(max_length=64, help_text=_("The lot for the colours."))
+    groups = models.JSONField(help_text=_("Player ids per group, in seeding order."))
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+
+
+class PlayoffResult(models.Model):
+    """A result of one bracket match; the bracket is rebuilt by replaying these."""
+
+    bracket = models.ForeignKey(PlayoffBracket, on_delete=models.CASCADE, related_name="results")
+    match = models.CharField(max_length=20)
+    result = models.CharField(max_length=10)
+    played_on = models.DateField(_("played on"), null=True, blank=True)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    entered_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["entered_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["bracket", "match"], name="playoff_result_once")
+        ]
+
+
+class PlayoffDate(models.Model):
+    """A semi-final moved to another date agreed with the leader (never the top final)."""
+
+    bracket = models.ForeignKey(PlayoffBracket, on_delete=models.CASCADE, related_name="dates")
+    match = models.CharField(max_length=20)
+    date = models.DateField(_("date"))
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["bracket", "match"], name="playoff_date_once")
+        ]

@@ -12,6 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
@@ -57,7 +58,7 @@ def home(request: HttpRequest) -> HttpResponse:
             me=selectors.player_for(request.user, season),
         )
         if context["me"]:
-            context.update(selectors.member_overview(context["me"]))
+            context.update(selectors.member_overview(context["me"]), now=timezone.now())
     return render(request, "competition/home.html", context)
 
 
@@ -240,6 +241,9 @@ def signup(request: HttpRequest) -> HttpResponse:
                 messages.error(request, m)
         else:
             messages.success(request, _("Your status is saved."))
+            target = request.POST.get("next", "")
+            if url_has_allowed_host_and_scheme(target, {request.get_host()}):
+                return redirect(target)
             return redirect("competition:signup")
     return render(
         request,
