@@ -91,7 +91,7 @@ def standings(request: HttpRequest, season: str | None = None, half: str | None 
             "season": season_obj,
             "half": half_obj,
             "halves": season_obj.halves.order_by("start_date"),
-            "seasons": Season.objects.order_by("-start_date"),
+            "seasons": Season.objects.order_by("-start_date").prefetch_related("halves"),
             "snapshot": snapshot,
             "table": table,
             "total_rows": len(rows),

@@ -1,4 +1,3 @@
-from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 
@@ -6,8 +5,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("pairing/", include("pairing.urls")),
+    path("events/", include("competition.swiss_urls")),
+    path("prizes/", include("competition.prizes_urls")),
     path("", include("competition.urls")),
 ]
-
-if settings.DEBUG:
-    pass
