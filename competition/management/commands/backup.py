@@ -1,0 +1,47 @@
+"""Write a consistent, complete copy of the club (all seasons) as JSON."""
+
+import gzip
+import io
+import sys
+
+from django.core.management import call_command
+from django.core.management.base import BaseCommand
+from django.db import connection, transaction
+
+# Everything a club is made of; sessions, admin log and content types are rebuilt.
+APPS = [
+    "auth.group",
+    "members",
+    "account.emailaddress",
+    "competition",
+    "pairing",
+]
+
+
+class Command(BaseCommand):
+    help = "Write a consistent copy of the whole club (all seasons) to FILE (.json or .json.gz)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="where to write; '-' for standard output")
+
+    def handle(self, *args, file: str, **options):
+        buffer = io.StringIO()
+        outermost = not connection.in_atomic_block
+        with transaction.atomic():
+            if connection.vendor == "postgresql" and outermost:
+                # One snapshot for every table: the copy is consistent even while the
+                # site is in use.
+                with connection.cursor() as cursor:
+                    cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            call_command(
+                "dumpdata", *APPS, natural_foreign=True, natural_primary=True, indent=1,
+                stdout=buffer,
+            )
+        data = buffer.getvalue()
+        if file == "-":
+            sys.stdout.write(data)
+            return
+        opener = gzip.open if file.endswith(".gz") else open
+        with opener(file, "wt", encoding="utf-8") as handle:
+            handle.write(data)
+        self.stderr.write(f"Backup written to {file}.")
