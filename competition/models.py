@@ -38,6 +38,11 @@ class Season(models.Model):
         _("season opening"), help_text=_("Date of the season-opening event.")
     )
     end_date = models.DateField(_("last day"))
+    standings_stale_since = models.DateTimeField(
+        null=True, blank=True, editable=False,
+        help_text="Set when an input changed; cleared by the recalculation. A beat job "
+        "recalculates stale seasons, so a lost task (broker down) is caught up.",
+    )
 
     class Meta:
         verbose_name = _("season")

@@ -5,6 +5,7 @@ locking what it changes, recording an audit row and scheduling work after commit
 from __future__ import annotations
 
 import datetime as dt
+import logging
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -40,6 +41,9 @@ from .scoring.params import ParameterError, parse_parameters, preset
 from .signup import SignupRefused, decide_signup
 
 
+log = logging.getLogger(__name__)
+
+
 class Conflict(Exception):
     """Somebody else changed the row first; ``current`` is what it holds now."""
 
@@ -57,16 +61,36 @@ _deferred: ContextVar[set[int] | None] = ContextVar("deferred_recalculation", de
 
 
 def schedule_recalculation(half_id: int | None) -> None:
-    """Recalculate the half's season after the transaction commits (Celery task)."""
+    """Recalculate the half's season after the transaction commits (Celery task).
+
+    The season is marked stale in the same transaction, so that if the task is lost (the
+    broker is down) the stale-season beat job still recalculates it: nothing entered is
+    ever left out of the standings.
+    """
     if half_id is None:
         return
     deferred = _deferred.get()
     if deferred is not None:
         deferred.add(half_id)
         return
+    Season.objects.filter(halves=half_id, standings_stale_since__isnull=True).update(
+        standings_stale_since=timezone.now()
+    )
     from .tasks import recalculate_half
 
-    transaction.on_commit(lambda: recalculate_half.delay(half_id))
+    transaction.on_commit(lambda: enqueue(recalculate_half, half_id))
+
+
+def enqueue(task: Any, *args: Any) -> bool:
+    """Send a task; when the broker is unreachable, log it and carry on (the caller's
+    data is committed already, and a beat job catches up)."""
+    try:
+        task.delay(*args)
+    except Exception:  # kombu raises several kinds when Redis is down
+        log.warning("could not queue %s%r; the catch-up job will do it", task.name, args,
+                    exc_info=True)
+        return False
+    return True
 
 
 @contextmanager

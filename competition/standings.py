@@ -192,6 +192,7 @@ def recalculate_season(season_id: int, today: dt.date | None = None) -> int:
     """Compute and store the standings after every counted evening; returns the number of
     snapshots written. Idempotent: the same inputs give the same rows."""
     season = Season.objects.select_for_update(of=("self",)).select_related("competition").get(pk=season_id)
+    stale_since = season.standings_stale_since
     data = load_season_data(season, today)
     results = compute(data)
     kept: list[int] = []
@@ -210,4 +211,14 @@ def recalculate_season(season_id: int, today: dt.date | None = None) -> int:
             snapshot.rows.all().delete()
             Standing.objects.bulk_create(_standing(snapshot, row, last) for row in rows)
     StandingsSnapshot.objects.filter(half__season=season).exclude(pk__in=kept).delete()
+    Season.objects.filter(pk=season.pk, standings_stale_since=stale_since).update(
+        standings_stale_since=None
+    )
     return len(kept)
+
+
+def stale_seasons(older_than: dt.datetime) -> list[int]:
+    """Seasons marked stale before ``older_than`` whose recalculation has not run."""
+    return list(
+        Season.objects.filter(standings_stale_since__lt=older_than).values_list("pk", flat=True)
+    )

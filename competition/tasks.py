@@ -1,9 +1,12 @@
 """Celery tasks of the competition: they receive ids and are safe to run twice."""
 
+import datetime as dt
+
 from celery import shared_task
+from django.utils import timezone
 
 from .models import Half
-from .standings import recalculate_season
+from .standings import recalculate_season, stale_seasons
 
 
 @shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=True, max_retries=5)
@@ -13,3 +16,15 @@ def recalculate_half(half_id: int) -> int:
     if season_id is None:
         return 0
     return recalculate_season(season_id)
+
+
+@shared_task(acks_late=True)
+def recalculate_stale_seasons() -> list[int]:
+    """Beat job: recalculate seasons whose recalculation task was lost (broker down, a
+    worker killed mid-way). Seasons marked stale in the last half minute are left to the
+    task that is probably running for them."""
+    done = []
+    for season_id in stale_seasons(timezone.now() - dt.timedelta(seconds=30)):
+        recalculate_season(season_id)
+        done.append(season_id)
+    return done

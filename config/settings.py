@@ -104,13 +104,19 @@ REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.ResilientRedisCache",
             "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
             "KEY_PREFIX": env.str("CACHE_KEY_PREFIX", default="ranglijst"),
         }
     }
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
+    # A web request must not hang when Redis is down: fail fast, the beat jobs catch up.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 1, "socket_timeout": 2,
+                                       "max_retries": 1}
+    CELERY_BROKER_CONNECTION_TIMEOUT = 1
+    CELERY_TASK_PUBLISH_RETRY = False
 else:
     CACHES = {
         "default": {
@@ -146,6 +152,11 @@ CELERY_BEAT_SCHEDULE = {
     "close-deadlines-thursday": {
         "task": "pairing.tasks.close_due_evenings",
         "schedule": crontab(hour=18, minute=0, day_of_week="thu"),
+    },
+    # Standings whose recalculation task was lost (broker down, worker killed).
+    "recalculate-stale-seasons": {
+        "task": "competition.tasks.recalculate_stale_seasons",
+        "schedule": crontab(minute="*"),
     },
     # Catch-up: an evening whose deadline passed while no worker ran is paired on return.
     "close-deadlines-catch-up": {
