@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from .models import (
     Attendance,
+    AuditRecord,
     Bye,
     Evening,
     EveningKind,
@@ -226,3 +227,20 @@ def player_page(player: Player) -> dict[str, Any]:
         "places": places,
         "ladder": season.competition.is_ladder,
     }
+
+
+# --- Audit ------------------------------------------------------------------------------
+
+
+def audit_records(*, evening_id: str | None = None, player_id: str | None = None,
+                  limit: int = 500) -> dict[str, Any]:
+    """The audit trail of an evening or a player (or everything), newest first."""
+    qs = AuditRecord.objects.select_related("actor", "evening", "player__member")
+    evening = player = None
+    if evening_id and evening_id.isdigit():
+        evening = Evening.objects.filter(pk=evening_id).first()
+        qs = qs.filter(evening_id=evening_id)
+    if player_id and player_id.isdigit():
+        player = Player.objects.select_related("member").filter(pk=player_id).first()
+        qs = qs.filter(player_id=player_id)
+    return {"records": list(qs[:limit]), "evening": evening, "player": player}

@@ -256,6 +256,7 @@ def signup(request: HttpRequest) -> HttpResponse:
 # --- Competition leader -----------------------------------------------------------------
 
 
+@login_required
 @permission_required("competition.manage_calendar", raise_exception=True)
 def leader(request: HttpRequest) -> HttpResponse:
     form = SeasonSetUpForm(request.POST or None)
@@ -280,6 +281,7 @@ def leader(request: HttpRequest) -> HttpResponse:
     )
 
 
+@login_required
 @permission_required("competition.manage_calendar", raise_exception=True)
 def leader_season(request: HttpRequest, season: str) -> HttpResponse:
     season_obj = _season_or_404(season)
@@ -336,3 +338,13 @@ def leader_evening_update(request: HttpRequest, evening_id: int) -> HttpResponse
             for m in errors:
                 messages.error(request, f"{evening_obj.date}: {m}")
     return redirect(reverse("competition:leader_season", args=[evening_obj.season.slug]) + "#calendar")
+
+
+@login_required
+@permission_required("competition.manage_registrations", raise_exception=True)
+def audit_log(request: HttpRequest) -> HttpResponse:
+    """Who changed what and when, per evening or per player (for the leader)."""
+    records = selectors.audit_records(
+        evening_id=request.GET.get("evening"), player_id=request.GET.get("player")
+    )
+    return render(request, "competition/audit.html", records)
