@@ -165,7 +165,7 @@ class EveningStatus(models.TextChoices):
 class Evening(models.Model):
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="evenings")
     half = models.ForeignKey(
-        Half, on_delete=models.PROTECT, null=True, blank=True, related_name="evenings"
+        Half, on_delete=models.RESTRICT, null=True, blank=True, related_name="evenings"
     )
     date = models.DateField(_("date"))
     kind = models.CharField(
@@ -305,8 +305,9 @@ class Tempo(models.TextChoices):
 class Game(models.Model):
     evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="games")
     board = models.PositiveSmallIntegerField(_("board"))
-    white = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="games_white")
-    black = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="games_black")
+    # RESTRICT: a player with games cannot be deleted, but a whole season can.
+    white = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="games_white")
+    black = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="games_black")
     result = models.CharField(
         _("result"), max_length=10, choices=Result.choices, default=Result.PENDING, blank=True
     )
@@ -348,7 +349,7 @@ class Bye(models.Model):
     """The pairing bye of an evening with an odd number of players present."""
 
     evening = models.OneToOneField(Evening, on_delete=models.CASCADE, related_name="bye")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="byes")
+    player = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="byes")
     drawn_from = models.JSONField(
         default=list, blank=True, help_text=_("Player ids the bye was drawn from, if drawn.")
     )
@@ -562,9 +563,9 @@ class SwissGame(models.Model):
 
     round = models.ForeignKey(SwissRound, on_delete=models.CASCADE, related_name="games")
     board = models.PositiveSmallIntegerField(_("board"))
-    white = models.ForeignKey(SwissEntrant, on_delete=models.PROTECT, related_name="+")
+    white = models.ForeignKey(SwissEntrant, on_delete=models.RESTRICT, related_name="+")
     black = models.ForeignKey(
-        SwissEntrant, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        SwissEntrant, on_delete=models.RESTRICT, null=True, blank=True, related_name="+"
     )
     white_points = models.DecimalField(max_digits=3, decimal_places=1, null=True, blank=True)
     black_points = models.DecimalField(max_digits=3, decimal_places=1, null=True, blank=True)

@@ -27,7 +27,7 @@ from competition.models import (
     Registration,
     Result,
 )
-from competition.services import bye_set, game_create, schedule_recalculation
+from competition.services import bye_set, enqueue, game_create, schedule_recalculation
 from competition.signup import default_status
 from competition.standings import compute, load_season_data
 
@@ -81,8 +81,12 @@ def standings_order(evening: Evening) -> list[int]:
     return [p.id for p in sorted(data.players, key=lambda p: p.start)]
 
 
-def pairing_input(evening: Evening, present: list[Player]):
-    """The engine's input: present players in order, this season's meetings and colours."""
+def _history(evening: Evening):
+    """This season's meetings, colours and byes before the evening, its playing-evening
+    index and the competition's rules: what the rules and colours are checked against.
+
+    Only playing evenings count: playoff, rapid or blitz games are not meetings of the
+    competition (and have no half)."""
     season = evening.season
     playing = list(
         Evening.objects.filter(season=season, kind=EveningKind.PLAYING)
@@ -91,7 +95,10 @@ def pairing_input(evening: Evening, present: list[Player]):
     )
     index = {pk: i + 1 for i, (pk, _d) in enumerate(playing)}
     games = list(
-        Game.objects.filter(evening__season=season, evening__date__lt=evening.date)
+        Game.objects.filter(
+            evening__season=season, evening__kind=EveningKind.PLAYING,
+            evening__date__lt=evening.date,
+        )
         .select_related("evening__half")
         .order_by("evening__date", "board")
     )
@@ -107,9 +114,23 @@ def pairing_input(evening: Evening, present: list[Player]):
         )
     byes: dict[int, int] = defaultdict(int)
     for player_id in Bye.objects.filter(
-        evening__season=season, evening__date__lt=evening.date
+        evening__season=season, evening__kind=EveningKind.PLAYING,
+        evening__date__lt=evening.date,
     ).values_list("player_id", flat=True):
         byes[player_id] += 1
+    competition = season.competition
+    rules = pt.PairingRules(
+        max_meetings_per_season=competition.max_meetings_per_season,
+        max_meetings_per_half=competition.max_meetings_per_half,
+        min_evenings_between=competition.min_evenings_between,
+        bye_policy=competition.bye_policy,
+    )
+    return meetings, colours, byes, rules, index[evening.pk]
+
+
+def pairing_input(evening: Evening, present: list[Player]):
+    """The engine's input: present players in order, this season's meetings and colours."""
+    meetings, colours, byes, rules, index = _history(evening)
     by_id = {p.pk: p for p in present}
     order = [pid for pid in standings_order(evening) if pid in by_id]
     newcomers = [pid for pid in by_id if pid not in set(order)]
@@ -119,14 +140,7 @@ def pairing_input(evening: Evening, present: list[Player]):
     players = [
         pt.PresentPlayer(pid, tuple(colours[pid]), byes[pid], by_id[pid].rating) for pid in order
     ]
-    competition = season.competition
-    rules = pt.PairingRules(
-        max_meetings_per_season=competition.max_meetings_per_season,
-        max_meetings_per_half=competition.max_meetings_per_half,
-        min_evenings_between=competition.min_evenings_between,
-        bye_policy=competition.bye_policy,
-    )
-    return players, meetings, rules, index[evening.pk]
+    return players, meetings, rules, index
 
 
 # --- Pairing and publishing ---------------------------------------------------------------
@@ -146,7 +160,7 @@ def _pairing_snapshot(evening: Evening) -> dict[str, Any]:
 def _notify_after_commit(evening: Evening) -> None:
     from .tasks import send_pairing_notices
 
-    transaction.on_commit(lambda: send_pairing_notices.delay(evening.pk))
+    transaction.on_commit(lambda: enqueue(send_pairing_notices, evening.pk))
 
 
 @transaction.atomic
@@ -161,7 +175,7 @@ def evening_pair_and_publish(
     """
     _require(actor, "competition.manage_pairings")
     evening = (
-        Evening.objects.select_for_update()
+        Evening.objects.select_for_update(of=("self",))
         .select_related("season__competition", "half")
         .get(pk=evening_id)
     )
@@ -215,10 +229,13 @@ def _recalculate_after_commit(evening: Evening) -> None:
 
 
 def due_evenings(now: dt.datetime | None = None) -> list[int]:
-    """Playing evenings whose deadline has passed and that are not yet published."""
+    """Playing evenings whose deadline has passed, that are not yet published and have
+    not begun. However late the job runs (a worker that was down), it still pairs them;
+    an evening that has already begun is left to the leader: the pairing e-mails would
+    arrive after the games."""
     now = now or timezone.now()
     return list(
-        Evening.objects.filter(kind=EveningKind.PLAYING, deadline__lte=now)
+        Evening.objects.filter(kind=EveningKind.PLAYING, deadline__lte=now, starts_at__gt=now)
         .exclude(status=EveningStatus.PUBLISHED)
         .order_by("date")
         .values_list("pk", flat=True)
@@ -229,10 +246,34 @@ def due_evenings(now: dt.datetime | None = None) -> list[int]:
 
 
 def _locked_published(evening_id: int) -> Evening:
-    evening = Evening.objects.select_for_update().select_related("season").get(pk=evening_id)
+    evening = Evening.objects.select_for_update(of=("self",)).select_related("season").get(pk=evening_id)
     if evening.status != EveningStatus.PUBLISHED:
         raise ValidationError(_("This evening has not been paired yet."))
     return evening
+
+
+def _season_player(evening: Evening, player_id: int) -> Player:
+    player = Player.objects.filter(pk=player_id, season_id=evening.season_id).first()
+    if player is None:
+        raise ValidationError(_("That player does not take part in this season."))
+    return player
+
+
+def _set_attendance(actor: Any, evening: Evening, player: Player, status: str) -> None:
+    """The registration that goes with a pairing edit. A removed player keeps an absence
+    the leader recorded already (with notice, force majeure, club duty)."""
+    reg = Registration.objects.select_for_update().filter(evening=evening, player=player).first()
+    if reg is None:
+        reg = Registration(evening=evening, player=player)
+    elif status != Attendance.PRESENT and reg.status != Attendance.PRESENT:
+        return
+    else:
+        reg.version += 1
+    reg.status = status
+    if status == Attendance.PRESENT:
+        reg.force_majeure = False
+    reg.changed_by = actor if getattr(actor, "is_authenticated", False) else None
+    reg.save()
 
 
 def _renumber(evening: Evening) -> None:
@@ -278,12 +319,13 @@ def pairing_swap_colours(*, actor: Any, game_id: int) -> Game:
 
 @transaction.atomic
 def pairing_remove_player(*, actor: Any, evening_id: int, player_id: int) -> None:
-    """A late withdrawal: the player leaves the pairing and is absent without notice
-    (the leader may record force majeure on the sign-up page). His opponent takes the bye,
-    or, if somebody has the bye already, plays him."""
+    """A late withdrawal: the player leaves the pairing and is absent without notice,
+    unless the leader recorded another absence for him already (force majeure, club
+    duty): that one stands. His opponent takes the bye, or, if somebody has the bye
+    already, plays him."""
     _require(actor, "competition.manage_pairings")
     evening = _locked_published(evening_id)
-    player = Player.objects.get(pk=player_id, season=evening.season)
+    player = _season_player(evening, player_id)
     before = _pairing_snapshot(evening)
     bye = Bye.objects.filter(evening=evening).select_related("player").first()
     game = evening.games.filter(white=player).first() or evening.games.filter(black=player).first()
@@ -305,11 +347,7 @@ def pairing_remove_player(*, actor: Any, evening_id: int, player_id: int) -> Non
             )
     else:
         raise ValidationError(_("%(p)s is not in this pairing.") % {"p": player})
-    Registration.objects.update_or_create(
-        evening=evening, player=player,
-        defaults={"status": Attendance.ABSENT_WITHOUT_NOTICE,
-                  "changed_by": actor if getattr(actor, "is_authenticated", False) else None},
-    )
+    _set_attendance(actor, evening, player, Attendance.ABSENT_WITHOUT_NOTICE)
     _edit_done(actor, evening, "pairing.remove_player", before, {"removed": player.pk})
 
 
@@ -318,7 +356,7 @@ def pairing_add_player(*, actor: Any, evening_id: int, player_id: int) -> None:
     """A late arrival: he plays whoever has the bye, or takes the bye himself."""
     _require(actor, "competition.manage_pairings")
     evening = _locked_published(evening_id)
-    player = Player.objects.get(pk=player_id, season=evening.season)
+    player = _season_player(evening, player_id)
     before = _pairing_snapshot(evening)
     if evening.games.filter(white=player).exists() or evening.games.filter(black=player).exists():
         raise ValidationError(_("%(p)s is already paired.") % {"p": player})
@@ -331,11 +369,7 @@ def pairing_add_player(*, actor: Any, evening_id: int, player_id: int) -> None:
         waiting = bye.player
         bye.delete()
         game_create(evening=evening, board=evening.games.count() + 1, white=player, black=waiting)
-    Registration.objects.update_or_create(
-        evening=evening, player=player,
-        defaults={"status": Attendance.PRESENT,
-                  "changed_by": actor if getattr(actor, "is_authenticated", False) else None},
-    )
+    _set_attendance(actor, evening, player, Attendance.PRESENT)
     _edit_done(actor, evening, "pairing.add_player", before, {"added": player.pk})
 
 
@@ -343,9 +377,17 @@ def pairing_add_player(*, actor: Any, evening_id: int, player_id: int) -> None:
 def pairing_swap_opponents(*, actor: Any, game_a: int, game_b: int) -> None:
     """Exchange the black players of two games (the leader's manual correction)."""
     _require(actor, "competition.manage_pairings")
+    if game_a == game_b:
+        raise ValidationError(_("Choose two different games."))
     a = Game.objects.select_related("evening").get(pk=game_a)
     evening = _locked_published(a.evening_id)
-    a, b = (Game.objects.select_for_update().get(pk=pk, evening=evening) for pk in (game_a, game_b))
+    games = {
+        g.pk: g
+        for g in Game.objects.select_for_update().filter(pk__in=(game_a, game_b), evening=evening)
+    }
+    if len(games) != 2:
+        raise ValidationError(_("Both games must belong to this evening."))
+    a, b = games[game_a], games[game_b]
     if a.result or b.result:
         raise ValidationError(_("A game with a result cannot be changed."))
     before = _pairing_snapshot(evening)
@@ -359,13 +401,11 @@ def pairing_swap_opponents(*, actor: Any, game_a: int, game_b: int) -> None:
 
 
 def pairing_check(evening: Evening) -> list[pt.Relaxation]:
-    """Which rules the evening's current pairing breaks (shown to the leader)."""
-    present = [g for g in evening.games.all()]
-    players = Player.objects.filter(pk__in=[pid for g in present for pid in (g.white_id, g.black_id)])
-    _players, meetings, rules, index = pairing_input(evening, list(players))
-    from .engine.types import PairedGame, PairingResult
-
-    result = PairingResult(
-        games=tuple(PairedGame(g.board, g.white_id, g.black_id) for g in present)
-    )
-    return list(violations(result, meetings, rules, index, evening.half.kind))
+    """Which rules the evening's current pairing breaks (shown to the leader). Reads the
+    season's earlier games only: no standings are computed."""
+    if evening.kind != EveningKind.PLAYING:
+        return []
+    games = list(evening.games.order_by("board"))
+    meetings, _colours, _byes, rules, index = _history(evening)
+    paired = tuple(pt.PairedGame(g.board, g.white_id, g.black_id) for g in games)
+    return list(violations(paired, meetings, rules, index, evening.half.kind))

@@ -1,0 +1,429 @@
+"""Writes for prizes, eligibility, the playoffs and the next season (RULES.md 6).
+
+Each function checks permission, locks what it changes, validates, writes and records an
+audit row, in one transaction, like ``competition.services``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from pairing.engine import playoffs as engine
+
+from . import audit, prize_selectors, services
+from .calendar import evening_times
+from .models import (
+    EligibilityOverride,
+    Evening,
+    Half,
+    HalfKind,
+    Player,
+    PlayerKind,
+    PlayoffBracket,
+    PlayoffDate,
+    PlayoffResult,
+    Prize,
+    PrizeKind,
+    Season,
+)
+from .scoring import prizes as pure
+from .scoring import types as t
+from .scoring.display import round_points
+from .scoring.ladder import start_points
+from .selectors import club_today
+from .standings import compute, load_season_data
+
+# The Competition fields a new season copies from the old one (besides system and
+# parameters): pairing, calendar and prize numbers.
+COPIED_FIELDS = (
+    "name", "max_meetings_per_season", "max_meetings_per_half", "min_evenings_between",
+    "bye_policy", "start_time", "deadline_days_before", "deadline_time", "evenings_per_half",
+    "eligibility_percentage", "eligibility_min_games", "eligibility_max_exempted",
+)
+ONE_PER_HALF = {"champion", "silver", "bronze", "best_of_rest", "summer_champion"}
+EVERY_EVENING = dt.date.max  # load_season_data(today=...): every published evening
+
+
+def _require(actor: Any, perm: str) -> None:
+    if actor is None or not actor.has_perm(perm):
+        raise PermissionDenied(_("You are not allowed to do this."))
+
+
+def _locked_half(half: Half) -> Half:
+    return Half.objects.select_for_update(of=("self",)).select_related("season__competition").get(pk=half.pk)
+
+
+# --- Eligibility overrides --------------------------------------------------------------
+
+
+@transaction.atomic
+def eligibility_override_set(
+    *, actor: Any, half: Half, player: Player, eligible: bool, reason: str
+) -> EligibilityOverride:
+    """The administrator decides a player's eligibility in a half, with a reason."""
+    _require(actor, "competition.override_eligibility")
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationError({"reason": _("Give the reason for the decision.")})
+    half = _locked_half(half)
+    if player.season_id != half.season_id:
+        raise ValidationError(_("%(p)s does not take part in this season.") % {"p": player})
+    existing = EligibilityOverride.objects.filter(half=half, player=player).first()
+    before = {"eligible": existing.eligible, "reason": existing.reason} if existing else None
+    override, _created = EligibilityOverride.objects.update_or_create(
+        half=half,
+        player=player,
+        defaults={"eligible": eligible, "reason": reason[:200],
+                  "decided_by": actor if getattr(actor, "is_authenticated", False) else None},
+    )
+    audit.record(
+        actor=actor, action="eligibility.override", season=half.season, player=player,
+        before=before, after={"half": half.kind, "eligible": eligible, "reason": override.reason},
+    )
+    return override
+
+
+@transaction.atomic
+def eligibility_override_clear(*, actor: Any, half: Half, player: Player) -> None:
+    """Withdraw the decision: the rule decides again."""
+    _require(actor, "competition.override_eligibility")
+    half = _locked_half(half)
+    existing = EligibilityOverride.objects.filter(half=half, player=player).first()
+    if existing is None:
+        return
+    audit.record(
+        actor=actor, action="eligibility.override_clear", season=half.season, player=player,
+        before={"half": half.kind, "eligible": existing.eligible, "reason": existing.reason},
+    )
+    existing.delete()
+
+
+# --- Confirming the prizes of a half ----------------------------------------------------
+
+
+@transaction.atomic
+def prizes_confirm(*, actor: Any, half: Half) -> list[Prize]:
+    """Write the half's prizes as the rules give them now, replacing an earlier
+    confirmation of the half. Refused while evenings or results are outstanding."""
+    _require(actor, "competition.manage_season")
+    half = _locked_half(half)
+    blockers = prize_selectors.half_blockers(half)
+    if blockers:
+        raise ValidationError(
+            [_("The prizes of the %(half)s cannot be confirmed yet.") % {"half": half.get_kind_display()},
+             *blockers]
+        )
+    proposal = prize_selectors.proposed_prizes(half)
+    if not proposal.prizes:
+        raise ValidationError(_("No player is eligible for a prize in this half."))
+    _check_one_prize_per_player(proposal.prizes)
+    previous = Prize.objects.filter(half=half, kind__in=prize_selectors.HALF_PRIZE_KINDS)
+    before = [_prize_json(p.kind, p.group, p.member_id) for p in previous]
+    previous.delete()
+    rows = [
+        Prize(season=half.season, half=half, kind=p.kind, group=p.group,
+              member=p.player.member, confirmed_by=_user(actor))
+        for p in proposal.prizes
+    ]
+    try:
+        with transaction.atomic():
+            created = Prize.objects.bulk_create(rows)
+    except IntegrityError as exc:
+        raise ValidationError(_("A player can win only one prize per half.")) from exc
+    audit.record(
+        actor=actor, action="prizes.confirm", season=half.season, before=before or None,
+        after={"half": half.kind,
+               "prizes": [_prize_json(p.kind, p.group, p.member_id) for p in created],
+               "playoff_groups": [[p.pk for p in g] for g in proposal.playoff_groups]},
+    )
+    return created
+
+
+def _check_one_prize_per_player(prizes: Iterable[prize_selectors.ProposedPrize]) -> None:
+    seen: dict[int, str] = {}
+    for p in prizes:
+        if p.kind not in ONE_PER_HALF:
+            continue
+        if p.player.member_id in seen:
+            raise ValidationError(
+                _("%(name)s would win two prizes in one half (%(a)s and %(b)s); a player can "
+                  "win only one prize per half.")
+                % {"name": p.player, "a": PrizeKind(seen[p.player.member_id]).label,
+                   "b": PrizeKind(p.kind).label}
+            )
+        seen[p.player.member_id] = p.kind
+
+
+def _prize_json(kind: str, group: int, member_id: int) -> dict[str, Any]:
+    return {"kind": kind, "group": group, "member": member_id}
+
+
+def _user(actor: Any) -> Any:
+    return actor if getattr(actor, "is_authenticated", False) else None
+
+
+# --- The playoffs -----------------------------------------------------------------------
+
+
+def _summer(season: Season) -> Half:
+    half = Half.objects.filter(season=season, kind=HalfKind.SUMMER).first()
+    if half is None:
+        raise ValidationError(_("This season has no summer half, so no playoffs."))
+    return half
+
+
+@transaction.atomic
+def playoffs_create(*, actor: Any, season: Season) -> PlayoffBracket:
+    """Draw the playoffs after the summer half: the eligible players in summer final
+    order, in groups (`prizes.playoff_groups`), colours from a recorded, reproducible lot."""
+    _require(actor, "competition.manage_pairings")
+    season = Season.objects.select_for_update(of=("self",)).select_related("competition").get(pk=season.pk)
+    if PlayoffBracket.objects.filter(season=season).exists():
+        raise ValidationError(_("The playoffs of this season have been drawn already."))
+    summer = _summer(season)
+    blockers = prize_selectors.half_blockers(summer)
+    if blockers:
+        raise ValidationError([_("The summer half is not finished yet."), *blockers])
+    state = prize_selectors.season_state(season)
+    eligible = {p for p, e in state.eligibility(summer).items() if e.eligible}
+    players = pure.playoff_players(state.standings(summer), eligible)
+    if not players:
+        raise ValidationError(_("No player is eligible for the playoffs."))
+    groups = pure.playoff_groups(players)
+    seed = f"{season.slug}:playoffs"
+    engine.build_bracket(groups, seed)  # refuses impossible groups before anything is saved
+    row = PlayoffBracket.objects.create(
+        season=season, seed=seed, groups=[list(g) for g in groups], created_by=_user(actor)
+    )
+    audit.record(actor=actor, action="playoffs.create", season=season,
+                 after={"seed": seed, "groups": row.groups})
+    return row
+
+
+def _locked_bracket(season: Season) -> PlayoffBracket:
+    row = PlayoffBracket.objects.select_for_update().filter(season=season).first()
+    if row is None:
+        raise ValidationError(_("The playoffs of this season have not been drawn yet."))
+    return row
+
+
+def _open_match(built: engine.Bracket, match_id: str) -> engine.Match:
+    try:
+        match = built.match(match_id)
+    except KeyError:
+        raise ValidationError(
+            _("Match %(m)s is not open: its players are not known yet, or there is no such match.")
+            % {"m": match_id}
+        ) from None
+    if match.result is not None:
+        raise ValidationError(
+            _("Match %(m)s has its result already (%(r)s).") % {"m": match_id, "r": match.result}
+        )
+    return match
+
+
+@transaction.atomic
+def playoff_result_set(*, actor: Any, season: Season, match: str, result: str) -> engine.Bracket:
+    """Enter the result of an open playoff match. A drawn match gets its decider at once
+    (same evening, reduced tempo); a drawn decider is won by the player with black."""
+    _require(actor, "competition.enter_results")
+    row = _locked_bracket(season)
+    built = prize_selectors.replayed_bracket(row, row.results.order_by("entered_at", "pk"))
+    found = _open_match(built, match)
+    if result not in engine.RESULTS:
+        raise ValidationError(
+            _("Unknown playoff result '%(r)s' (one of %(all)s).")
+            % {"r": result, "all": ", ".join(engine.RESULTS)}
+        )
+    moved = dict(row.dates.values_list("match", "date"))
+    played_on = prize_selectors.match_date(
+        found, prize_selectors.playoff_evening_dates(season), moved
+    ) or club_today()
+    PlayoffResult.objects.create(
+        bracket=row, match=match, result=result, played_on=played_on, entered_by=_user(actor)
+    )
+    updated = engine.record_result(built, match, result)
+    audit.record(
+        actor=actor, action="playoffs.result", season=season,
+        after={"match": match, "result": result, "white": found.white, "black": found.black,
+               "unlocked": [m.id for m in updated.matches if m not in built.matches and m.id != match]},
+    )
+    return updated
+
+
+@transaction.atomic
+def playoff_date_set(*, actor: Any, season: Season, match: str, date: dt.date) -> PlayoffDate:
+    """Move a match that has not been played to another date agreed with the leader.
+    The top group's final is not moved, nor a decider (it follows its match at once)."""
+    _require(actor, "competition.manage_pairings")
+    row = _locked_bracket(season)
+    if match == "G1-F":
+        raise ValidationError(
+            _("The final of the top group is played on its playoff evening; it cannot be moved.")
+        )
+    built = prize_selectors.replayed_bracket(row, row.results.order_by("entered_at", "pk"))
+    found = _open_match(built, match)
+    if found.round == "decider":
+        raise ValidationError(_("A decider is played at once after its match; move that match instead."))
+    dates = prize_selectors.playoff_evening_dates(season)
+    moved = dict(row.dates.values_list("match", "date"))
+    if found.round != "final":
+        final = engine.Match(f"G{found.group}-F", found.group, "final", engine.FINAL_EVENING, 0, 0)
+        final_date = prize_selectors.match_date(final, dates, moved)
+        if final_date is not None and date >= final_date:
+            raise ValidationError(
+                _("Match %(m)s must be played before its group's final on %(d)s.")
+                % {"m": match, "d": final_date.isoformat()}
+            )
+    before = moved.get(match)
+    moved_row, _created = PlayoffDate.objects.update_or_create(
+        bracket=row, match=match, defaults={"date": date}
+    )
+    audit.record(
+        actor=actor, action="playoffs.date", season=season,
+        before={"match": match, "date": before.isoformat()} if before else None,
+        after={"match": match, "date": date.isoformat()},
+    )
+    return moved_row
+
+
+@transaction.atomic
+def playoff_prizes_confirm(*, actor: Any, season: Season) -> list[Prize]:
+    """The playoff prizes once every group is decided: club champion (the top group's
+    winner) and a group prize for the winner of every other group."""
+    _require(actor, "competition.manage_season")
+    row = _locked_bracket(season)
+    built = prize_selectors.replayed_bracket(row, row.results.order_by("entered_at", "pk"))
+    found = engine.winners(built)
+    if any(w is None for w in found):
+        open_ids = ", ".join(m.id for m in built.open_matches()) or "–"
+        raise ValidationError(
+            _("Not every playoff group is decided yet (open: %(m)s).") % {"m": open_ids}
+        )
+    members = dict(Player.objects.filter(pk__in=found).values_list("pk", "member_id"))
+    previous = Prize.objects.filter(season=season, half__isnull=True,
+                                    kind__in=prize_selectors.PLAYOFF_PRIZE_KINDS)
+    before = [_prize_json(p.kind, p.group, p.member_id) for p in previous]
+    previous.delete()
+    rows = [
+        Prize(season=season, half=None,
+              kind=PrizeKind.CLUB_CHAMPION if number == 1 else PrizeKind.PLAYOFF_GROUP,
+              group=0 if number == 1 else number, member_id=members[winner],
+              confirmed_by=_user(actor))
+        for number, winner in enumerate(found, start=1)
+    ]
+    created = Prize.objects.bulk_create(rows)
+    audit.record(actor=actor, action="playoffs.prizes", season=season, before=before or None,
+                 after=[_prize_json(p.kind, p.group, p.member_id) for p in created])
+    return created
+
+
+# --- The next season --------------------------------------------------------------------
+
+
+@transaction.atomic
+def player_set_kind(*, actor: Any, player: Player, kind: str) -> Player:
+    """Fixed or flexible (a fixed player opts in again for the new season)."""
+    _require(actor, "competition.manage_season")
+    if kind not in PlayerKind.values:
+        raise ValidationError(_("Unknown kind of player '%(k)s'.") % {"k": kind})
+    player = Player.objects.select_for_update(of=("self",)).select_related("member").get(pk=player.pk)
+    if player.kind == kind:
+        return player
+    before = {"kind": player.kind}
+    player.kind = kind
+    player.save(update_fields=["kind"])
+    audit.record(actor=actor, action="player.kind", player=player, before=before, after={"kind": kind})
+    services.schedule_recalculation(
+        Half.objects.filter(season_id=player.season_id).order_by("start_date").values_list("pk", flat=True).first()
+    )
+    return player
+
+
+@transaction.atomic
+def season_start_next(
+    *,
+    actor: Any,
+    season: Season,
+    name: str,
+    opening: dt.date,
+    last_day: dt.date,
+    knsb_rounds: Iterable[dt.date] = (),
+    closed: Iterable[dt.date] = (),
+) -> Season:
+    """The next season: the calendar proposal, the same system and parameters, and every
+    player of this season carried over as a flexible player (fixed players opt in again).
+    Starting order: Keizer by rating; the ladder by the final ladder points, which become
+    the start points. The old season is only read."""
+    _require(actor, "competition.manage_season")
+    old = Season.objects.select_related("competition").get(pk=season.pk)
+    if opening <= old.start_date:
+        raise ValidationError(_("The next season must open after %(d)s.") % {"d": old.start_date})
+    system = old.competition.system
+    new = services.season_set_up(
+        actor=actor, name=name, opening=opening, last_day=last_day, system=system,
+        knsb_rounds=knsb_rounds, closed=closed,
+    )
+    competition = new.competition
+    competition.parameters = old.competition.parameters
+    for name_ in COPIED_FIELDS:
+        setattr(competition, name_, getattr(old.competition, name_))
+    competition.save()
+    _retime_evenings(new, competition)
+    members = list(
+        Player.objects.filter(season=old, member__is_active=True)
+        .select_related("member")
+        .order_by("start")
+    )
+    if old.competition.is_ladder:
+        points = _final_ladder_points(old)
+        ordered = sorted(members, key=lambda p: (-points[p.pk], p.start))
+        rows = [
+            Player(season=new, member=p.member, kind=PlayerKind.FLEXIBLE, rating=p.member.rating,
+                   start=n, start_points=round_points(points[p.pk]))
+            for n, p in enumerate(ordered, start=1)
+        ]
+        Player.objects.bulk_create(rows)
+    else:
+        Player.objects.bulk_create(
+            Player(season=new, member=p.member, kind=PlayerKind.FLEXIBLE, rating=p.member.rating,
+                   start=n)
+            for n, p in enumerate(members, start=1)
+        )
+        services.players_order_by_rating(actor=actor, season=new)
+    audit.record(
+        actor=actor, action="season.start_next", season=new,
+        after={"from": old.slug, "players": len(members), "system": system},
+    )
+    return new
+
+
+def _final_ladder_points(season: Season) -> dict[int, Any]:
+    """Each player's final ladder points; a player who never played keeps his start
+    points (what the ladder gave him)."""
+    data = load_season_data(season, today=EVERY_EVENING)
+    result = compute(data)["season"]
+    assert isinstance(data.params, t.LadderParams)
+    final = {row.player_id: row.points for row in result.standings}
+    return {
+        p.id: final.get(p.id, start_points(data.params, p, len(data.players)))
+        for p in data.players
+    }
+
+
+def _retime_evenings(season: Season, competition: Any) -> None:
+    """The calendar was proposed with the preset times; use the copied ones."""
+    evenings = list(Evening.objects.filter(season=season))
+    for e in evenings:
+        e.starts_at, e.deadline = evening_times(
+            e.date, start=competition.start_time,
+            deadline_days_before=competition.deadline_days_before,
+            deadline_time=competition.deadline_time,
+        )
+    Evening.objects.bulk_update(evenings, ["starts_at", "deadline"])

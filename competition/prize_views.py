@@ -1,0 +1,278 @@
+"""Prize pages: the public prizes and playoffs, the administrator's page. Views read
+through ``prize_selectors`` and write through ``prize_services``; they compute no rule."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from . import prize_selectors, prize_services, selectors
+from .models import PlayerKind, Season
+from .prize_forms import (
+    PLAYOFF_RESULTS,
+    EligibilityOverrideForm,
+    HalfForm,
+    HalfPlayerForm,
+    NextSeasonForm,
+    PlayerKindForm,
+    PlayoffDateForm,
+    PlayoffResultForm,
+    next_season_initial,
+)
+
+MANAGE_PERMS = ("competition.manage_season", "competition.override_eligibility")
+
+
+def _season(slug: str | None = None) -> Season:
+    if slug:
+        return get_object_or_404(Season.objects.select_related("competition"), slug=slug)
+    season = selectors.current_season()
+    if season is None:
+        raise Http404(_("No season has been set up yet."))
+    return season
+
+
+def _errors(request: HttpRequest, exc: ValidationError) -> None:
+    for message in exc.messages:
+        messages.error(request, str(message))
+
+
+def _form_errors(request: HttpRequest, form: Any) -> None:
+    for errors in form.errors.values():
+        for message in errors:
+            messages.error(request, str(message))
+
+
+def _any_perm(*perms: str) -> Callable:
+    """403 unless the user has one of the permissions (the administrator's page)."""
+
+    def decorator(view: Callable) -> Callable:
+        @wraps(view)
+        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if not any(request.user.has_perm(p) for p in perms):
+                raise PermissionDenied
+            return view(request, *args, **kwargs)
+
+        return wrapped
+
+    return decorator
+
+
+def _run(request: HttpRequest, action: Callable[[], Any], success: str) -> bool:
+    try:
+        action()
+    except ValidationError as exc:
+        _errors(request, exc)
+        return False
+    messages.success(request, success)
+    return True
+
+
+# --- Public pages -----------------------------------------------------------------------
+
+
+def index(request: HttpRequest) -> HttpResponse:
+    return season_prizes(request, None)
+
+
+def season_prizes(request: HttpRequest, season: str | None) -> HttpResponse:
+    context = prize_selectors.prizes_page(_season(season))
+    context["can_manage"] = any(request.user.has_perm(p) for p in MANAGE_PERMS)
+    return render(request, "prizes/index.html", context)
+
+
+def playoffs(request: HttpRequest, season: str) -> HttpResponse:
+    season_obj = _season(season)
+    context = prize_selectors.playoff_page(season_obj)
+    user = request.user
+    context.update(
+        can_enter=user.has_perm("competition.enter_results"),
+        can_move=user.has_perm("competition.manage_pairings"),
+        can_create=user.has_perm("competition.manage_pairings") and context["bracket_row"] is None,
+        can_confirm=user.has_perm("competition.manage_season"),
+        results=PLAYOFF_RESULTS,
+    )
+    return render(request, "prizes/playoffs.html", context)
+
+
+# --- The playoffs: leader and arbiter ---------------------------------------------------
+
+
+def _to_playoffs(season: Season, anchor: str = "") -> HttpResponse:
+    return redirect(reverse("prizes:playoffs", args=[season.slug]) + anchor)
+
+
+@require_POST
+@login_required
+def playoffs_create(request: HttpRequest, season: str) -> HttpResponse:
+    season_obj = _season(season)
+    _run(request, lambda: prize_services.playoffs_create(actor=request.user, season=season_obj),
+         _("The playoffs are drawn."))
+    return _to_playoffs(season_obj)
+
+
+@require_POST
+@login_required
+def playoff_result(request: HttpRequest, season: str) -> HttpResponse:
+    season_obj = _season(season)
+    form = PlayoffResultForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return _to_playoffs(season_obj)
+    match = form.cleaned_data["match"]
+    _run(
+        request,
+        lambda: prize_services.playoff_result_set(
+            actor=request.user, season=season_obj, match=match, result=form.cleaned_data["result"]
+        ),
+        _("Result of %(m)s saved.") % {"m": match},
+    )
+    return _to_playoffs(season_obj, f"#{match}")
+
+
+@require_POST
+@login_required
+def playoff_date(request: HttpRequest, season: str) -> HttpResponse:
+    season_obj = _season(season)
+    form = PlayoffDateForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return _to_playoffs(season_obj)
+    match = form.cleaned_data["match"]
+    _run(
+        request,
+        lambda: prize_services.playoff_date_set(
+            actor=request.user, season=season_obj, match=match, date=form.cleaned_data["date"]
+        ),
+        _("%(m)s moved to %(d)s.") % {"m": match, "d": form.cleaned_data["date"].isoformat()},
+    )
+    return _to_playoffs(season_obj, f"#{match}")
+
+
+@require_POST
+@login_required
+def playoff_prizes(request: HttpRequest, season: str) -> HttpResponse:
+    season_obj = _season(season)
+    _run(request, lambda: prize_services.playoff_prizes_confirm(actor=request.user, season=season_obj),
+         _("The playoff prizes are confirmed."))
+    return _to_playoffs(season_obj)
+
+
+# --- The administrator's page -----------------------------------------------------------
+
+
+@login_required
+@_any_perm(*MANAGE_PERMS)
+def manage(request: HttpRequest, season: str) -> HttpResponse:
+    season_obj = _season(season)
+    context = prize_selectors.manage_page(season_obj)
+    context["next_form"] = NextSeasonForm(initial=next_season_initial(season_obj.start_date, season_obj.name))
+    return render(request, "prizes/manage.html", context)
+
+
+def _to_manage(season: Season, anchor: str = "") -> HttpResponse:
+    return redirect(reverse("prizes:manage", args=[season.slug]) + anchor)
+
+
+@require_POST
+@login_required
+def override_set(request: HttpRequest, season: str) -> HttpResponse:
+    season_obj = _season(season)
+    form = EligibilityOverrideForm(request.POST, season=season_obj)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return _to_manage(season_obj)
+    data = form.cleaned_data
+    _run(
+        request,
+        lambda: prize_services.eligibility_override_set(
+            actor=request.user, half=data["half"], player=data["player"],
+            eligible=data["eligible"], reason=data["reason"],
+        ),
+        _("Decision on %(p)s saved.") % {"p": data["player"]},
+    )
+    return _to_manage(season_obj, f"#half-{data['half'].kind}")
+
+
+@require_POST
+@login_required
+def override_clear(request: HttpRequest, season: str) -> HttpResponse:
+    season_obj = _season(season)
+    form = HalfPlayerForm(request.POST, season=season_obj)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return _to_manage(season_obj)
+    data = form.cleaned_data
+    _run(
+        request,
+        lambda: prize_services.eligibility_override_clear(
+            actor=request.user, half=data["half"], player=data["player"]
+        ),
+        _("Decision on %(p)s withdrawn; the rule decides.") % {"p": data["player"]},
+    )
+    return _to_manage(season_obj, f"#half-{data['half'].kind}")
+
+
+@require_POST
+@login_required
+def confirm(request: HttpRequest, season: str) -> HttpResponse:
+    season_obj = _season(season)
+    form = HalfForm(request.POST, season=season_obj)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return _to_manage(season_obj)
+    half = form.cleaned_data["half"]
+    _run(request, lambda: prize_services.prizes_confirm(actor=request.user, half=half),
+         _("The prizes of the %(h)s are confirmed.") % {"h": half.get_kind_display()})
+    return _to_manage(season_obj, f"#half-{half.kind}")
+
+
+@require_POST
+@login_required
+def player_kind(request: HttpRequest, season: str) -> HttpResponse:
+    season_obj = _season(season)
+    form = PlayerKindForm(request.POST, season=season_obj)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return _to_manage(season_obj, "#fixed")
+    player = form.cleaned_data["player"]
+    kind = form.cleaned_data["kind"]
+    _run(request, lambda: prize_services.player_set_kind(actor=request.user, player=player, kind=kind),
+         _("%(p)s is a fixed player again.") % {"p": player} if kind == PlayerKind.FIXED
+         else _("%(p)s is a flexible player.") % {"p": player})
+    return _to_manage(season_obj, "#fixed")
+
+
+@require_POST
+@login_required
+def next_season(request: HttpRequest, season: str) -> HttpResponse:
+    season_obj = _season(season)
+    if not request.user.has_perm("competition.manage_season"):
+        raise PermissionDenied
+    form = NextSeasonForm(request.POST)
+    if form.is_valid():
+        try:
+            new = prize_services.season_start_next(actor=request.user, season=season_obj,
+                                                   **form.cleaned_data)
+        except ValidationError as exc:
+            _errors(request, exc)
+        else:
+            messages.success(
+                request,
+                _("Season %(s)s set up with %(n)s players; check the calendar and ask last "
+                  "season's fixed players again.") % {"s": new, "n": new.players.count()},
+            )
+            return _to_manage(new, "#fixed")
+    else:
+        _form_errors(request, form)
+    return _to_manage(season_obj, "#next")

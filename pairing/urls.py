@@ -1,0 +1,20 @@
+"""The leader's evening pages and the tempo request; included at ``pairing/``."""
+
+from django.urls import path
+
+from . import views
+
+app_name = "pairing"
+
+urlpatterns = [
+    path("evenings/", views.evenings, name="evenings"),
+    path("evenings/<int:evening_id>/", views.evening, name="evening"),
+    path("evenings/<int:evening_id>/registration/", views.registration, name="registration"),
+    path("evenings/<int:evening_id>/publish/", views.publish, name="publish"),
+    path("evenings/<int:evening_id>/swap-opponents/", views.swap_opponents, name="swap_opponents"),
+    path("evenings/<int:evening_id>/remove/", views.remove_player, name="remove_player"),
+    path("evenings/<int:evening_id>/add/", views.add_player, name="add_player"),
+    path("games/<int:game_id>/swap-colours/", views.swap_colours, name="swap_colours"),
+    path("games/<int:game_id>/tempo/", views.tempo_request, name="tempo_request"),
+    path("games/<int:game_id>/tempo/decide/", views.tempo_decide, name="tempo_decide"),
+]

@@ -1,0 +1,400 @@
+"""The competition leader's evening page (sign-ups, pairing, corrections, tempo requests)
+and a player's tempo request. Views read, and write only through services."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_POST
+
+from competition import selectors
+from competition.models import (
+    Attendance,
+    AuditRecord,
+    Bye,
+    Evening,
+    EveningKind,
+    EveningStatus,
+    Game,
+    Player,
+    Result,
+    Tempo,
+)
+from competition.services import registration_set
+from competition.signup import default_status
+
+from . import services, tempo
+from .forms import (
+    PlayerForm,
+    RegistrationOnBehalfForm,
+    SwapOpponentsForm,
+    TempoDecisionForm,
+    TempoRequestForm,
+)
+
+LEADER_PERMS = ("competition.manage_pairings", "competition.manage_registrations")
+
+
+def leader_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Signed in (else to the sign-in page) and allowed to manage pairings or sign-ups."""
+
+    @login_required
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not any(request.user.has_perm(p) for p in LEADER_PERMS):
+            raise PermissionDenied
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
+
+def _errors(request: HttpRequest, exc: ValidationError) -> None:
+    for m in exc.messages:
+        messages.error(request, m)
+
+
+def _form_errors(request: HttpRequest, form: Any) -> None:
+    for errors in form.errors.values():
+        for m in errors:
+            messages.error(request, m)
+
+
+def _back(evening: Evening, anchor: str = "") -> HttpResponse:
+    url = reverse("pairing:evening", args=[evening.pk])
+    return redirect(f"{url}#{anchor}" if anchor else url)
+
+
+def _playing_evening(evening_id: int) -> Evening:
+    return get_object_or_404(
+        Evening.objects.select_related("season__competition", "half"),
+        pk=evening_id, kind=EveningKind.PLAYING,
+    )
+
+
+# --- Reading the page ---------------------------------------------------------------------
+
+
+def rule_in_words(rule: str, competition: Any) -> str:
+    if rule == "max_meetings_per_season":
+        n = competition.max_meetings_per_season
+        return ngettext(
+            "at most %(n)s meeting of the same two players in a season",
+            "at most %(n)s meetings of the same two players in a season", n,
+        ) % {"n": n}
+    if rule == "max_meetings_per_half":
+        n = competition.max_meetings_per_half
+        return ngettext(
+            "at most %(n)s meeting of the same two players in a half",
+            "at most %(n)s meetings of the same two players in a half", n,
+        ) % {"n": n}
+    n = competition.min_evenings_between
+    return ngettext(
+        "at least %(n)s playing evening between two meetings",
+        "at least %(n)s playing evenings between two meetings", n,
+    ) % {"n": n}
+
+
+def _audit_in_words(record: AuditRecord | None) -> str:
+    if record is None:
+        return ""
+    labels = dict(Attendance.choices)
+    if record.action == "registration.set":
+        before = (record.before or {}).get("status")
+        after = (record.after or {}).get("status")
+        text = f"{labels.get(before, _('default'))} → {labels.get(after, after)}"
+        if (record.after or {}).get("late"):
+            text += " " + _("(after the deadline)")
+        if (record.after or {}).get("force_majeure"):
+            text += " " + _("(force majeure)")
+        return text
+    return record.action
+
+
+def _evening_context(evening: Evening, user: Any) -> dict[str, Any]:
+    players = list(Player.objects.filter(season_id=evening.season_id).select_related("member"))
+    regs = {
+        r.player_id: r
+        for r in evening.registrations.select_related("changed_by")
+    }
+    latest: dict[int, AuditRecord] = {}
+    for record in (
+        AuditRecord.objects.filter(
+            evening=evening, player__isnull=False, action="registration.set"
+        ).select_related("actor").order_by("-at", "-id")
+    ):
+        latest.setdefault(record.player_id, record)
+    games = list(
+        evening.games.select_related(
+            "white__member", "black__member", "tempo_requested_by__member"
+        ).order_by("board")
+    )
+    bye = Bye.objects.filter(evening=evening).select_related("player__member").first()
+    seat: dict[int, str] = {}
+    for g in games:
+        seat[g.white_id] = _("board %(b)s, white") % {"b": g.board}
+        seat[g.black_id] = _("board %(b)s, black") % {"b": g.board}
+    if bye:
+        seat[bye.player_id] = _("pairing bye")
+    rows = []
+    for p in players:
+        reg = regs.get(p.pk)
+        record = latest.get(p.pk)
+        rows.append({
+            "player": p,
+            "status": reg.status if reg else default_status(p.is_fixed),
+            "explicit": reg is not None,
+            "registration": reg,
+            "audit": record,
+            "audit_text": _audit_in_words(record),
+            # A pairing correction (remove, add) changes the status after the last sign-up.
+            "corrected": reg is not None and (
+                record is None or (reg.changed_at - record.at).total_seconds() > 1
+            ),
+            "seat": seat.get(p.pk, ""),
+        })
+    published = evening.status == EveningStatus.PUBLISHED
+    competition = evening.season.competition
+    names = {p.pk: p.member.name for p in players}
+    broken = []
+    if published:
+        for r in services.pairing_check(evening):
+            broken.append({
+                "white": names.get(r.white), "black": names.get(r.black),
+                "rule": r.rule, "words": rule_in_words(r.rule, competition),
+            })
+    paired_ids = set(seat)
+    removable = [p for p in players if p.pk in paired_ids]
+    editable_games = [g for g in games if g.result == Result.PENDING]
+    return {
+        "evening": evening,
+        "season": evening.season,
+        "rows": rows,
+        "games": games,
+        "bye": bye,
+        "published": published,
+        "has_results": any(g.result != Result.PENDING for g in games),
+        "broken": broken,
+        "tempo_requests": [g for g in games if g.tempo == Tempo.REQUESTED],
+        "statuses": Attendance.choices,
+        "removable": removable,
+        "addable": [p for p in players if p.pk not in paired_ids],
+        "swap_form": SwapOpponentsForm(evening=evening) if len(editable_games) >= 2 else None,
+        "can_pair": user.has_perm("competition.manage_pairings"),
+        "can_register": user.has_perm("competition.manage_registrations"),
+        "can_tempo": user.has_perm("competition.approve_tempo"),
+    }
+
+
+@leader_required
+def evenings(request: HttpRequest) -> HttpResponse:
+    """The season's playing evenings, each with a link to its leader page."""
+    season = selectors.current_season()
+    listed = (
+        season.evenings.filter(kind=EveningKind.PLAYING).select_related("half").order_by("date")
+        if season else []
+    )
+    return render(request, "pairing/evenings.html", {"season": season, "evenings": listed})
+
+
+@leader_required
+def evening(request: HttpRequest, evening_id: int) -> HttpResponse:
+    evening_obj = _playing_evening(evening_id)
+    return render(request, "pairing/evening.html", _evening_context(evening_obj, request.user))
+
+
+# --- Sign-ups on a player's behalf ----------------------------------------------------------
+
+
+@require_POST
+@leader_required
+def registration(request: HttpRequest, evening_id: int) -> HttpResponse:
+    evening_obj = _playing_evening(evening_id)
+    form = RegistrationOnBehalfForm(request.POST, evening=evening_obj)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return _back(evening_obj, "players")
+    player = form.cleaned_data["player"]
+    try:
+        (reg,) = registration_set(
+            actor=request.user, player=player, evenings=[evening_obj],
+            status=form.cleaned_data["status"],
+            force_majeure=form.cleaned_data["force_majeure"],
+        )
+    except ValidationError as exc:
+        _errors(request, exc)
+    else:
+        messages.success(request, _("%(name)s: %(status)s.") % {
+            "name": player.member.name, "status": reg.get_status_display(),
+        })
+        if evening_obj.status == EveningStatus.PUBLISHED:
+            messages.info(request, _(
+                "The pairing is published: remove or add the player in the pairing below."
+            ))
+    return _back(evening_obj, f"player-{player.pk}")
+
+
+# --- Pairing and the leader's corrections ---------------------------------------------------
+
+
+@require_POST
+@leader_required
+def publish(request: HttpRequest, evening_id: int) -> HttpResponse:
+    evening_obj = _playing_evening(evening_id)
+    repair = request.POST.get("repair") == "1"
+    try:
+        done = services.evening_pair_and_publish(
+            evening_id=evening_obj.pk, actor=request.user, force=repair
+        )
+    except ValidationError as exc:
+        _errors(request, exc)
+    else:
+        if done is None:
+            messages.info(request, _("The pairing was published already; nothing changed."))
+        else:
+            messages.success(request, _("The pairing is published; the players get an e-mail."))
+    return _back(evening_obj, "pairing")
+
+
+def _edit(request: HttpRequest, evening_obj: Evening, call: Callable[[], Any], done: str):
+    try:
+        call()
+    except ValidationError as exc:
+        _errors(request, exc)
+    else:
+        messages.success(request, done)
+    return _back(evening_obj, "pairing")
+
+
+@require_POST
+@leader_required
+def swap_colours(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = get_object_or_404(Game.objects.select_related("evening"), pk=game_id)
+    return _edit(
+        request, game.evening,
+        lambda: services.pairing_swap_colours(actor=request.user, game_id=game.pk),
+        _("Colours swapped on board %(b)s.") % {"b": game.board},
+    )
+
+
+@require_POST
+@leader_required
+def swap_opponents(request: HttpRequest, evening_id: int) -> HttpResponse:
+    evening_obj = _playing_evening(evening_id)
+    form = SwapOpponentsForm(request.POST, evening=evening_obj)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return _back(evening_obj, "pairing")
+    a, b = form.cleaned_data["game_a"], form.cleaned_data["game_b"]
+    return _edit(
+        request, evening_obj,
+        lambda: services.pairing_swap_opponents(actor=request.user, game_a=a.pk, game_b=b.pk),
+        _("Black players of boards %(a)s and %(b)s swapped.") % {"a": a.board, "b": b.board},
+    )
+
+
+@require_POST
+@leader_required
+def remove_player(request: HttpRequest, evening_id: int) -> HttpResponse:
+    evening_obj = _playing_evening(evening_id)
+    form = PlayerForm(request.POST, players=Player.objects.filter(season=evening_obj.season))
+    if not form.is_valid():
+        _form_errors(request, form)
+        return _back(evening_obj, "pairing")
+    player = form.cleaned_data["player"]
+    return _edit(
+        request, evening_obj,
+        lambda: services.pairing_remove_player(
+            actor=request.user, evening_id=evening_obj.pk, player_id=player.pk
+        ),
+        _("%(name)s is removed from the pairing.") % {"name": player.member.name},
+    )
+
+
+@require_POST
+@leader_required
+def add_player(request: HttpRequest, evening_id: int) -> HttpResponse:
+    evening_obj = _playing_evening(evening_id)
+    form = PlayerForm(request.POST, players=Player.objects.filter(season=evening_obj.season))
+    if not form.is_valid():
+        _form_errors(request, form)
+        return _back(evening_obj, "pairing")
+    player = form.cleaned_data["player"]
+    return _edit(
+        request, evening_obj,
+        lambda: services.pairing_add_player(
+            actor=request.user, evening_id=evening_obj.pk, player_id=player.pk
+        ),
+        _("%(name)s is added to the pairing.") % {"name": player.member.name},
+    )
+
+
+# --- The tempo exception --------------------------------------------------------------------
+
+
+@require_POST
+@leader_required
+def tempo_decide(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = get_object_or_404(Game.objects.select_related("evening"), pk=game_id)
+    form = TempoDecisionForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return _back(game.evening, "tempo")
+    approve = form.cleaned_data["decision"] == "approve"
+    try:
+        tempo.tempo_decide(actor=request.user, game=game, approve=approve)
+    except ValidationError as exc:
+        _errors(request, exc)
+    else:
+        text = (
+            _("Board %(b)s: alternative tempo approved.") if approve
+            else _("Board %(b)s: alternative tempo refused.")
+        )
+        messages.success(request, text % {"b": game.board})
+    return _back(game.evening, "tempo")
+
+
+@login_required
+def tempo_request(request: HttpRequest, game_id: int) -> HttpResponse:
+    """One of the two players asks for the alternative tempo."""
+    game = get_object_or_404(
+        Game.objects.select_related("evening", "white__member", "black__member"), pk=game_id
+    )
+    me = tempo.requesting_player(request.user, game)
+    if me is None:
+        raise PermissionDenied
+    form = TempoRequestForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            tempo.tempo_request(
+                actor=request.user, game=game,
+                opponent_agrees=form.cleaned_data["opponent_agrees"],
+            )
+        except ValidationError as exc:
+            for m in exc.messages:
+                form.add_error(None, m)
+        else:
+            messages.success(request, _(
+                "Your request is sent to the competition leader; you both get an e-mail "
+                "with the decision."
+            ))
+            return redirect("pairing:tempo_request", game_id=game.pk)
+    opponent = game.black if me.pk == game.white_id else game.white
+    return render(request, "pairing/tempo.html", {
+        "game": game, "evening": game.evening, "me": me, "opponent": opponent, "form": form,
+        "started": timezone.now() >= game.evening.starts_at,
+        "can_request": (
+            game.tempo == Tempo.STANDARD and game.result == Result.PENDING
+            and timezone.now() < game.evening.starts_at
+        ),
+    })
