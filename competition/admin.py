@@ -12,12 +12,21 @@ from .models import (
     AuditRecord,
     Bye,
     Competition,
+    EligibilityOverride,
     Evening,
     Game,
     Half,
+    PlayoffBracket,
+    PlayoffDate,
+    PlayoffResult,
     Player,
+    Prize,
     Registration,
     Season,
+    SwissEntrant,
+    SwissEvent,
+    SwissGame,
+    SwissRound,
 )
 from .scoring.params import ParameterError, parameters_to_dict, parse_parameters
 
@@ -105,3 +114,62 @@ class ByeAdmin(ReadOnlyAdmin):
 class AuditRecordAdmin(ReadOnlyAdmin):
     list_display = ("at", "actor", "action", "evening", "player", "before", "after")
     list_filter = ("action",)
+
+
+@admin.register(EligibilityOverride)
+class EligibilityOverrideAdmin(ReadOnlyAdmin):
+    list_display = ("half", "player", "eligible", "reason", "decided_by", "decided_at")
+    list_filter = ("half__season", "eligible")
+
+
+@admin.register(Prize)
+class PrizeAdmin(ReadOnlyAdmin):
+    list_display = ("season", "half", "kind", "group", "member", "confirmed_by", "confirmed_at")
+    list_filter = ("season", "kind")
+
+
+class PlayoffResultInline(admin.TabularInline):
+    model = PlayoffResult
+    extra = 0
+    fields = ("match", "result", "played_on", "entered_by", "entered_at")
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(PlayoffBracket)
+class PlayoffBracketAdmin(admin.ModelAdmin):
+    """A wrong playoff result is corrected by deleting it here: the bracket replays."""
+
+    list_display = ("season", "seed", "created_at")
+    readonly_fields = ("season", "seed", "groups", "created_at", "created_by")
+    inlines = [PlayoffResultInline]
+
+
+@admin.register(PlayoffDate)
+class PlayoffDateAdmin(ReadOnlyAdmin):
+    list_display = ("bracket", "match", "date")
+
+
+class SwissEntrantInline(admin.TabularInline):
+    model = SwissEntrant
+    extra = 0
+    autocomplete_fields = ("member",)
+
+
+@admin.register(SwissEvent)
+class SwissEventAdmin(admin.ModelAdmin):
+    list_display = ("name", "season", "kind", "date", "rounds")
+    list_filter = ("season", "kind")
+    inlines = [SwissEntrantInline]
+
+
+@admin.register(SwissRound)
+class SwissRoundAdmin(ReadOnlyAdmin):
+    list_display = ("event", "number", "status", "evening")
+
+
+@admin.register(SwissGame)
+class SwissGameAdmin(ReadOnlyAdmin):
+    list_display = ("round", "board", "white", "black", "white_points", "black_points", "forfeit")

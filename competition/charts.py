@@ -26,8 +26,8 @@ def place_chart_svg(places: Sequence[tuple[dt.date, int, str]], *, title: str) -
         f'<svg class="chart" role="img" aria-labelledby="chart-title" viewBox="0 0 {WIDTH} {HEIGHT}" '
         f'xmlns="http://www.w3.org/2000/svg"><title id="chart-title">{escape(title)}</title>',
         f'<line x1="{PAD}" y1="{PAD}" x2="{PAD}" y2="{HEIGHT - PAD}" stroke="#999"/>',
-        f'<text x="4" y="{PAD + 4}" font-size="12">1</text>',
-        f'<text x="4" y="{HEIGHT - PAD + 4}" font-size="12">{worst}</text>',
+        f'<text x="4" y="{PAD + 4}" font-size="14">1</text>',
+        f'<text x="4" y="{HEIGHT - PAD + 4}" font-size="14">{worst}</text>',
     ]
     segments: dict[str, list[str]] = {}
     for i, (day, rank, half) in enumerate(places):
@@ -39,7 +39,7 @@ def place_chart_svg(places: Sequence[tuple[dt.date, int, str]], *, title: str) -
         )
         if i in (0, n - 1) or n <= 12 or i % 4 == 0:
             parts.append(
-                f'<text x="{x:.1f}" y="{HEIGHT - 10}" font-size="10" text-anchor="middle">'
+                f'<text x="{x:.1f}" y="{HEIGHT - 10}" font-size="13" text-anchor="middle">'
                 f"{day:%d-%m}</text>"
             )
     for points in segments.values():

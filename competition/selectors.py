@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
+from decimal import Decimal
 from typing import Any
 
 from django.db.models import Q, QuerySet
@@ -98,7 +99,9 @@ def standings_table_rows(half: Half) -> tuple[StandingsSnapshot | None, list[Sta
     snapshot = latest_snapshot(half)
     if snapshot is None:
         return None, []
-    rows = list(snapshot.rows.select_related("player__member").order_by("rank"))
+    rows = list(
+        snapshot.rows.select_related("player__member").defer("explanation").order_by("rank")
+    )
     return snapshot, rows
 
 
@@ -122,6 +125,8 @@ def evening_page(evening: Evening) -> dict[str, Any]:
     games = list(
         evening.games.select_related("white__member", "black__member").order_by("board")
     )
+    for g in games:  # who may ask for the alternative tempo
+        g.member_ids = (g.white.member_id, g.black.member_id)
     bye = Bye.objects.filter(evening=evening).select_related("player__member").first()
     registrations = list(
         evening.registrations.select_related("player__member").order_by("player__start")
@@ -214,10 +219,7 @@ def player_page(player: Player) -> dict[str, Any]:
     explained = []
     for entry in halves.values():
         row = entry["row"]
-        lines = [
-            {**line, "opponent_name": names.get(line.get("opponent"))}
-            for line in row.explanation
-        ]
+        lines = [_explanation_line(line, names) for line in row.explanation]
         explained.append({**entry, "lines": lines})
     return {
         "player": player,
@@ -244,3 +246,15 @@ def audit_records(*, evening_id: str | None = None, player_id: str | None = None
         player = Player.objects.select_related("member").filter(pk=player_id).first()
         qs = qs.filter(player_id=player_id)
     return {"records": list(qs[:limit]), "evening": evening, "player": player}
+
+
+def _explanation_line(line: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
+    """A stored explanation line with numbers and dates as such, for formatting."""
+    result = dict(line)
+    for key in ("points", "value", "delta", "bonus"):
+        if result.get(key) is not None:
+            result[key] = Decimal(result[key])
+    if result.get("date"):
+        result["date"] = dt.date.fromisoformat(result["date"])
+    result["opponent_name"] = names.get(line.get("opponent"))
+    return result

@@ -26,6 +26,7 @@ from .models import (
     Competition,
     Evening,
     EveningKind,
+    EveningStatus,
     Game,
     Half,
     HalfKind,
@@ -325,6 +326,13 @@ def registration_set(
         if evening.kind != EveningKind.PLAYING:
             raise ValidationError(
                 _("%(date)s is not a playing evening.") % {"date": evening.date.isoformat()}
+            )
+        if not by_leader and evening.status == EveningStatus.PUBLISHED:
+            # The pairing is out: a change now means changing a game, which is the
+            # leader's job (RULES.md 3: late withdrawals, force majeure).
+            raise ValidationError(
+                _("The pairing of %(date)s is published; ask the competition leader.")
+                % {"date": evening.date.isoformat()}
             )
         try:
             decision = decide_signup(

@@ -19,7 +19,10 @@ class _Base(tables.Table):
     def render_name(self, value, record):
         mark = ""
         if getattr(record, "eligible", True) is False:
-            mark = format_html(' <span class="badge warn" title="{}">*</span>', _("not eligible"))
+            mark = format_html(
+                ' <span class="badge warn" title="{0}" aria-label="{0}">*</span>',
+                _("not (yet) eligible for a prize"),
+            )
         return format_html(
             '<a href="{}">{}</a>{}', reverse("competition:player", args=[record.player_id]), value, mark
         )
@@ -61,6 +64,9 @@ class KeizerTable(_Base):
     def render_value(self, value):
         return f"{value:.0f}" if value == int(value) else f"{value:.2f}"
 
+    class Meta(_Base.Meta):
+        pass
+
 
 class LadderTable(_Base):
     rank = tables.Column(verbose_name=_("pos"), attrs={"td": {"class": "num"}})
@@ -79,6 +85,9 @@ class LadderTable(_Base):
 
     def render_colour_balance(self, value):
         return f"{value:+d}" if value else "0"
+
+    class Meta(_Base.Meta):
+        pass
 
 
 KEIZER_CSV = [

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
-from . import selectors, services
+from . import prize_selectors, selectors, services
 from .charts import place_chart_svg
 from .forms import EveningForm, ParametersForm, RegistrationForm, SeasonSetUpForm
 from .ical import calendar_ics
@@ -79,11 +79,25 @@ def standings(request: HttpRequest, season: str | None = None, half: str | None 
     snapshot, rows = selectors.standings_table_rows(half_obj)
     if request.GET.get("export") == "csv":
         return _standings_csv(season_obj, half_obj, rows)
+    marks = prize_selectors.eligibility_marks(half_obj) if rows else {}
+    for row in rows:
+        row.eligible = marks.get(row.player_id, True)
     ladder = season_obj.competition.is_ladder
     table_class = LadderTable if ladder else KeizerTable
     limited = rows if show_all else rows[:PUBLIC_ROWS]
     table = table_class(limited)
     RequestConfig(request, paginate=False).configure(table)
+    # Rendering a long table is the page's main cost: the fragment is cached per version
+    # of the standings, language, length, sort order and eligibility marks.
+    table_version = ":".join(
+        str(part) for part in (
+            snapshot.pk if snapshot else 0,
+            snapshot.computed_at.timestamp() if snapshot else 0,
+            int(show_all),
+            request.GET.get("sort", ""),
+            ",".join(str(pid) for pid in sorted(pid for pid, ok in marks.items() if not ok)),
+        )
+    )
     return render(
         request,
         "competition/standings.html",
@@ -94,6 +108,7 @@ def standings(request: HttpRequest, season: str | None = None, half: str | None 
             "seasons": Season.objects.order_by("-start_date").prefetch_related("halves"),
             "snapshot": snapshot,
             "table": table,
+            "table_version": table_version,
             "total_rows": len(rows),
             "show_all": show_all,
             "public_rows": PUBLIC_ROWS,
@@ -185,6 +200,8 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
         Player.objects.select_related("member", "season__competition"), pk=player_id
     )
     context = selectors.player_page(player_obj)
+    for entry in context["explained"]:
+        entry["eligibility"] = prize_selectors.eligibility_detail(entry["half"], player_obj)
     context["chart"] = place_chart_svg(context["places"], title=_("Place after each evening"))
     return render(request, "competition/player.html", context)
 

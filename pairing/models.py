@@ -13,8 +13,11 @@ class PairingNotice(models.Model):
     player = models.ForeignKey(
         "competition.Player", on_delete=models.CASCADE, related_name="notices"
     )
-    signature = models.CharField(max_length=200, help_text=_("board, colours, opponent, tempo"))
+    signature = models.CharField(max_length=200, help_text=_("colours, opponent, tempo"))
     sent_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.evening_id}/{self.player_id}: {self.signature}"
 
     class Meta:
         verbose_name = _("pairing e-mail")

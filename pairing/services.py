@@ -242,6 +242,16 @@ def due_evenings(now: dt.datetime | None = None) -> list[int]:
     )
 
 
+def published_not_begun(now: dt.datetime | None = None) -> list[int]:
+    """Published playing evenings still to come: their pairing e-mails may be resent."""
+    now = now or timezone.now()
+    return list(
+        Evening.objects.filter(
+            kind=EveningKind.PLAYING, status=EveningStatus.PUBLISHED, starts_at__gt=now
+        ).values_list("pk", flat=True)
+    )
+
+
 # --- The leader's edits of a published pairing ----------------------------------------------
 
 

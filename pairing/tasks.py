@@ -14,7 +14,7 @@ from django.utils import translation
 from competition.models import Bye, Evening, EveningStatus, Game, Player, Tempo
 
 from .models import PairingNotice
-from .services import due_evenings, evening_pair_and_publish
+from .services import due_evenings, evening_pair_and_publish, published_not_begun
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +30,9 @@ def close_due_evenings() -> list[int]:
                 paired.append(evening_id)
         except Exception:  # one evening's failure must not stop the others
             log.exception("pairing evening %s failed", evening_id)
+    # E-mails lost while the broker was down are sent now (each is sent once).
+    for evening_id in published_not_begun():
+        send_pairing_notices(evening_id)
     return paired
 
 

@@ -58,7 +58,7 @@ def season(
         opening=opening, last_day=last_day, system=system, **kwargs,
     )
     for i in range(players):
-        m = member(name=f"Player {i + 1:02d}", rating=2200 - 25 * i)
+        m = member(name=f"Player {i + 1:03d}", rating=max(2400 - 7 * i, 1000))
         kind = PlayerKind.FLEXIBLE if i >= players - flexible else PlayerKind.FIXED
         services.player_add(actor=actor, season=s, member=m, kind=kind)
     services.players_order_by_rating(actor=actor, season=s)

@@ -6,6 +6,7 @@ import pytest
 from django.core.cache import caches
 from django.test import override_settings
 from django.urls import reverse
+from django.utils import timezone
 
 from competition.models import Registration, Season, StandingsSnapshot
 from competition.services import result_set
@@ -85,3 +86,25 @@ def test_with_redis_down_pages_and_sign_ups_work_and_standings_catch_up(
     assert StandingsSnapshot.objects.filter(half__season=s).exists()
     assert Season.objects.get(pk=s.pk).standings_stale_since is None
     assert recalculate_stale_seasons() == []
+
+
+def test_pairing_e_mails_lost_while_the_broker_was_down_are_sent_by_the_catch_up(
+    redis_down, django_capture_on_commit_callbacks, mailoutbox
+):
+    from pairing.tasks import close_due_evenings
+
+    s = f.season(players=4)
+    evening = f.playing_evenings(s)[0]
+    now = timezone.now()
+    type(evening).objects.filter(pk=evening.pk).update(
+        deadline=now - dt.timedelta(minutes=1), starts_at=now + dt.timedelta(hours=2)
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        evening_pair_and_publish(evening_id=evening.pk)
+    assert mailoutbox == []  # the notice task could not be queued
+    close_due_evenings()  # the beat's catch-up, once a worker runs again
+    assert sorted(m.to[0] for m in mailoutbox) == sorted(
+        p.member.email for p in s.players.all()
+    )
+    close_due_evenings()
+    assert len(mailoutbox) == 4  # and never twice

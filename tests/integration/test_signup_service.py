@@ -165,3 +165,16 @@ def test_every_change_is_audited_with_who_before_and_after(season):
     assert {r.actor for r in records} == {flex.member}
     assert {r.evening for r in records} == {evening}
     assert Registration.objects.get(player=flex).version == 2
+
+
+def test_player_cannot_change_his_status_once_the_pairing_is_published():
+    from pairing.services import evening_pair_and_publish
+
+    s = f.season(players=4)
+    evening = f.playing_evenings(s)[-1]  # a future evening, paired early by the leader
+    evening_pair_and_publish(evening_id=evening.pk, actor=f.leader())
+    player = s.players.order_by("start").first()
+    with pytest.raises(ValidationError, match="published"):
+        services.registration_set(actor=player.member, player=player, evenings=[evening],
+                                  status="absent_with_notice")
+    assert not Registration.objects.filter(evening=evening, player=player).exists()

@@ -1,0 +1,111 @@
+"""Forms of the Swiss event pages. They parse input; the services validate the rules."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from .models import EventKind, Season, SwissEvent, SwissRound
+
+# One tap per board: (code, label). The code is "<white>-<black>", "F" marks a forfeit.
+BLITZ_RESULTS: tuple[tuple[str, Any], ...] = (
+    ("1-0", "1-0"),
+    ("1/2-1/2", "½-½"),
+    ("0-1", "0-1"),
+    ("1-0F", _("1-0 forfeit")),
+    ("0-1F", _("0-1 forfeit")),
+    ("0-0F", _("0-0 both forfeit")),
+)
+RAPID_RESULTS: tuple[tuple[str, Any], ...] = (
+    ("2-0", "2-0"),
+    ("3/2-1/2", "1½-½"),
+    ("1-1", "1-1"),
+    ("1/2-3/2", "½-1½"),
+    ("0-2", "0-2"),
+    ("2-0F", _("2-0 forfeit")),
+    ("0-2F", _("0-2 forfeit")),
+    ("0-0F", _("0-0 both forfeit")),
+)
+
+
+def result_buttons(event: SwissEvent) -> tuple[tuple[str, Any], ...]:
+    return RAPID_RESULTS if event.is_match_event else BLITZ_RESULTS
+
+
+def result_from_code(event: SwissEvent, code: str) -> tuple[Fraction, Fraction, bool]:
+    """'3/2-1/2' -> (3/2, 1/2, False); '1-0F' -> (1, 0, True). Only the event's buttons."""
+    if code not in dict(result_buttons(event)):
+        raise ValidationError(_("Unknown result '%(r)s'.") % {"r": code})
+    forfeit = code.endswith("F")
+    white, black = code.removesuffix("F").split("-")
+    return Fraction(white), Fraction(black), forfeit
+
+
+class EventForm(forms.Form):
+    kind = forms.ChoiceField(
+        label=_("Kind"), choices=[c for c in EventKind.choices if c[0] != EventKind.BLITZ_PLAYOFF]
+    )
+    name = forms.CharField(label=_("Name"), max_length=80)
+    half = forms.ModelChoiceField(label=_("Half"), queryset=None, required=False,
+                                  help_text=_("Rapid: the half whose rapid champion it decides."))
+    date = forms.DateField(label=_("Date"), required=False, widget=forms.DateInput(attrs={"type": "date"}),
+                           help_text=_("Blitz: the evening."))
+    rounds = forms.IntegerField(
+        label=_("Rounds"), min_value=1, max_value=30, required=False,
+        help_text=_("Empty: 9 for the rapid; for the blitz proposed by the number of players."),
+    )
+
+    def __init__(self, *args: Any, season: Season, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["half"].queryset = season.halves.order_by("start_date")
+
+
+class MemberChoiceField(forms.ModelMultipleChoiceField):
+    def label_from_instance(self, obj: Any) -> str:
+        return f"{obj.name} ({obj.rating})" if obj.rating else obj.name
+
+
+class EntrantsForm(forms.Form):
+    members = MemberChoiceField(
+        label=_("Members to enter"), queryset=None,
+        widget=forms.SelectMultiple(attrs={"size": 12}),
+        help_text=_("Hold Ctrl (or tap on a phone) to choose several."),
+    )
+
+    def __init__(self, *args: Any, event: SwissEvent, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["members"].queryset = (
+            get_user_model().objects.filter(is_active=True)
+            .exclude(entries__event=event).order_by("name")
+        )
+
+
+class RoundsForm(forms.Form):
+    rounds = forms.IntegerField(label=_("Number of rounds"), min_value=1, max_value=30)
+
+
+class PresenceForm(forms.Form):
+    present = forms.ModelMultipleChoiceField(
+        label=_("Present"), queryset=None, required=False, widget=forms.CheckboxSelectMultiple
+    )
+
+    def __init__(self, *args: Any, round: SwissRound, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["present"].queryset = round.event.entrants.filter(withdrawn=False)
+
+
+class TrfImportForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=80)
+    file = forms.FileField(label=_("TRF file"))
+
+    def text(self) -> str:
+        data = self.cleaned_data["file"].read()
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:  # older pairing programs write Latin-1
+            return data.decode("latin-1")

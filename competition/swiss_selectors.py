@@ -1,0 +1,348 @@
+"""Reads of the Swiss events (rapid, blitz, blitz playoff): the pure ``Tournament`` built
+from the database, the standings, and what the pages show. Each function costs a fixed
+number of queries, whatever the number of entrants or rounds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from django.db.models import Count, QuerySet
+
+from pairing.engine.dutch import propose_rounds
+
+from .models import (
+    EventKind,
+    RoundStatus,
+    Season,
+    SwissEntrant,
+    SwissEvent,
+    SwissGame,
+    SwissRound,
+)
+from .scoring import swiss
+from .scoring.swiss import Entrant, Kind, RoundResult, Tournament
+from .scoring.swiss_report import parse_order
+
+# Columns of the standings table after the points and the direct encounter.
+SHOWN_TIEBREAKS: tuple[str, ...] = ("BH-M1", "SB", "BH")
+
+
+def max_points(event: SwissEvent) -> Fraction:
+    """What one round is worth: 2 for a rapid two-game match, else 1."""
+    return Fraction(2) if event.is_match_event else Fraction(1)
+
+
+def points_text(value: Fraction | Decimal | int | None) -> str:
+    """3½, ½, 0: how the club writes points."""
+    if value is None:
+        return ""
+    value = Fraction(value)
+    whole, rest = divmod(value, 1)
+    if rest == 0:
+        return str(int(whole))
+    if rest == Fraction(1, 2):
+        return f"{int(whole) or ''}½"
+    return f"{float(value):g}"
+
+
+def result_text(game: SwissGame) -> str:
+    """'1-0', '1½-½', '0-1 (forfeit)'; '…' while it is not in; '' for a bye."""
+    if game.black_id is None:
+        return ""
+    if game.white_points is None or game.black_points is None:
+        return "…"
+    return f"{points_text(game.white_points)}-{points_text(game.black_points)}"
+
+
+def result_code(game: SwissGame) -> str:
+    """The code of the result button that gives this result ('1/2-1/2', '3/2-1/2', '1-0F')."""
+    if game.white_points is None or game.black_points is None:
+        return ""
+    code = f"{Fraction(game.white_points)}-{Fraction(game.black_points)}"
+    return code + ("F" if game.forfeit else "")
+
+
+# --- The pure tournament ----------------------------------------------------------------
+
+
+def _bye_result(points: Fraction, top: Fraction) -> RoundResult:
+    # A bye row holds a pairing-allocated bye; an imported TRF may also bring H and F
+    # byes, which are stored the same way (F reads back as U: the tie-breaks treat both alike).
+    if points == top:
+        return RoundResult.bye(Kind.PAIRING_BYE, top)
+    if points * 2 == top:
+        return RoundResult.bye(Kind.HALF_BYE, top)
+    return RoundResult.bye(Kind.ZERO_BYE, top)
+
+
+def _side_result(
+    own: Fraction, other: Fraction, opponent: int, colour: Any, forfeit: bool, top: Fraction
+) -> RoundResult:
+    if forfeit:
+        return RoundResult.forfeit(opponent, won=own > other, colour=colour, max_points=top)
+    return RoundResult.game(opponent, own, colour, top)
+
+
+def build_tournament(
+    entrants: Sequence[SwissEntrant],
+    games: Iterable[SwissGame],
+    round_numbers: Sequence[int],
+    top: Fraction,
+    *,
+    colours: bool,
+) -> Tournament:
+    """The pure ``Tournament`` of the given rounds (all of them finished).
+
+    Whoever has no pairing in a round (absent, entered later, withdrawn, resting in a
+    playoff) gets a zero-point bye for it (C.07: a voluntarily unplayed round).
+    """
+    number_of = {e.pk: e.number for e in entrants}
+    column = {n: i for i, n in enumerate(round_numbers)}
+    results: dict[int, list[RoundResult]] = {
+        e.number: [RoundResult.bye(Kind.ZERO_BYE, top)] * len(round_numbers) for e in entrants
+    }
+    for g in games:
+        i = column[g.round.number]
+        white = number_of[g.white_id]
+        wp = Fraction(g.white_points or 0)
+        if g.black_id is None:
+            results[white][i] = _bye_result(wp, top)
+            continue
+        black = number_of[g.black_id]
+        bp = Fraction(g.black_points or 0)
+        results[white][i] = _side_result(wp, bp, black, "w" if colours else None, g.forfeit, top)
+        results[black][i] = _side_result(bp, wp, white, "b" if colours else None, g.forfeit, top)
+    return Tournament(
+        tuple(
+            Entrant(e.number, tuple(results[e.number]), e.member.name, e.rating or 0)
+            for e in entrants
+        )
+    )
+
+
+def event_entrants(event: SwissEvent) -> list[SwissEntrant]:
+    return list(event.entrants.select_related("member").order_by("number"))
+
+
+def event_tournament(
+    event: SwissEvent, *, before: int | None = None, entrants: Sequence[SwissEntrant] | None = None
+) -> Tournament:
+    """The finished rounds of the event (those numbered below ``before``, if given)."""
+    rounds = event.round_set.filter(status=RoundStatus.DONE)
+    if before is not None:
+        rounds = rounds.filter(number__lt=before)
+    numbers = list(rounds.order_by("number").values_list("number", flat=True))
+    games = SwissGame.objects.filter(round__event=event, round__number__in=numbers).select_related(
+        "round"
+    )
+    return build_tournament(
+        entrants if entrants is not None else event_entrants(event),
+        games,
+        numbers,
+        max_points(event),
+        colours=not event.is_match_event,
+    )
+
+
+# --- Standings --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    """One line of an event's standings (equal players share a rank)."""
+
+    rank: int
+    entrant: SwissEntrant
+    points: Fraction
+    de: int | None  # place by direct encounter among the players tied before it, if tied
+    tiebreaks: tuple[tuple[str, Fraction], ...]  # SHOWN_TIEBREAKS and the order's others
+    needs_decider: bool  # final standings: tied for first (rapid: after every criterion;
+    # blitz: on points, for the playoff)
+
+    def value(self, code: str) -> Fraction:
+        return dict(self.tiebreaks)[code]
+
+    @property
+    def points_text(self) -> str:
+        return points_text(self.points)
+
+    @property
+    def cells(self) -> list[str]:
+        return [points_text(v) for _, v in self.tiebreaks]
+
+
+def tiebreak_columns(event: SwissEvent) -> tuple[str, ...]:
+    """The numeric tie-breaks shown: those of the event's order, then BH-M1, SB, BH."""
+    order = parse_order(event.tiebreak_order, event.rules)
+    own = tuple(c for c in order if c not in ("PTS", "DE"))
+    return own + tuple(c for c in SHOWN_TIEBREAKS if c not in own)
+
+
+def _de_places(t: Tournament, order: Sequence[str], rules: Any) -> dict[int, int]:
+    """Each player's tier (1 = first) by direct encounter among those still tied on the
+    criteria before DE in the order; players not tied there have no DE place."""
+    if "DE" not in order:
+        return {}
+    groups = [frozenset(e.number for e in t.entrants)]
+    for code in order[: order.index("DE")]:
+        values = swiss.tiebreak(t, code, rules)
+        groups = [
+            frozenset(n for n in g if values[n] == v)
+            for g in groups
+            for v in sorted({values[n] for n in g}, reverse=True)
+        ]
+    places: dict[int, int] = {}
+    for group in groups:
+        if len(group) < 2:
+            continue
+        for place, tier in enumerate(swiss.direct_encounter_tiers(t, group), start=1):
+            for n in tier:
+                places[n] = place
+    return places
+
+
+def event_is_finished(event: SwissEvent, rounds_done: int | None = None) -> bool:
+    if rounds_done is None:
+        rounds_done = event.round_set.filter(status=RoundStatus.DONE).count()
+    return rounds_done >= event.rounds
+
+
+def event_standings(event: SwissEvent, *, entrants: Sequence[SwissEntrant] | None = None) -> list[StandingRow]:
+    """Ranked by the event's tie-break order (RULES 7, 8: PTS, DE, BH-M1, SB) over the
+    finished rounds; in a blitz championship the players level on points at the top share
+    first place (the playoff decides). The decider mark is set once every round is finished."""
+    entrants = list(entrants) if entrants is not None else event_entrants(event)
+    t = event_tournament(event, entrants=entrants)
+    order = parse_order(event.tiebreak_order, event.rules)
+    columns = tiebreak_columns(event)
+    values = {code: swiss.tiebreak(t, code, event.rules) for code in columns}
+    de = _de_places(t, order, event.rules)
+    finished = t.rounds > 0 and event_is_finished(event, t.rounds)
+    by_number = {e.number: e for e in entrants}
+    scores = t.scores()
+    rankings = swiss.rank_players(t, order=order, rules=event.rules)
+    playoff = _blitz_tie_for_first(event, scores) if finished else set()
+    return [
+        StandingRow(
+            rank=1 if r.number in playoff else r.rank,
+            entrant=by_number[r.number],
+            points=scores[r.number],
+            de=de.get(r.number),
+            tiebreaks=tuple((code, values[code][r.number]) for code in columns),
+            needs_decider=finished and (r.needs_decider or r.number in playoff),
+        )
+        for r in rankings
+    ]
+
+
+def _blitz_tie_for_first(event: SwissEvent, scores: dict[int, Fraction]) -> set[int]:
+    """RULES 8: in the blitz championship a tie for first *on points* is decided by playoff
+    games (the tie-breaks only order the other places); they share first place until then."""
+    if event.kind != EventKind.BLITZ or not scores:
+        return set()
+    top = max(scores.values())
+    tied = {n for n, s in scores.items() if s == top}
+    return tied if len(tied) > 1 else set()
+
+
+def tied_for_first(rows: Sequence[StandingRow]) -> list[SwissEntrant]:
+    """The players of an unbroken tie for first in final standings, by start number."""
+    return sorted((r.entrant for r in rows if r.needs_decider), key=lambda e: e.number)
+
+
+# --- Pages ------------------------------------------------------------------------------
+
+
+def season_events(season: Season) -> QuerySet[SwissEvent]:
+    return (
+        season.events.select_related("half", "parent")
+        .annotate(
+            entrant_count=Count("entrants", distinct=True),
+        )
+        .order_by("date", "pk")
+    )
+
+
+def _rounds(event: SwissEvent) -> list[SwissRound]:
+    return list(event.round_set.select_related("evening").order_by("number"))
+
+
+def current_round(rounds: Sequence[SwissRound]) -> SwissRound | None:
+    """The round being played or prepared; None when none is (between or after rounds)."""
+    for rnd in rounds:
+        if rnd.status != RoundStatus.DONE:
+            return rnd
+    return None
+
+
+def event_page(event: SwissEvent) -> dict[str, Any]:
+    entrants = event_entrants(event)
+    rounds = _rounds(event)
+    rows = event_standings(event, entrants=entrants)
+    done = sum(r.status == RoundStatus.DONE for r in rounds)
+    live = current_round(rounds)
+    return {
+        "event": event,
+        "entrants": entrants,
+        "rounds": rounds,
+        "rows": rows,
+        "columns": tiebreak_columns(event),
+        "rounds_done": done,
+        "finished": bool(rounds) and event_is_finished(event, done),
+        "live": live is not None and live.status == RoundStatus.PAIRED,
+        "current": live,
+        "playoffs": list(event.playoffs.order_by("pk")),
+        "has_trf": not event.is_match_event,
+    }
+
+
+def round_games(rnd: SwissRound) -> list[SwissGame]:
+    """The round's boards with both players, each with its ``result_text``."""
+    games = list(rnd.games.select_related("white__member", "black__member").order_by("board"))
+    for g in games:
+        g.result_text = result_text(g)
+        g.result_code = result_code(g)
+    return games
+
+
+def round_page(rnd: SwissRound) -> dict[str, Any]:
+    games = round_games(rnd)
+    present = list(rnd.present.select_related("member").order_by("number"))
+    paired = {g.white_id for g in games} | {g.black_id for g in games if g.black_id}
+    entrants = event_entrants(rnd.event)
+    return {
+        "event": rnd.event,
+        "round": rnd,
+        "games": [g for g in games if g.black_id],
+        "bye": next((g for g in games if g.black_id is None), None),
+        "not_paired": [e for e in entrants if e.pk not in paired] if games else [],
+        "present": present,
+        "live": rnd.status == RoundStatus.PAIRED,
+        "round_numbers": list(rnd.event.round_set.order_by("number").values_list("number", flat=True)),
+    }
+
+
+def arbiter_page(event: SwissEvent) -> dict[str, Any]:
+    """Everything the arbiter's evening page needs, in a fixed number of queries."""
+    context = event_page(event)
+    rnd = context["current"]
+    context["present_ids"] = set(rnd.present.values_list("pk", flat=True)) if rnd else set()
+    games = round_games(rnd) if rnd else []
+    context["games"] = [g for g in games if g.black_id]
+    context["bye"] = next((g for g in games if g.black_id is None), None)
+    context["missing_results"] = [
+        g.board for g in context["games"] if g.white_points is None or g.black_points is None
+    ]
+    context["proposed_rounds"] = propose_rounds(len(context["entrants"]))
+    context["can_open"] = rnd is None and len(context["rounds"]) < event.rounds
+    context["tied"] = tied_for_first(context["rows"]) if context["finished"] else []
+    context["can_playoff"] = (
+        event.kind == EventKind.BLITZ and len(context["tied"]) > 1 and not context["playoffs"]
+    )
+    context["active"] = [e for e in context["entrants"] if not e.withdrawn]
+    return context

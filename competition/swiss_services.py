@@ -1,0 +1,592 @@
+"""Writes of the Swiss events: the rapid competition (RULES 7), the blitz championship and
+its playoff (RULES 8). One function per use case, as in ``competition.services``: each
+checks permission, locks the row it changes, validates, writes and records an audit row
+(actions ``swiss.*``). The rules live in the pure engines; this module only feeds them.
+
+The arbiter runs an evening round by round:
+``round_open`` → ``presence_set`` → ``round_pair`` → ``game_result_set`` → ``round_finish``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from dataclasses import replace
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import Max, Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from pairing.engine.berger import playoff_rounds
+from pairing.engine.dutch import BlitzPairingError, pair_blitz_round, propose_rounds
+from pairing.engine.rapid import pair_rapid_round
+
+from . import audit
+from .calendar import CLUB_TZ
+from .models import (
+    AuditRecord,
+    Evening,
+    EveningKind,
+    EventKind,
+    Half,
+    RoundStatus,
+    Season,
+    SwissEntrant,
+    SwissEvent,
+    SwissGame,
+    SwissRound,
+)
+from .scoring import trf
+from .services import Conflict
+from .swiss_selectors import (
+    event_entrants,
+    event_is_finished,
+    event_standings,
+    event_tournament,
+    max_points,
+    points_text,
+    result_text,
+    tied_for_first,
+)
+
+RAPID_ROUNDS = 9  # RULES 7
+RAPID_ROUND_START = dt.time(20, 30)  # RULES 7: rounds on a rapid evening start 20:30
+
+MANAGE = "competition.manage_pairings"
+ARBITER = "competition.enter_results"
+
+__all__ = [
+    "Conflict",
+    "blitz_playoff_create",
+    "entrant_add",
+    "event_create",
+    "event_from_trf",
+    "event_set_rounds",
+    "event_standings",
+    "event_to_trf",
+    "game_result_set",
+    "presence_set",
+    "round_finish",
+    "round_open",
+    "round_pair",
+]
+
+
+def _require(actor: Any, perm: str) -> None:
+    if actor is None or not actor.has_perm(perm):
+        raise PermissionDenied(_("You are not allowed to do this."))
+
+
+def _lock_event(event: SwissEvent) -> SwissEvent:
+    return SwissEvent.objects.select_for_update(of=("self",)).get(pk=event.pk)
+
+
+def _lock_round(rnd: SwissRound) -> SwissRound:
+    return (
+        SwissRound.objects.select_for_update(of=("self",))
+        .select_related("event")
+        .get(pk=rnd.pk)
+    )
+
+
+def _record(actor: Any, action: str, event: SwissEvent, before: Any = None, **after: Any) -> None:
+    audit.record(
+        actor=actor, action=action, season=event.season_id, before=before,
+        after={"event": event.pk, **after},
+    )
+
+
+def _unique_name(season: Season, name: str) -> str:
+    taken = set(SwissEvent.objects.filter(season=season, name__startswith=name).values_list("name", flat=True))
+    if name not in taken:
+        return name
+    n = 2
+    while f"{name} ({n})" in taken:
+        n += 1
+    return f"{name} ({n})"
+
+
+# --- Events and entrants ----------------------------------------------------------------
+
+
+@transaction.atomic
+def event_create(
+    *,
+    actor: Any,
+    season: Season,
+    kind: str,
+    name: str,
+    half: Half | None = None,
+    date: dt.date | None = None,
+    rounds: int | None = None,
+) -> SwissEvent:
+    """A rapid competition (9 rounds unless told) or a blitz championship. A blitz without
+    ``rounds`` follows ``propose_rounds`` of its number of entrants until the arbiter sets
+    the number (``event_set_rounds``)."""
+    _require(actor, MANAGE)
+    if kind not in (EventKind.RAPID, EventKind.BLITZ):
+        raise ValidationError({"kind": _("An event is a rapid competition or a blitz championship.")})
+    name = name.strip()
+    if not name:
+        raise ValidationError({"name": _("The event needs a name.")})
+    if SwissEvent.objects.filter(season=season, name=name).exists():
+        raise ValidationError({"name": _("This season has an event with this name already.")})
+    if half is not None and half.season_id != season.pk:
+        raise ValidationError({"half": _("The half belongs to another season.")})
+    if rounds is not None and rounds < 1:
+        raise ValidationError({"rounds": _("An event has at least one round.")})
+    if rounds is None:
+        rounds = RAPID_ROUNDS if kind == EventKind.RAPID else 1
+        fixed = kind == EventKind.RAPID
+    else:
+        fixed = True
+    event = SwissEvent.objects.create(
+        season=season, kind=kind, name=name, half=half, date=date, rounds=rounds
+    )
+    _record(actor, "swiss.event_create", event, kind=kind, name=name, rounds=rounds,
+            rounds_set=fixed)
+    return event
+
+
+def _rounds_set(event: SwissEvent) -> bool:
+    """Has somebody fixed the number of rounds (at creation or later)? The audit trail is
+    the record of that decision; until then a blitz follows ``propose_rounds``."""
+    return AuditRecord.objects.filter(
+        season_id=event.season_id,
+        action__in=("swiss.event_create", "swiss.event_set_rounds", "swiss.event_import"),
+        after__event=event.pk,
+        after__rounds_set=True,
+    ).exists()
+
+
+@transaction.atomic
+def event_set_rounds(*, actor: Any, event: SwissEvent, rounds: int) -> SwissEvent:
+    """The arbiter sets the number of rounds (a blitz: after the proposal)."""
+    _require(actor, ARBITER)
+    event = _lock_event(event)
+    if event.kind == EventKind.BLITZ_PLAYOFF:
+        raise ValidationError(_("A playoff's rounds follow from its Berger table."))
+    existing = event.round_set.count()
+    if rounds < max(1, existing):
+        raise ValidationError(
+            {"rounds": _("At least %(n)s: that many rounds exist already.") % {"n": max(1, existing)}}
+        )
+    before = {"rounds": event.rounds}
+    event.rounds = rounds
+    event.save(update_fields=["rounds"])
+    _record(actor, "swiss.event_set_rounds", event, before, rounds=rounds, rounds_set=True)
+    return event
+
+
+def _renumber_by_rating(event: SwissEvent) -> None:
+    """Start numbers 1..n by rating (highest first, unrated last), then name."""
+    entrants = list(event.entrants.select_for_update(of=("self",)).select_related("member"))
+    entrants.sort(key=lambda e: (e.rating is None, -(e.rating or 0), e.member.name.lower(), e.pk))
+    # Two passes: the unique (event, number) constraint holds after every statement.
+    offset = 1000 + len(entrants)
+    for e in entrants:
+        e.number += offset
+    SwissEntrant.objects.bulk_update(entrants, ["number"])
+    for i, e in enumerate(entrants, start=1):
+        e.number = i
+    SwissEntrant.objects.bulk_update(entrants, ["number"])
+
+
+def _season_rating(event: SwissEvent, member: Any) -> int | None:
+    player = event.season.players.filter(member=member).first()
+    if player is not None and player.rating is not None:
+        return player.rating
+    return member.rating
+
+
+@transaction.atomic
+def entrant_add(*, actor: Any, event: SwissEvent, member: Any, rating: int | None = None) -> SwissEntrant:
+    """Enter a member. Until a round is paired the start numbers follow the rating; later
+    entrants get the next number (and a zero-point bye for the rounds they missed)."""
+    _require(actor, MANAGE)
+    event = _lock_event(event)
+    if event.kind == EventKind.BLITZ_PLAYOFF:
+        raise ValidationError(_("A playoff's players are the players tied for first."))
+    if event.entrants.filter(member=member).exists():
+        raise ValidationError(_("%(name)s is entered already.") % {"name": member.name})
+    if rating is None:
+        rating = _season_rating(event, member)
+    started = event.round_set.exclude(status=RoundStatus.OPEN).exists()
+    last = event.entrants.aggregate(last=Max("number"))["last"] or 0
+    entrant = SwissEntrant.objects.create(event=event, member=member, rating=rating, number=last + 1)
+    open_round = event.round_set.filter(status=RoundStatus.OPEN).first()
+    if open_round is not None and event.kind == EventKind.BLITZ:
+        open_round.present.add(entrant)  # a blitz is open to anyone present in time
+    if not started:
+        _renumber_by_rating(event)
+        entrant.refresh_from_db(fields=["number"])
+        if event.kind == EventKind.BLITZ and not _rounds_set(event):
+            event.rounds = max(1, propose_rounds(event.entrants.count()))
+            event.save(update_fields=["rounds"])
+    _record(actor, "swiss.entrant_add", event, member=member.pk, rating=rating,
+            number=entrant.number, rounds=event.rounds)
+    return entrant
+
+
+# --- Rounds -----------------------------------------------------------------------------
+
+
+def _rapid_evening(event: SwissEvent, after: dt.date | None) -> Evening:
+    """Today's rapid evening of the season, else the next one (not before ``after``)."""
+    today = timezone.localdate()
+    evenings = event.season.evenings.filter(kind=EveningKind.RAPID, date__gte=max(today, after or today))
+    evening = evenings.order_by("date").first()
+    if evening is None:
+        raise ValidationError(_("This season has no rapid evening left to play the round on."))
+    return evening
+
+
+@transaction.atomic
+def round_open(*, actor: Any, event: SwissEvent, evening: Evening | None = None) -> SwissRound:
+    """The next round, ready for marking who is present. Opening twice gives the same
+    round. A rapid round belongs to a rapid evening (today's or the next, or ``evening``);
+    the first round of an evening starts 20:30, later ones when the arbiter pairs them.
+    Presence starts as the previous round's on the same evening (blitz round 1: everyone
+    entered; an entrant added while a blitz round is open is present for it)."""
+    _require(actor, ARBITER)
+    event = _lock_event(event)
+    last = event.round_set.select_related("evening").order_by("-number").first()
+    if last is not None and last.status == RoundStatus.OPEN:
+        return last
+    if last is not None and last.status != RoundStatus.DONE:
+        raise ValidationError(_("Finish round %(n)s first.") % {"n": last.number})
+    number = (last.number if last else 0) + 1
+    if number > event.rounds:
+        raise ValidationError(_("All %(n)s rounds have been played.") % {"n": event.rounds})
+    starts_at = None
+    if event.kind == EventKind.RAPID:
+        if evening is None:
+            evening = _rapid_evening(event, last.evening.date if last and last.evening else None)
+        if evening.season_id != event.season_id or evening.kind != EveningKind.RAPID:
+            raise ValidationError(_("A rapid round is played on a rapid evening of the season."))
+        if last is not None and last.evening and evening.date < last.evening.date:
+            raise ValidationError(_("Round %(n)s was played later than that evening.") % {"n": last.number})
+        if last is None or last.evening_id != evening.pk:
+            starts_at = dt.datetime.combine(evening.date, RAPID_ROUND_START, tzinfo=CLUB_TZ)
+    rnd = SwissRound.objects.create(event=event, number=number, evening=evening, starts_at=starts_at)
+    if last is not None and (event.kind != EventKind.RAPID or last.evening_id == rnd.evening_id):
+        rnd.present.set(last.present.filter(withdrawn=False))
+    elif last is None and event.kind == EventKind.BLITZ:
+        rnd.present.set(event.entrants.filter(withdrawn=False))
+    _record(actor, "swiss.round_open", event, round=number,
+            evening=evening.date.isoformat() if evening else None)
+    return rnd
+
+
+@transaction.atomic
+def presence_set(*, actor: Any, round: SwissRound, entrant_ids: Iterable[int]) -> SwissRound:
+    """The arbiter marks who is present for a round (RULES 7: present 15 minutes before the
+    round, the arbiter's marking is the record). Only before the round is paired."""
+    _require(actor, ARBITER)
+    rnd = _lock_round(round)
+    if rnd.status != RoundStatus.OPEN:
+        raise ValidationError(_("Round %(n)s is paired already.") % {"n": rnd.number})
+    wanted = set(entrant_ids)
+    entrants = list(rnd.event.entrants.filter(pk__in=wanted, withdrawn=False))
+    if len(entrants) != len(wanted):
+        raise ValidationError(_("Only entrants of this event who have not withdrawn can be present."))
+    before = sorted(rnd.present.values_list("number", flat=True))
+    rnd.present.set(entrants)
+    rnd.version += 1
+    rnd.save(update_fields=["version"])
+    _record(actor, "swiss.presence_set", rnd.event, before, round=rnd.number,
+            present=sorted(e.number for e in entrants))
+    return rnd
+
+
+def _pair(event: SwissEvent, rnd: SwissRound, entrants: list[SwissEntrant], present: set[int]):
+    tournament = event_tournament(event, before=rnd.number, entrants=entrants)
+    if event.kind == EventKind.RAPID:
+        return pair_rapid_round(tournament, present)
+    try:
+        return pair_blitz_round(tournament, present, total_rounds=event.rounds)
+    except BlitzPairingError as exc:
+        raise ValidationError(str(exc)) from exc
+
+
+@transaction.atomic
+def round_pair(*, actor: Any, round: SwissRound) -> SwissRound:
+    """Pair the round among the present entrants (rapid: two-game matches; blitz: Dutch)
+    and store its boards and the engine's notes. A paired round is not paired again."""
+    _require(actor, ARBITER)
+    rnd = _lock_round(round)
+    if rnd.status != RoundStatus.OPEN:
+        return rnd
+    event = rnd.event
+    if event.round_set.filter(number__lt=rnd.number).exclude(status=RoundStatus.DONE).exists():
+        raise ValidationError(_("Finish the earlier rounds first."))
+    entrants = event_entrants(event)
+    present_ids = set(rnd.present.values_list("pk", flat=True))
+    present = {e.number for e in entrants if e.pk in present_ids}
+    if len(present) < 2:
+        raise ValidationError(_("Mark at least two players present."))
+    pairing = _pair(event, rnd, entrants, present)
+    by_number = {e.number: e for e in entrants}
+    for board, (white, black) in enumerate(pairing.games, start=1):
+        SwissGame.objects.create(round=rnd, board=board, white=by_number[white], black=by_number[black])
+    if pairing.bye is not None:
+        SwissGame.objects.create(
+            round=rnd, board=len(pairing.games) + 1, white=by_number[pairing.bye],
+            white_points=_decimal(max_points(event)),
+        )
+    rnd.status = RoundStatus.PAIRED
+    rnd.notes = list(pairing.notes)
+    rnd.version += 1
+    rnd.save(update_fields=["status", "notes", "version"])
+    _record(actor, "swiss.round_pair", event, round=rnd.number,
+            games=[list(g) for g in pairing.games], bye=pairing.bye, notes=list(pairing.notes))
+    return rnd
+
+
+def _as_points(value: Any) -> Fraction:
+    try:
+        return Fraction(str(value))
+    except (TypeError, ValueError, ZeroDivisionError) as exc:
+        raise ValidationError(_("'%(v)s' is not a number of points.") % {"v": value}) from exc
+
+
+def _check_result(event: SwissEvent, white: Fraction, black: Fraction, forfeit: bool) -> None:
+    top = max_points(event)
+    steps = {Fraction(k, 2) for k in range(int(top * 2) + 1)}
+    if white not in steps or black not in steps:
+        raise ValidationError(_("Points per side are 0 to %(m)s in half points.") % {"m": top})
+    if forfeit:
+        if (white, black) not in ((top, 0), (0, top), (0, 0)):
+            raise ValidationError(
+                _("A forfeit is %(m)s-0, 0-%(m)s or 0-0 (both absent).") % {"m": top}
+            )
+        return
+    if white + black != top:
+        raise ValidationError(
+            _("The points of a game must add up to %(m)s (%(w)s + %(b)s given).")
+            % {"m": top, "w": points_text(white), "b": points_text(black)}
+        )
+
+
+@transaction.atomic
+def game_result_set(
+    *,
+    actor: Any,
+    game: SwissGame,
+    white_points: Any,
+    black_points: Any,
+    forfeit: bool = False,
+    expected_version: int | None,
+) -> SwissGame:
+    """Enter or correct the result of a board: a game 1-0 / ½-½ / 0-1, a rapid match
+    2-0 … 0-2, or a forfeit. A stale ``expected_version`` raises Conflict."""
+    _require(actor, ARBITER)
+    locked = (
+        SwissGame.objects.select_for_update(of=("self",))
+        .select_related("round__event", "white__member", "black__member")
+        .get(pk=game.pk)
+    )
+    event = locked.round.event
+    if expected_version is not None and locked.version != expected_version:
+        raise Conflict(
+            _("Somebody else entered %(result)s for board %(board)s meanwhile.")
+            % {"result": result_text(locked), "board": locked.board},
+            current=locked,
+        )
+    if locked.black_id is None:
+        raise ValidationError(_("A bye has no result to enter."))
+    if locked.round.status == RoundStatus.OPEN:
+        raise ValidationError(_("The round is not paired yet."))
+    white, black = _as_points(white_points), _as_points(black_points)
+    _check_result(event, white, black, forfeit)
+    new = (_decimal(white), _decimal(black))
+    if (locked.white_points, locked.black_points, locked.forfeit) == (*new, forfeit):
+        return locked
+    before = {"white": _num(locked.white_points), "black": _num(locked.black_points), "forfeit": locked.forfeit}
+    locked.white_points, locked.black_points = new
+    locked.forfeit = forfeit
+    locked.version += 1
+    locked.save(update_fields=["white_points", "black_points", "forfeit", "version"])
+    _record(actor, "swiss.game_result", event, before, round=locked.round.number, board=locked.board,
+            white=_num(locked.white_points), black=_num(locked.black_points), forfeit=forfeit)
+    return locked
+
+
+def _num(value: Decimal | None) -> str | None:
+    return None if value is None else str(value)
+
+
+@transaction.atomic
+def round_finish(*, actor: Any, round: SwissRound) -> SwissRound:
+    """Close a round once every board has a result; its points then count in the standings
+    and the next round can be opened. Finishing twice changes nothing."""
+    _require(actor, ARBITER)
+    rnd = _lock_round(round)
+    if rnd.status == RoundStatus.DONE:
+        return rnd
+    if rnd.status == RoundStatus.OPEN:
+        raise ValidationError(_("Round %(n)s is not paired yet.") % {"n": rnd.number})
+    missing = list(
+        rnd.games.filter(black__isnull=False, white_points__isnull=True).values_list("board", flat=True)
+    )
+    if missing:
+        raise ValidationError(
+            _("Boards without a result: %(b)s.") % {"b": ", ".join(map(str, missing))}
+        )
+    rnd.status = RoundStatus.DONE
+    rnd.version += 1
+    rnd.save(update_fields=["status", "version"])
+    _record(actor, "swiss.round_finish", rnd.event, round=rnd.number)
+    return rnd
+
+
+# --- The blitz playoff ------------------------------------------------------------------
+
+
+@transaction.atomic
+def blitz_playoff_create(*, actor: Any, event: SwissEvent) -> SwissEvent:
+    """The playoff of an unbroken tie for first (RULES 8): a double round robin by the Berger
+    tables, every tied player meeting every other with both colours, all games created at
+    once. Berger numbers follow the start numbers. Generating twice gives the same playoff."""
+    _require(actor, ARBITER)
+    event = _lock_event(event)
+    existing = event.playoffs.first()
+    if existing is not None:
+        return existing
+    if event.kind != EventKind.BLITZ:
+        raise ValidationError(_("Only a blitz championship has a playoff."))
+    if not event_is_finished(event):
+        raise ValidationError(_("The playoff follows the final standings: finish every round first."))
+    tied = tied_for_first(event_standings(event))
+    if len(tied) < 2:
+        raise ValidationError(_("There is no unbroken tie for first place."))
+    schedule = playoff_rounds([e.number for e in tied])
+    playoff = SwissEvent.objects.create(
+        season=event.season, kind=EventKind.BLITZ_PLAYOFF, parent=event,
+        name=_unique_name(event.season, _("%(name)s, playoff") % {"name": event.name})[:80],
+        half=event.half, date=event.date, rounds=len(schedule), rules=event.rules,
+        tiebreak_order=event.tiebreak_order,
+    )
+    entrants = {
+        e.number: SwissEntrant.objects.create(event=playoff, member=e.member, rating=e.rating, number=i)
+        for i, e in enumerate(tied, start=1)
+    }
+    for berger in schedule:
+        rnd = SwissRound.objects.create(event=playoff, number=berger.number, status=RoundStatus.PAIRED)
+        for board, (white, black) in enumerate(berger.games, start=1):
+            SwissGame.objects.create(round=rnd, board=board, white=entrants[white], black=entrants[black])
+        rnd.present.set([entrants[n] for game in berger.games for n in game])
+    _record(actor, "swiss.playoff_create", event, playoff=playoff.pk,
+            players=[e.member_id for e in tied], rounds=len(schedule))
+    return playoff
+
+
+# --- TRF --------------------------------------------------------------------------------
+
+
+def event_to_trf(event: SwissEvent) -> str:
+    """The finished rounds as a TRF16 file (single games: blitz and playoff). A rapid
+    event's two-game matches do not fit a TRF file."""
+    if event.is_match_event:
+        raise ValidationError(_("A rapid event's two-game matches do not fit a TRF file."))
+    entrants = event_entrants(event)
+    tournament = event_tournament(event, entrants=entrants)
+    ranks = {row.entrant.number: row.rank for row in event_standings(event, entrants=entrants)}
+    headers: list[tuple[str, str]] = [("012", event.name)]
+    if event.date:
+        headers += [("042", event.date.isoformat()), ("052", event.date.isoformat())]
+    headers += [
+        ("062", str(len(entrants))),
+        ("092", event.get_kind_display()),
+        ("XXR", str(event.rounds)),
+    ]
+    parsed = trf.from_tournament(tournament, tuple(headers))
+    players = tuple(replace(p, rank=ranks.get(p.number, 0)) for p in parsed.players)
+    return trf.write(trf.TrfFile(parsed.headers, players))
+
+
+_TRF_POINTS: dict[str, Fraction | int] = {"1": 1, "W": 1, "=": Fraction(1, 2), "D": Fraction(1, 2), "0": 0, "L": 0, "+": 1, "-": 0}
+
+
+@transaction.atomic
+def event_from_trf(*, actor: Any, season: Season, text: str, name: str) -> SwissEvent:
+    """A blitz event from a TRF file (played elsewhere, or an earlier year). Players are
+    matched to members by name; every round is stored finished."""
+    _require(actor, MANAGE)
+    try:
+        parsed = trf.parse(text)
+    except trf.TrfError as exc:
+        raise ValidationError(_("The TRF file cannot be read: %(e)s") % {"e": exc}) from exc
+    if not parsed.players:
+        raise ValidationError(_("The TRF file has no players."))
+    members = _members_by_name(p.name for p in parsed.players)
+    rounds = max(len(p.rounds) for p in parsed.players)
+    xxr = (parsed.header("XXR") or "").strip()
+    planned = max(rounds, int(xxr) if xxr.isdigit() else 0, 1)
+    event = event_create(actor=actor, season=season, kind=EventKind.BLITZ, name=name, rounds=planned)
+    entrants = {
+        p.number: SwissEntrant.objects.create(
+            event=event, member=members[p.name.strip().lower()], number=p.number, rating=p.rating or None
+        )
+        for p in parsed.players
+    }
+    for number in range(1, rounds + 1):
+        rnd = SwissRound.objects.create(event=event, number=number, status=RoundStatus.DONE)
+        board, present = 0, []
+        for p in parsed.players:
+            r = p.rounds[number - 1] if number <= len(p.rounds) else None
+            if r is None or r.result in ("Z", " "):
+                continue
+            present.append(entrants[p.number])
+            if r.opponent == 0:  # U, F, H byes
+                board += 1
+                SwissGame.objects.create(
+                    round=rnd, board=board, white=entrants[p.number], white_points=_decimal(r.points),
+                )
+            elif r.colour == "w" or (r.colour != "b" and p.number < r.opponent):
+                other = next(q for q in parsed.players if q.number == r.opponent).rounds[number - 1]
+                board += 1
+                SwissGame.objects.create(
+                    round=rnd, board=board, white=entrants[p.number], black=entrants[r.opponent],
+                    white_points=_decimal(_TRF_POINTS[r.result]),
+                    black_points=_decimal(_TRF_POINTS[other.result]),
+                    forfeit=r.result in ("+", "-"),
+                )
+        rnd.present.set(present)
+    _record(actor, "swiss.event_import", event, players=len(entrants), rounds=rounds, rounds_set=True)
+    return event
+
+
+def _decimal(value: Fraction | int) -> Decimal:
+    value = Fraction(value)
+    return Decimal(value.numerator) / value.denominator
+
+
+def _members_by_name(names: Iterable[str]) -> dict[str, Any]:
+    from django.contrib.auth import get_user_model
+
+    wanted = {n.strip().lower(): n.strip() for n in names}
+    query = Q()
+    for name in wanted.values():
+        query |= Q(name__iexact=name)
+    found: dict[str, list[Any]] = {}
+    for user in get_user_model().objects.filter(query, is_active=True):
+        key = user.name.strip().lower()
+        if key in wanted:
+            found.setdefault(key, []).append(user)
+    unknown = sorted(wanted[k] for k in wanted if k not in found)
+    double = sorted(wanted[k] for k, users in found.items() if len(users) > 1)
+    if unknown:
+        raise ValidationError(
+            _("No member with the name: %(names)s. Add them first.") % {"names": ", ".join(unknown)}
+        )
+    if double:
+        raise ValidationError(
+            _("More than one member has the name: %(names)s.") % {"names": ", ".join(double)}
+        )
+    return {k: users[0] for k, users in found.items()}

@@ -1,0 +1,50 @@
+"""A visitor reads the standings and a player's page (RULES.md 9 and 10)."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def number(text: str) -> float:
+    """A number as the page shows it, in either locale ('434,99' or '434.99')."""
+    return float(text.strip().replace("\u2212", "-").replace(",", "."))
+
+
+def test_visitor_sees_eight_rows_and_all_thirty_on_request(page, demo):
+    page.goto("/standings/")
+    rows = page.locator("main .table-wrap table tbody tr")
+    expect(rows).to_have_count(8)
+    ranks = [int(t) for t in rows.locator("td:first-child").all_inner_texts()]
+    assert ranks == list(range(1, 9))
+
+    page.locator("main a[href='?all=1']").click()
+    expect(page).to_have_url(re.compile(r"\?all=1$"))
+    expect(rows).to_have_count(30)
+
+
+def test_player_page_explains_the_total_and_charts_the_places(page, demo):
+    page.goto("/standings/")
+    first = page.locator("main .table-wrap table tbody tr").first.locator("a[href^='/players/']")
+    name = first.inner_text()
+    first.click()
+    expect(page).to_have_url(re.compile(r"/players/\d+/$"))
+    expect(page.locator("h1")).to_have_text(name)
+
+    table = page.locator("table.explanation").first
+    points = [number(t) for t in table.locator("tbody tr td:last-child").all_inner_texts()]
+    footer_total = number(table.locator("tfoot th.num").inner_text())
+    shown_total = number(page.locator("main p strong").first.inner_text())
+    assert points, "the explanation lists the evenings"
+    assert footer_total == shown_total
+    # Each line and the total are rounded to cents separately (RULES.md 4.1).
+    assert sum(points) == pytest.approx(shown_total, abs=0.005 * len(points) + 1e-9)
+
+    chart = page.locator("main svg.chart")
+    expect(chart).to_have_count(1)
+    expect(chart.locator("> title")).not_to_be_empty()
+    assert chart.get_attribute("role") == "img"
+    # One point per evening after which he had a place.
+    assert chart.locator("circle").count() == len(points)
