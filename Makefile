@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 PORT   ?= 8000
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test install migrate demo bench lint e2e-screenshots messages clean
+.PHONY: run test install migrate demo bench loadtest lint messages clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -32,6 +32,11 @@ test: install
 
 bench: install
 	@for f in bench/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
+
+# Mixed load (visitors, sign-ups, result entry) on gunicorn + PostgreSQL + Redis + a worker,
+# against 127.0.0.1 only; prints requests per second, errors and the 95th percentile.
+loadtest: install
+	$(BIN)/python scripts/loadtest.py
 
 lint: install
 	$(BIN)/ruff check .
