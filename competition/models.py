@@ -475,6 +475,10 @@ class SwissEvent(models.Model):
     )
     date = models.DateField(_("date"), null=True, blank=True, help_text=_("Blitz: the evening."))
     rounds = models.PositiveSmallIntegerField(_("rounds"), default=9)
+    rounds_fixed = models.BooleanField(
+        default=False,
+        help_text=_("Set by the arbiter; until then a blitz follows the proposal for its size."),
+    )
     tiebreak_order = models.CharField(
         _("tie-break order"), max_length=60, default="PTS,DE,BH-M1,SB"
     )

@@ -29,7 +29,6 @@ from pairing.engine.rapid import pair_rapid_round
 from . import audit
 from .calendar import CLUB_TZ
 from .models import (
-    AuditRecord,
     Evening,
     EveningKind,
     EventKind,
@@ -146,7 +145,8 @@ def event_create(
     else:
         fixed = True
     event = SwissEvent.objects.create(
-        season=season, kind=kind, name=name, half=half, date=date, rounds=rounds
+        season=season, kind=kind, name=name, half=half, date=date, rounds=rounds,
+        rounds_fixed=fixed,
     )
     _record(actor, "swiss.event_create", event, kind=kind, name=name, rounds=rounds,
             rounds_set=fixed)
@@ -154,14 +154,9 @@ def event_create(
 
 
 def _rounds_set(event: SwissEvent) -> bool:
-    """Has somebody fixed the number of rounds (at creation or later)? The audit trail is
-    the record of that decision; until then a blitz follows ``propose_rounds``."""
-    return AuditRecord.objects.filter(
-        season_id=event.season_id,
-        action__in=("swiss.event_create", "swiss.event_set_rounds", "swiss.event_import"),
-        after__event=event.pk,
-        after__rounds_set=True,
-    ).exists()
+    """Has somebody fixed the number of rounds (at creation or later)? Until then a blitz
+    follows ``propose_rounds``."""
+    return event.rounds_fixed
 
 
 @transaction.atomic
@@ -178,7 +173,8 @@ def event_set_rounds(*, actor: Any, event: SwissEvent, rounds: int) -> SwissEven
         )
     before = {"rounds": event.rounds}
     event.rounds = rounds
-    event.save(update_fields=["rounds"])
+    event.rounds_fixed = True
+    event.save(update_fields=["rounds", "rounds_fixed"])
     _record(actor, "swiss.event_set_rounds", event, before, rounds=rounds, rounds_set=True)
     return event
 
@@ -469,7 +465,7 @@ def blitz_playoff_create(*, actor: Any, event: SwissEvent) -> SwissEvent:
     playoff = SwissEvent.objects.create(
         season=event.season, kind=EventKind.BLITZ_PLAYOFF, parent=event,
         name=_unique_name(event.season, _("%(name)s, playoff") % {"name": event.name})[:80],
-        half=event.half, date=event.date, rounds=len(schedule), rules=event.rules,
+        half=event.half, date=event.date, rounds=len(schedule), rounds_fixed=True, rules=event.rules,
         tiebreak_order=event.tiebreak_order,
     )
     entrants = {
