@@ -16,10 +16,10 @@ from .models import (
     Evening,
     Game,
     Half,
+    Player,
     PlayoffBracket,
     PlayoffDate,
     PlayoffResult,
-    Player,
     Prize,
     Registration,
     Season,
@@ -34,7 +34,7 @@ from .scoring.params import ParameterError, parameters_to_dict, parse_parameters
 class CompetitionForm(forms.ModelForm):
     class Meta:
         model = Competition
-        fields = "__all__"
+        exclude: tuple[str, ...] = ()
 
     def clean(self):
         data = super().clean()

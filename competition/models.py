@@ -376,6 +376,9 @@ class StandingsSnapshot(models.Model):
             models.UniqueConstraint(fields=["half", "evening"], name="snapshot_once_per_evening")
         ]
 
+    def __str__(self) -> str:
+        return f"{self.half_id} after {self.evening_id}"
+
 
 class Standing(models.Model):
     """One player's row in a snapshot."""
@@ -402,6 +405,16 @@ class Standing(models.Model):
     group = models.PositiveSmallIntegerField(null=True, blank=True)  # ladder group 1-4
     explanation = models.JSONField(default=list)
 
+    class Meta:
+        ordering = ["snapshot", "rank"]
+        constraints = [
+            models.UniqueConstraint(fields=["snapshot", "player"], name="standing_player_once"),
+            models.UniqueConstraint(fields=["snapshot", "rank"], name="standing_rank_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rank}. {self.player_id}: {self.score}"
+
     @property
     def percentage(self) -> Decimal | None:
         """Game points over games played, in percent (RULES.md 9, column 9)."""
@@ -416,13 +429,6 @@ class Standing(models.Model):
     @property
     def absences(self) -> int:
         return self.absent_with_notice + self.absent_without_notice
-
-    class Meta:
-        ordering = ["snapshot", "rank"]
-        constraints = [
-            models.UniqueConstraint(fields=["snapshot", "player"], name="standing_player_once"),
-            models.UniqueConstraint(fields=["snapshot", "rank"], name="standing_rank_once"),
-        ]
 
 
 class AuditRecord(models.Model):
@@ -592,6 +598,9 @@ class SwissGame(models.Model):
             ),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.round_id}.{self.board}: {self.white_id}-{self.black_id}"
+
 
 # --- Prizes and playoffs (RULES.md 6) ----------------------------------------------------
 
@@ -615,6 +624,9 @@ class EligibilityOverride(models.Model):
             models.UniqueConstraint(fields=["half", "player"], name="override_once_per_half"),
             models.CheckConstraint(condition=~Q(reason=""), name="override_has_reason"),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id}: {self.eligible} ({self.reason})"
 
 
 class PrizeKind(models.TextChoices):
@@ -667,6 +679,9 @@ class Prize(models.Model):
             ),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()}: {self.member_id}"
+
 
 class PlayoffBracket(models.Model):
     season = models.OneToOneField(Season, on_delete=models.CASCADE, related_name="playoff")
@@ -676,6 +691,9 @@ class PlayoffBracket(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
+
+    def __str__(self) -> str:
+        return f"playoffs {self.season_id}"
 
 
 class PlayoffResult(models.Model):
@@ -696,6 +714,9 @@ class PlayoffResult(models.Model):
             models.UniqueConstraint(fields=["bracket", "match"], name="playoff_result_once")
         ]
 
+    def __str__(self) -> str:
+        return f"{self.match}: {self.result}"
+
 
 class PlayoffDate(models.Model):
     """A semi-final moved to another date agreed with the leader (never the top final)."""
@@ -708,3 +729,6 @@ class PlayoffDate(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["bracket", "match"], name="playoff_date_once")
         ]
+
+    def __str__(self) -> str:
+        return f"{self.match}: {self.date}"

@@ -18,8 +18,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from . import audit
-from .calendar import propose_calendar
-from .calendar import evening_times
+from .calendar import evening_times, propose_calendar
 from .models import (
     Attendance,
     Bye,
@@ -40,7 +39,6 @@ from .models import (
 from .presets import COMPETITION_PRESETS
 from .scoring.params import ParameterError, parse_parameters, preset
 from .signup import SignupRefused, decide_signup
-
 
 log = logging.getLogger(__name__)
 

@@ -16,9 +16,6 @@ class PairingNotice(models.Model):
     signature = models.CharField(max_length=200, help_text=_("colours, opponent, tempo"))
     sent_at = models.DateTimeField(auto_now_add=True)
 
-    def __str__(self) -> str:
-        return f"{self.evening_id}/{self.player_id}: {self.signature}"
-
     class Meta:
         verbose_name = _("pairing e-mail")
         verbose_name_plural = _("pairing e-mails")
@@ -27,3 +24,6 @@ class PairingNotice(models.Model):
                 fields=["evening", "player", "signature"], name="notice_once_per_version"
             )
         ]
+
+    def __str__(self) -> str:
+        return f"{self.evening_id}/{self.player_id}: {self.signature}"

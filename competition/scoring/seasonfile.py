@@ -307,7 +307,9 @@ def compute(season: SeasonInput, history: bool = False) -> dict[str, Any]:
         return merge_prize_report({"season": part}, prize_report(season, ladder))
     assert isinstance(season.params, KeizerParams)
     halves = compute_keizer_season(season.params, season.players, season.evenings, history=history)
-    report = {half: _keizer_part(result, names, history) for half, result in halves.items()}
+    report: dict[str, Any] = {
+        half: _keizer_part(result, names, history) for half, result in halves.items()
+    }
     return merge_prize_report(report, prize_report(season, halves))
 
 

@@ -9,7 +9,7 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from competition.forms import ParametersForm, RegistrationForm, SeasonSetUpForm
+from competition.forms import ParametersForm, SeasonSetUpForm
 from competition.models import AuditRecord, Evening, Game, Registration, Season
 from competition.scoring.generate import random_season
 from competition.scoring.seasonfile import SeasonFileError, dump_season, load_season

@@ -94,7 +94,7 @@ def test_deadline_is_thursday_1800_local_on_both_sides_of_dst_change():
     # 2027-03-28 summer time starts: Thursday 1 April is CEST again.
     _, deadline = evening_times(D(2027, 4, 2))
     assert deadline.isoformat() == "2027-04-01T18:00:00+02:00"
-    assert deadline.astimezone(dt.timezone.utc).hour == 16
+    assert deadline.astimezone(dt.UTC).hour == 16
 
 
 def test_bad_calendar_input_is_refused():
