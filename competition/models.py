@@ -95,7 +95,7 @@ class Competition(models.Model):
     evenings_per_half = models.PositiveSmallIntegerField(_("playing evenings per half"), default=10)
     # Prizes (RULES.md 6).
     eligibility_percentage = models.PositiveSmallIntegerField(
-        _("eligibility: % of evenings not absent without notice"), default=50
+        _("eligibility: percentage of evenings not absent without notice"), default=50
     )
     eligibility_min_games = models.PositiveSmallIntegerField(
         _("eligibility: minimum games (ladder)"), default=14
