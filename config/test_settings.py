@@ -15,6 +15,8 @@ EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
 STORAGES["staticfiles"]["BACKEND"] = "django.contrib.staticfiles.storage.StaticFilesStorage"  # noqa: F405
-LANGUAGE_CODE = "nl"
+# Tests read the English source strings; the Dutch default is tested explicitly
+# (tests/integration/test_language_default.py, tests/e2e/test_language.py).
+LANGUAGE_CODE = "en"
 STATIC_ROOT = VAR_DIR / "static"  # noqa: F405
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
