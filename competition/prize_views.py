@@ -8,7 +8,7 @@ from functools import wraps
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
+from django.contrib.auth.decorators import login_required, permission_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -114,6 +114,7 @@ def _to_playoffs(season: Season, anchor: str = "") -> HttpResponse:
 
 @require_POST
 @login_required
+@permission_required("competition.manage_pairings", raise_exception=True)
 def playoffs_create(request: HttpRequest, season: str) -> HttpResponse:
     season_obj = _season(season)
     _run(request, lambda: prize_services.playoffs_create(actor=request.user, season=season_obj),
@@ -123,6 +124,7 @@ def playoffs_create(request: HttpRequest, season: str) -> HttpResponse:
 
 @require_POST
 @login_required
+@permission_required("competition.enter_results", raise_exception=True)
 def playoff_result(request: HttpRequest, season: str) -> HttpResponse:
     season_obj = _season(season)
     form = PlayoffResultForm(request.POST)
@@ -142,6 +144,7 @@ def playoff_result(request: HttpRequest, season: str) -> HttpResponse:
 
 @require_POST
 @login_required
+@permission_required("competition.manage_pairings", raise_exception=True)
 def playoff_date(request: HttpRequest, season: str) -> HttpResponse:
     season_obj = _season(season)
     form = PlayoffDateForm(request.POST)
@@ -161,6 +164,7 @@ def playoff_date(request: HttpRequest, season: str) -> HttpResponse:
 
 @require_POST
 @login_required
+@permission_required("competition.manage_season", raise_exception=True)
 def playoff_prizes(request: HttpRequest, season: str) -> HttpResponse:
     season_obj = _season(season)
     _run(request, lambda: prize_services.playoff_prizes_confirm(actor=request.user, season=season_obj),
@@ -186,6 +190,7 @@ def _to_manage(season: Season, anchor: str = "") -> HttpResponse:
 
 @require_POST
 @login_required
+@permission_required("competition.override_eligibility", raise_exception=True)
 def override_set(request: HttpRequest, season: str) -> HttpResponse:
     season_obj = _season(season)
     form = EligibilityOverrideForm(request.POST, season=season_obj)
@@ -206,6 +211,7 @@ def override_set(request: HttpRequest, season: str) -> HttpResponse:
 
 @require_POST
 @login_required
+@permission_required("competition.override_eligibility", raise_exception=True)
 def override_clear(request: HttpRequest, season: str) -> HttpResponse:
     season_obj = _season(season)
     form = HalfPlayerForm(request.POST, season=season_obj)
@@ -225,6 +231,7 @@ def override_clear(request: HttpRequest, season: str) -> HttpResponse:
 
 @require_POST
 @login_required
+@permission_required("competition.manage_season", raise_exception=True)
 def confirm(request: HttpRequest, season: str) -> HttpResponse:
     season_obj = _season(season)
     form = HalfForm(request.POST, season=season_obj)
@@ -239,6 +246,7 @@ def confirm(request: HttpRequest, season: str) -> HttpResponse:
 
 @require_POST
 @login_required
+@permission_required("competition.manage_season", raise_exception=True)
 def player_kind(request: HttpRequest, season: str) -> HttpResponse:
     season_obj = _season(season)
     form = PlayerKindForm(request.POST, season=season_obj)
@@ -255,6 +263,7 @@ def player_kind(request: HttpRequest, season: str) -> HttpResponse:
 
 @require_POST
 @login_required
+@permission_required("competition.manage_season", raise_exception=True)
 def next_season(request: HttpRequest, season: str) -> HttpResponse:
     season_obj = _season(season)
     if not request.user.has_perm("competition.manage_season"):

@@ -37,7 +37,9 @@ def _get_default(key, default=None, *args, **kwargs):
 class ResilientRedisCache(RedisCache):
     get = _tolerant(_get_default)(RedisCache.get)
     set = _tolerant(None)(RedisCache.set)
-    add = _tolerant(False)(RedisCache.add)
+    # A dropped add counts as stored: allauth's rate limiter takes a lock with add() and
+    # would otherwise refuse every sign-in while Redis is down (limits are off meanwhile).
+    add = _tolerant(True)(RedisCache.add)
     touch = _tolerant(False)(RedisCache.touch)
     delete = _tolerant(False)(RedisCache.delete)
     get_many = _tolerant(lambda *a, **k: {})(RedisCache.get_many)

@@ -113,8 +113,12 @@ if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
     # A web request must not hang when Redis is down: fail fast, the beat jobs catch up.
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 1, "socket_timeout": 2,
-                                       "max_retries": 1}
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "socket_connect_timeout": 1, "socket_timeout": 2, "max_retries": 1,
+        # An unacknowledged task (worker killed) comes back after this many seconds; the
+        # catch-up beat jobs cover anything older.
+        "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=600),
+    }
     CELERY_BROKER_CONNECTION_TIMEOUT = 1
     CELERY_TASK_PUBLISH_RETRY = False
 else:
@@ -183,6 +187,16 @@ ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="mandatory")
 ACCOUNT_PREVENT_ENUMERATION = True
+# Rate limits on the shared cache (Redis in production), written out so the policy is visible.
+ACCOUNT_RATE_LIMITS = {
+    "login_failed": "10/m/ip,5/5m/key",
+    "login": "30/m/ip",
+    "signup": "20/m/ip",
+    "confirm_email": "1/3m/key",
+    "reset_password": "20/m/ip,5/m/key",
+    "reset_password_from_key": "20/m/ip",
+    "change_password": "5/m/user",
+}
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_ADAPTER = "members.adapter.AccountAdapter"
 LOGIN_REDIRECT_URL = "/"
