@@ -103,10 +103,16 @@ def manage(env: dict[str, str], *args: str) -> str:
     return done.stdout.strip()
 
 
-def get(port: int, path: str, timeout: float = 10) -> tuple[int, bytes]:
+# A session cookie makes a request bypass the visitors' page cache, as a signed-in
+# member's would: those rows measure the full work of a page.
+UNCACHED = {"Cookie": "sessionid=bench-uncached"}
+
+
+def get(port: int, path: str, timeout: float = 10,
+        headers: dict[str, str] | None = None) -> tuple[int, bytes]:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
-        conn.request("GET", path)
+        conn.request("GET", path, headers=headers or {})
         response = conn.getresponse()
         return response.status, response.read()
     finally:
@@ -129,12 +135,14 @@ def wait_until_up(port: int, server: subprocess.Popen, limit: float = 30) -> Non
     raise SystemExit(f"gunicorn did not answer within {limit:.0f} s.")
 
 
-def load_with_wrk(wrk: str, port: int, path: str, folder: Path) -> dict[str, float]:
+def load_with_wrk(wrk: str, port: int, path: str, folder: Path,
+                  headers: dict[str, str] | None = None) -> dict[str, float]:
     script = folder / "report.lua"
     script.write_text(WRK_REPORT)
+    extra = [arg for k, v in (headers or {}).items() for arg in ("-H", f"{k}: {v}")]
     out = subprocess.run(
         [wrk, f"-t{min(CLIENTS, 4)}", f"-c{CLIENTS}", f"-d{SECONDS:g}s", "--timeout", "10s",
-         "-s", str(script), f"http://127.0.0.1:{port}{path}"],
+         *extra, "-s", str(script), f"http://127.0.0.1:{port}{path}"],
         capture_output=True, text=True, check=True,
     ).stdout
     match = re.search(r"RESULT (\d+) (\d+) (\d+) (\d+) (\d+)", out)
@@ -147,7 +155,8 @@ def load_with_wrk(wrk: str, port: int, path: str, folder: Path) -> dict[str, flo
     }
 
 
-def load_with_threads(port: int, path: str) -> dict[str, float]:
+def load_with_threads(port: int, path: str,
+                      headers: dict[str, str] | None = None) -> dict[str, float]:
     """CLIENTS threads, each requesting one page after another for SECONDS."""
     latencies: list[float] = []
     errors = [0]
@@ -159,7 +168,7 @@ def load_with_threads(port: int, path: str) -> dict[str, float]:
         while time.monotonic() < stop:
             start = time.perf_counter()
             try:
-                status, _ = get(port, path)
+                status, _ = get(port, path, headers=headers)
             except OSError:
                 failed += 1
                 continue
@@ -245,13 +254,16 @@ def main() -> int:
         print(f"gunicorn: {WORKERS} sync workers on 127.0.0.1:{port}; "
               f"{CLIENTS} concurrent clients, {SECONDS:g} s per page, load by "
               f"{'wrk' if wrk else 'Python threads'}")
-        print(f"{'page':22} {'requests':>9} {'errors':>7} {'median ms':>10} {'p95 ms':>8} {'req/s':>8}")
+        print(f"{'page':22} {'who':9} {'requests':>9} {'errors':>7} {'median ms':>10} "
+              f"{'p95 ms':>8} {'req/s':>8}")
         for path in PATHS:
-            for _ in range(20):  # warm up every worker's connection and imports
-                get(port, path)
-            r = load_with_wrk(wrk, port, path, folder) if wrk else load_with_threads(port, path)
-            print(f"{path:22} {r['requests']:9d} {r['errors']:7d} {r['median_ms']:10.1f} "
-                  f"{r['p95_ms']:8.1f} {r['rps']:8.1f}")
+            for who, headers in (("visitor", None), ("uncached", UNCACHED)):
+                for _ in range(20):  # warm up every worker's connection and imports
+                    get(port, path, headers=headers)
+                r = (load_with_wrk(wrk, port, path, folder, headers) if wrk
+                     else load_with_threads(port, path, headers))
+                print(f"{path:22} {who:9} {r['requests']:9d} {r['errors']:7d} "
+                      f"{r['median_ms']:10.1f} {r['p95_ms']:8.1f} {r['rps']:8.1f}")
     finally:
         if server is not None:
             stop_server(server)

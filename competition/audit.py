@@ -21,6 +21,9 @@ def record(
         season = evening.season_id
     if player is not None and season is None:
         season = player.season_id
+    from .pagecache import bump_data_version
+
+    bump_data_version()
     return AuditRecord.objects.create(
         actor=actor if getattr(actor, "is_authenticated", False) else None,
         action=action,

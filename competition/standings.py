@@ -36,6 +36,7 @@ from .scoring.display import round_points
 from .scoring.keizer import compute_keizer_season
 from .scoring.ladder import compute_ladder
 from .scoring.params import parse_parameters
+from .pagecache import bump_data_version
 from .selectors import club_today
 
 
@@ -214,6 +215,7 @@ def recalculate_season(season_id: int, today: dt.date | None = None) -> int:
     Season.objects.filter(pk=season.pk, standings_stale_since=stale_since).update(
         standings_stale_since=None
     )
+    bump_data_version()
     return len(kept)
 
 

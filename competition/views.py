@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -19,6 +20,7 @@ from django_tables2 import RequestConfig
 
 from . import prize_selectors, selectors, services
 from .charts import place_chart_svg
+from .pagecache import cache_public_page
 from .forms import EveningForm, ParametersForm, RegistrationForm, SeasonSetUpForm
 from .ical import calendar_ics
 from .models import Evening, EveningKind, Game, HalfKind, Player, Result, Season
@@ -46,6 +48,7 @@ def _validation_messages(exc: ValidationError) -> list[str]:
 # --- Home -------------------------------------------------------------------------------
 
 
+@cache_public_page
 def home(request: HttpRequest) -> HttpResponse:
     season = selectors.current_season()
     context: dict = {"season": season}
@@ -65,6 +68,7 @@ def home(request: HttpRequest) -> HttpResponse:
 # --- Standings --------------------------------------------------------------------------
 
 
+@cache_public_page
 def standings(request: HttpRequest, season: str | None = None, half: str | None = None):
     season_obj = _season_or_404(season)
     if half:
@@ -139,6 +143,7 @@ def _standings_csv(season: Season, half, rows) -> HttpResponse:
 # --- Evenings ---------------------------------------------------------------------------
 
 
+@cache_public_page
 def evenings(request: HttpRequest) -> HttpResponse:
     season = _season_or_404(request.GET.get("season"))
     return render(
@@ -148,6 +153,7 @@ def evenings(request: HttpRequest) -> HttpResponse:
     )
 
 
+@cache_public_page
 def evening(request: HttpRequest, date: str) -> HttpResponse:
     try:
         day = dt.date.fromisoformat(date)
@@ -195,6 +201,7 @@ def enter_result(request: HttpRequest, game_id: int) -> HttpResponse:
 # --- Players ----------------------------------------------------------------------------
 
 
+@cache_public_page
 def player(request: HttpRequest, player_id: int) -> HttpResponse:
     player_obj = get_object_or_404(
         Player.objects.select_related("member", "season__competition"), pk=player_id
@@ -209,6 +216,7 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
 # --- Calendar and rules -----------------------------------------------------------------
 
 
+@cache_public_page
 def calendar(request: HttpRequest) -> HttpResponse:
     season = _season_or_404(request.GET.get("season"))
     return render(
@@ -219,12 +227,14 @@ def calendar(request: HttpRequest) -> HttpResponse:
     )
 
 
+@cache_public_page
 def calendar_feed(request: HttpRequest) -> HttpResponse:
     season = _season_or_404(request.GET.get("season"))
     body = calendar_ics(season, selectors.season_evenings(season), host=request.get_host())
     return HttpResponse(body, content_type="text/calendar; charset=utf-8")
 
 
+@cache_public_page
 def rules(request: HttpRequest) -> HttpResponse:
     season = _season_or_404(request.GET.get("season"))
     return render(
@@ -365,3 +375,20 @@ def audit_log(request: HttpRequest) -> HttpResponse:
         evening_id=request.GET.get("evening"), player_id=request.GET.get("player")
     )
     return render(request, "competition/audit.html", records)
+
+
+def language(request: HttpRequest, code: str) -> HttpResponse:
+    """Choose the site's language (a cookie) and go back. A plain link rather than
+    Django's POST form: public pages then carry no CSRF token and can be cached."""
+    if code not in dict(settings.LANGUAGES):
+        raise Http404
+    target = request.GET.get("next", "/")
+    if not url_has_allowed_host_and_scheme(target, {request.get_host()},
+                                           require_https=request.is_secure()):
+        target = "/"
+    response = redirect(target)
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME, code, max_age=365 * 24 * 3600, samesite="Lax",
+        secure=settings.SESSION_COOKIE_SECURE,
+    )
+    return response

@@ -215,6 +215,8 @@ TIME_ZONE = "Europe/Amsterdam"
 USE_I18N = True
 USE_TZ = True
 CLUB_NAME = env.str("CLUB_NAME", default="Schaakclub De Pion")
+# Public pages for visitors are cached per version of the club's data (0 turns it off).
+PAGE_CACHE_SECONDS = env.int("PAGE_CACHE_SECONDS", default=600)
 
 # --- Static files -----------------------------------------------------------------------
 STATIC_URL = "static/"

@@ -20,3 +20,5 @@ STORAGES["staticfiles"]["BACKEND"] = "django.contrib.staticfiles.storage.StaticF
 LANGUAGE_CODE = "en"
 STATIC_ROOT = VAR_DIR / "static"  # noqa: F405
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
+# Tests read fresh pages; tests/integration/test_page_cache.py turns the cache on.
+PAGE_CACHE_SECONDS = 0

@@ -23,7 +23,14 @@ def test_a_visitor_without_preference_reads_dutch(client):
 
 
 @override_settings(LANGUAGE_CODE="nl")
-def test_english_is_chosen_with_the_language_form(client):
-    response = client.post(reverse("set_language"), {"language": "en", "next": "/"}, follow=True)
-    page = response.content.decode()
+def test_english_is_chosen_with_the_language_link_and_remembered(client):
+    response = client.get(reverse("language", args=["en"]) + "?next=/rules/", follow=True)
+    assert response.redirect_chain[-1][0] == "/rules/"
+    page = client.get(reverse("competition:home")).content.decode()
     assert 'lang="en"' in page and ">Standings<" in page
+
+
+def test_language_link_refuses_unknown_languages_and_foreign_targets(client):
+    assert client.get(reverse("language", args=["xx"])).status_code == 404
+    response = client.get(reverse("language", args=["nl"]) + "?next=https://evil.example/")
+    assert response.status_code == 302 and response["Location"] == "/"

@@ -1,0 +1,76 @@
+"""Whole public pages cached for visitors who are not signed in.
+
+A page is stored under the club's *data version*, which every recorded change and every
+recalculation moves on (after commit), so a visitor never reads a page older than the
+last result. Signed-in members, requests with a session or pending messages, and
+non-GET requests always get a fresh page.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from collections.abc import Callable
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+
+from .selectors import club_today
+
+VERSION_KEY = "club-data-version"
+
+
+def data_version() -> str:
+    return str(cache.get(VERSION_KEY) or 0)
+
+
+def bump_data_version() -> None:
+    """Call inside the writing transaction: the version moves on once it commits."""
+
+    def bump() -> None:
+        try:
+            cache.incr(VERSION_KEY)
+        except ValueError:  # not there yet (or evicted)
+            cache.set(VERSION_KEY, 1, None)
+
+    transaction.on_commit(bump)
+
+
+def _cacheable(request: HttpRequest) -> bool:
+    return (
+        settings.PAGE_CACHE_SECONDS > 0
+        and request.method == "GET"
+        and not request.user.is_authenticated
+        and settings.SESSION_COOKIE_NAME not in request.COOKIES
+        and "messages" not in request.COOKIES
+    )
+
+
+def cache_public_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    @functools.wraps(view)
+    def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        if not _cacheable(request):
+            return view(request, *args, **kwargs)
+        raw = "|".join((
+            data_version(), club_today().isoformat(), getattr(request, "LANGUAGE_CODE", ""),
+            request.get_full_path(),
+        ))
+        key = "page:" + hashlib.sha256(raw.encode()).hexdigest()
+        stored = cache.get(key)
+        if stored is not None:
+            content, content_type, headers = stored
+            response = HttpResponse(content, content_type=content_type)
+            for name, value in headers:
+                response[name] = value
+            return response
+        response = view(request, *args, **kwargs)
+        if response.status_code == 200 and not response.streaming and not response.cookies:
+            headers = [(k, v) for k, v in response.items()
+                       if k.lower() in ("content-disposition",)]
+            cache.set(key, (response.content, response["Content-Type"], headers),
+                      settings.PAGE_CACHE_SECONDS)
+        return response
+
+    return wrapper

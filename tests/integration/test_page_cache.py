@@ -1,0 +1,68 @@
+"""Public pages are cached for visitors per version of the club's data: a visitor never
+reads a page older than the last change."""
+
+import pytest
+from django.core.cache import cache
+from django.test import override_settings
+from django.urls import reverse
+
+from competition import services
+from pairing.services import evening_pair_and_publish
+from tests import factories as f
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def club(django_capture_on_commit_callbacks):
+    cache.clear()
+    s = f.season(players=6)
+    evening = f.playing_evenings(s)[0]
+    with django_capture_on_commit_callbacks(execute=True):
+        evening_pair_and_publish(evening_id=evening.pk, now=evening.deadline)
+    return s, evening
+
+
+@override_settings(PAGE_CACHE_SECONDS=600)
+def test_a_second_visit_is_served_from_the_cache_without_queries(
+    client, club, django_assert_max_num_queries
+):
+    url = reverse("competition:standings")
+    first = client.get(url)
+    assert first.status_code == 200 and not first.cookies
+    with django_assert_max_num_queries(0):
+        second = client.get(url)
+    assert second.content == first.content
+    assert second["Content-Security-Policy"]
+
+
+@override_settings(PAGE_CACHE_SECONDS=600)
+def test_a_new_result_is_visible_at_once(client, club, django_capture_on_commit_callbacks):
+    s, evening = club
+    url = reverse("competition:evening", args=[evening.date.isoformat()])
+    before = client.get(url).content.decode()
+    game = evening.games.order_by("board").first()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.result_set(actor=f.arbiter(), game=game, result="0-1")
+    after = client.get(url).content.decode()
+    assert after != before and 'data-result="0-1"' in after
+
+
+@override_settings(PAGE_CACHE_SECONDS=600)
+def test_signed_in_members_and_other_languages_get_their_own_page(client, club):
+    url = reverse("competition:home")
+    visitor = client.get(url, HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    english = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'lang="nl"' in visitor and 'lang="en"' in english
+    s, _ = club
+    client.force_login(s.players.first().member)
+    member = client.get(url).content.decode()
+    assert member != visitor and "Sign out" in member or "Uitloggen" in member
+
+
+@override_settings(PAGE_CACHE_SECONDS=600)
+def test_public_pages_set_no_cookie_so_they_can_be_cached(client, club):
+    for name in ("competition:home", "competition:standings", "competition:calendar",
+                 "competition:rules", "competition:evenings"):
+        response = client.get(reverse(name))
+        assert response.status_code == 200 and not response.cookies, name
