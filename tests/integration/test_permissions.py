@@ -302,6 +302,7 @@ MATRIX: list[Row] = [
     _r("competition:calendar",         GET,  [],                        200,         200,   200,    200,   200),
     _r("competition:calendar_ics",     GET,  [],                        200,         200,   200,    200,   200),
     _r("competition:rules",            GET,  [],                        200,         200,   200,    200,   200),
+    _r("language",                     GET,  ["=en"],                   302,         302,   302,    302,   302),
     _r("swiss:events",                 GET,  [],                        200,         200,   200,    200,   200),
     _r("swiss:event",                  GET,  ["live_event"],            200,         200,   200,    200,   200),
     _r("swiss:round",                  GET,  ["live_event", "=1"],      200,         200,   200,    200,   200),
