@@ -11,9 +11,8 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-DATA = Path(__file__).resolve().parents[4] / "shared" / "data" / "fide-tiebreak-exercise"
-if not DATA.exists():  # the work tree sits beside shared/
-    DATA = Path("/work/shared/data/fide-tiebreak-exercise")
+# FIDE's exercise with its answers (a copy of ../shared/data, MIT, see its README).
+DATA = Path(__file__).resolve().parents[2] / "data" / "fide-tiebreak-exercise"
 EXERCISE = DATA / "tournament-5-rounds.trf"
 EXPECTED = json.loads((DATA / "expected.json").read_text())["rules_2024"]
 

@@ -8,9 +8,8 @@ import pytest
 from competition.scoring import trf
 from competition.scoring.swiss import Kind
 
-DATA = Path("/work/shared/data/fide-tiebreak-exercise/tournament-5-rounds.trf")
-if not DATA.exists():
-    DATA = Path(__file__).resolve().parents[4] / "shared/data/fide-tiebreak-exercise/tournament-5-rounds.trf"
+# FIDE's exercise (a copy of ../shared/data, MIT, see its README).
+DATA = Path(__file__).resolve().parents[2] / "data" / "fide-tiebreak-exercise" / "tournament-5-rounds.trf"
 TEXT = DATA.read_text()
 
 HEAD = "012 Test\nXXR 2\n"
