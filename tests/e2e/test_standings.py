@@ -48,3 +48,14 @@ def test_player_page_explains_the_total_and_charts_the_places(page, demo):
     assert chart.get_attribute("role") == "img"
     # One point per evening after which he had a place.
     assert chart.locator("circle").count() == len(points)
+
+
+def test_printed_standings_of_all_thirty_fit_one_a4_page(page, demo):
+    """The notice board: the print layout of the full standings is one A4 page."""
+    page.goto("/standings/?all=1")
+    page.emulate_media(media="print")
+    pdf = page.pdf(format="A4", print_background=False)
+    pages = pdf.count(b"/Type /Page") - pdf.count(b"/Type /Pages")
+    assert pages == 1
+    assert page.locator("table.standings tbody tr").count() == 30
+    assert not page.locator("header.site").is_visible()
