@@ -369,6 +369,8 @@ class StandingsSnapshot(models.Model):
     evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="snapshots")
     cycle = models.BooleanField(_("cycle settled"), default=False)
     computed_at = models.DateTimeField(auto_now=True)
+    digest = models.CharField(max_length=64, blank=True, help_text="of the rows, to skip "
+                              "rewriting a snapshot the recalculation left unchanged")
 
     class Meta:
         ordering = ["half", "evening__date"]

@@ -8,8 +8,9 @@ translates rows into its frozen dataclasses and its results back into rows.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -188,6 +189,15 @@ def _standing(snapshot: StandingsSnapshot, row: Any, with_lines: bool) -> Standi
     )
 
 
+def _digest(rows: Any, cycle: bool, with_lines: bool) -> str:
+    """A fingerprint of what a snapshot would store (repr is deterministic across
+    processes, unlike hash)."""
+    parts = [repr(cycle), repr(with_lines)]
+    for row in rows:
+        parts.append(repr(row) if with_lines else repr(replace(row, lines=())))
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
 @transaction.atomic
 def recalculate_season(season_id: int, today: dt.date | None = None) -> int:
     """Compute and store the standings after every counted evening; returns the number of
@@ -196,6 +206,12 @@ def recalculate_season(season_id: int, today: dt.date | None = None) -> int:
     stale_since = season.standings_stale_since
     data = load_season_data(season, today)
     results = compute(data)
+    stored = {
+        (half_id, evening_id): (pk, digest)
+        for pk, half_id, evening_id, digest in StandingsSnapshot.objects.filter(
+            half__season=season
+        ).values_list("pk", "half_id", "evening_id", "digest")
+    }
     kept: list[int] = []
     for kind, result in results.items():
         half = data.halves[kind]
@@ -203,10 +219,15 @@ def recalculate_season(season_id: int, today: dt.date | None = None) -> int:
         for i, evening_rows in enumerate(history):
             last = i == len(history) - 1
             rows = result.standings if last else evening_rows.rows
+            cycle = getattr(evening_rows, "cycle", False)
+            evening_id = data.evening_ids[evening_rows.date]
+            digest = _digest(rows, cycle, last)
+            pk, old_digest = stored.get((half.pk, evening_id), (None, ""))
+            if pk is not None and old_digest == digest:
+                kept.append(pk)  # a result of a later evening leaves earlier ones alone
+                continue
             snapshot, _ = StandingsSnapshot.objects.update_or_create(
-                half=half,
-                evening_id=data.evening_ids[evening_rows.date],
-                defaults={"cycle": getattr(evening_rows, "cycle", False)},
+                half=half, evening_id=evening_id, defaults={"cycle": cycle, "digest": digest}
             )
             kept.append(snapshot.pk)
             snapshot.rows.all().delete()

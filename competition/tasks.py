@@ -11,8 +11,16 @@ from .standings import recalculate_season, stale_seasons
 
 @shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=True, max_retries=5)
 def recalculate_half(half_id: int) -> int:
-    """Recalculate the season of a half (the summer half depends on the winter one)."""
-    season_id = Half.objects.filter(pk=half_id).values_list("season_id", flat=True).first()
+    """Recalculate the season of a half (the summer half depends on the winter one).
+
+    Every change marks its season stale in its own transaction; a recalculation that has
+    run since then cleared the mark, so a burst of results costs one or two
+    recalculations, not one each."""
+    season_id = (
+        Half.objects.filter(pk=half_id, season__standings_stale_since__isnull=False)
+        .values_list("season_id", flat=True)
+        .first()
+    )
     if season_id is None:
         return 0
     return recalculate_season(season_id)

@@ -12,7 +12,8 @@ database, through the helpers at the bottom of this module.
 How a worker is made slow at the right moment: the worker is started through ``BOOT``
 below, which wraps one function of the real code when ``RANGLIJST_TEST_SLOW`` says so:
 ``pairing.services.game_create`` (sleep after the second game is written) or
-``competition.standings._standing`` (sleep once the first snapshot's rows are written).
+``competition.standings.bump_data_version`` (sleep once every snapshot's rows are written,
+before the transaction commits).
 It touches a marker file, and the test kills the worker as soon as the file appears: in
 the middle of the service's transaction, with part of its rows written.
 
@@ -80,7 +81,8 @@ if slow == "pairing":
     slow_after(pairing.services, "game_create", 3)
 elif slow == "recalculation":
     import competition.standings
-    slow_after(competition.standings, "_standing", int(os.environ["RANGLIJST_TEST_ROWS"]) + 1)
+    # The last step inside recalculate_season's transaction: every row is written.
+    slow_after(competition.standings, "bump_data_version", 1)
 
 if sys.argv[1] == "worker":
     app.worker_main(["worker", "--pool=solo", "--concurrency=1", "--without-heartbeat",
@@ -256,9 +258,9 @@ def _run_the_scenario(club: Club, *, redelivered: bool) -> None:
     second.wait(timeout=20)
 
     # 3. The results come in; the worker recalculating the standings dies after writing
-    # the first evening's rows.
+    # the new rows, before its transaction commits.
     before = club.run("standings_digest")
-    third = club.start_worker(slow="recalculation", RANGLIJST_TEST_ROWS=str(PLAYERS))
+    third = club.start_worker(slow="recalculation")
     club.run("enter_results", evening)
     club.kill_when_marked(third)
     assert club.run("standings_digest") == before  # rolled back: the old standings stand
