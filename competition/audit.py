@@ -21,9 +21,13 @@ def record(
         season = evening.season_id
     if player is not None and season is None:
         season = player.season_id
-    from .pagecache import bump_data_version
+    from .pagecache import bump_data_version, bump_evening_version
 
-    bump_data_version()
+    if action == "registration.set" and evening is not None and evening.status != "published":
+        # A sign-up for an evening still to be paired shows only on that evening's page.
+        bump_evening_version(evening.date)
+    else:
+        bump_data_version()
     return AuditRecord.objects.create(
         actor=actor if getattr(actor, "is_authenticated", False) else None,
         action=action,

@@ -38,6 +38,23 @@ def bump_data_version() -> None:
     transaction.on_commit(bump)
 
 
+def evening_version(day: str) -> str:
+    return str(cache.get(f"evening-version:{day}") or 0)
+
+
+def bump_evening_version(day) -> None:
+    """A change that shows only on one evening's page (a sign-up before the pairing)."""
+    key = f"evening-version:{day.isoformat() if hasattr(day, 'isoformat') else day}"
+
+    def bump() -> None:
+        try:
+            cache.incr(key)
+        except ValueError:
+            cache.set(key, 1, None)
+
+    transaction.on_commit(bump)
+
+
 def _cacheable(request: HttpRequest) -> bool:
     return (
         settings.PAGE_CACHE_SECONDS > 0
@@ -48,13 +65,23 @@ def _cacheable(request: HttpRequest) -> bool:
     )
 
 
-def cache_public_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+def cache_public_page(
+    view: Callable[..., HttpResponse] | None = None,
+    *,
+    version: Callable[..., str] | None = None,
+):
+    """Decorator; ``version(request, *args, **kwargs)`` adds a page's own version (the
+    evening page: its sign-ups) to the club's."""
+    if view is None:
+        return functools.partial(cache_public_page, version=version)
+
     @functools.wraps(view)
     def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
         if not _cacheable(request):
             return view(request, *args, **kwargs)
         raw = "|".join((
-            data_version(), club_today().isoformat(), getattr(request, "LANGUAGE_CODE", ""),
+            data_version(), version(request, *args, **kwargs) if version else "",
+            club_today().isoformat(), getattr(request, "LANGUAGE_CODE", ""),
             request.get_full_path(),
         ))
         key = "page:" + hashlib.sha256(raw.encode()).hexdigest()

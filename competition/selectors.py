@@ -94,20 +94,25 @@ def player_for(user, season: Season) -> Player | None:
 # --- Standings --------------------------------------------------------------------------
 
 
-def standings_table_rows(half: Half) -> tuple[StandingsSnapshot | None, list[Standing]]:
-    """The latest standings of a half: two queries, whatever the number of players."""
+def standings_table_rows(
+    half: Half, limit: int | None = None
+) -> tuple[StandingsSnapshot | None, list[Standing]]:
+    """The latest standings of a half (the first ``limit`` rows): two queries, whatever
+    the number of players."""
     snapshot = latest_snapshot(half)
     if snapshot is None:
         return None, []
-    rows = list(
-        snapshot.rows.select_related("player__member").defer("explanation").order_by("rank")
-    )
-    return snapshot, rows
+    rows = snapshot.rows.select_related("player__member").defer("explanation").order_by("rank")
+    return snapshot, list(rows[:limit] if limit else rows)
+
+
+def standings_count(snapshot: StandingsSnapshot | None) -> int:
+    return snapshot.rows.count() if snapshot else 0
 
 
 def standings_rows(half: Half, limit: int | None = None) -> list[Standing]:
-    _, rows = standings_table_rows(half)
-    return rows[:limit] if limit else rows
+    _, rows = standings_table_rows(half, limit)
+    return rows
 
 
 # --- Evenings ---------------------------------------------------------------------------

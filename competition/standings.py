@@ -32,12 +32,12 @@ from .models import (
     Standing,
     StandingsSnapshot,
 )
+from .pagecache import bump_data_version
 from .scoring import types as t
 from .scoring.display import round_points
 from .scoring.keizer import compute_keizer_season
 from .scoring.ladder import compute_ladder
 from .scoring.params import parse_parameters
-from .pagecache import bump_data_version
 from .selectors import club_today
 
 

@@ -20,10 +20,10 @@ from django_tables2 import RequestConfig
 
 from . import prize_selectors, selectors, services
 from .charts import place_chart_svg
-from .pagecache import cache_public_page
 from .forms import EveningForm, ParametersForm, RegistrationForm, SeasonSetUpForm
 from .ical import calendar_ics
 from .models import Evening, EveningKind, Game, HalfKind, Player, Result, Season
+from .pagecache import cache_public_page, evening_version
 from .rules_text import describe_competition
 from .tables import KEIZER_CSV, LADDER_CSV, KeizerTable, LadderTable
 
@@ -80,16 +80,19 @@ def standings(request: HttpRequest, season: str | None = None, half: str | None 
         if half_obj is None:
             raise Http404(_("This season has no halves yet."))
     show_all = request.GET.get("all") == "1" or request.user.is_authenticated
-    snapshot, rows = selectors.standings_table_rows(half_obj)
-    if request.GET.get("export") == "csv":
+    export = request.GET.get("export") == "csv"
+    snapshot, rows = selectors.standings_table_rows(
+        half_obj, limit=None if show_all or export else PUBLIC_ROWS
+    )
+    if export:
         return _standings_csv(season_obj, half_obj, rows)
+    total_rows = len(rows) if show_all else selectors.standings_count(snapshot)
     marks = prize_selectors.eligibility_marks(half_obj) if rows else {}
     for row in rows:
         row.eligible = marks.get(row.player_id, True)
     ladder = season_obj.competition.is_ladder
     table_class = LadderTable if ladder else KeizerTable
-    limited = rows if show_all else rows[:PUBLIC_ROWS]
-    table = table_class(limited)
+    table = table_class(rows)
     RequestConfig(request, paginate=False).configure(table)
     # Rendering a long table is the page's main cost: the fragment is cached per version
     # of the standings, language, length, sort order and eligibility marks.
@@ -113,7 +116,7 @@ def standings(request: HttpRequest, season: str | None = None, half: str | None 
             "snapshot": snapshot,
             "table": table,
             "table_version": table_version,
-            "total_rows": len(rows),
+            "total_rows": total_rows,
             "show_all": show_all,
             "public_rows": PUBLIC_ROWS,
         },
@@ -153,7 +156,7 @@ def evenings(request: HttpRequest) -> HttpResponse:
     )
 
 
-@cache_public_page
+@cache_public_page(version=lambda request, date: evening_version(date))
 def evening(request: HttpRequest, date: str) -> HttpResponse:
     try:
         day = dt.date.fromisoformat(date)

@@ -66,3 +66,22 @@ def test_public_pages_set_no_cookie_so_they_can_be_cached(client, club):
                  "competition:rules", "competition:evenings"):
         response = client.get(reverse(name))
         assert response.status_code == 200 and not response.cookies, name
+
+
+@override_settings(PAGE_CACHE_SECONDS=600)
+def test_a_sign_off_before_the_pairing_refreshes_its_evening_page_only(
+    client, club, django_capture_on_commit_callbacks, django_assert_max_num_queries
+):
+    s, _ = club
+    later = f.playing_evenings(s)[-1]
+    evening_url = reverse("competition:evening", args=[later.date.isoformat()])
+    standings_url = reverse("competition:standings")
+    client.get(evening_url)
+    client.get(standings_url)
+    player = s.players.order_by("start").first()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.registration_set(actor=f.leader(), player=player, evenings=[later],
+                                  status="absent_with_notice")
+    assert player.member.name in client.get(evening_url).content.decode()
+    with django_assert_max_num_queries(0):
+        client.get(standings_url)  # still served from the cache
