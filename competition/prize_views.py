@@ -4,7 +4,6 @@ through ``prize_selectors`` and write through ``prize_services``; they compute n
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import wraps
 from typing import Any
 
 from django.contrib import messages
@@ -15,6 +14,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+
+from members.decorators import any_permission_required
 
 from . import prize_selectors, prize_services, selectors
 from .models import PlayerKind, Season
@@ -51,21 +52,6 @@ def _form_errors(request: HttpRequest, form: Any) -> None:
     for errors in form.errors.values():
         for message in errors:
             messages.error(request, str(message))
-
-
-def _any_perm(*perms: str) -> Callable:
-    """403 unless the user has one of the permissions (the administrator's page)."""
-
-    def decorator(view: Callable) -> Callable:
-        @wraps(view)
-        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-            if not any(request.user.has_perm(p) for p in perms):
-                raise PermissionDenied
-            return view(request, *args, **kwargs)
-
-        return wrapped
-
-    return decorator
 
 
 def _run(request: HttpRequest, action: Callable[[], Any], success: str) -> bool:
@@ -176,7 +162,7 @@ def playoff_prizes(request: HttpRequest, season: str) -> HttpResponse:
 
 
 @login_required
-@_any_perm(*MANAGE_PERMS)
+@any_permission_required(*MANAGE_PERMS)
 def manage(request: HttpRequest, season: str) -> HttpResponse:
     season_obj = _season(season)
     context = prize_selectors.manage_page(season_obj)

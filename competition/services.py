@@ -272,15 +272,25 @@ def players_order_by_rating(*, actor: Any, season: Season) -> list[Player]:
     _require(actor, "competition.manage_season")
     players = list(Player.objects.select_for_update(of=("self",)).filter(season=season).select_related("member"))
     ordered = sorted(players, key=lambda p: (-(p.rating or 0), p.member.name, p.pk))
-    offset = len(players) + 1000  # move out of the way of the unique (season, start)
-    for p in players:
-        p.start += offset
-    Player.objects.bulk_update(players, ["start"])
-    for position, p in enumerate(ordered, start=1):
-        p.start = position
-    Player.objects.bulk_update(ordered, ["start"])
+    renumber(ordered, "start")
     audit.record(actor=actor, action="players.order_by_rating", season=season)
     return ordered
+
+
+def renumber(objects: Sequence[Any], field: str) -> None:
+    """Number ``objects`` 1..n in the given order, where ``field`` is unique among them (a
+    starting order, start numbers, boards): first out of the way, above every current
+    number, then into place, so the constraint holds after every statement."""
+    if not objects:
+        return
+    model = type(objects[0])
+    top = max(getattr(o, field) for o in objects)
+    for position, obj in enumerate(objects, start=1):
+        setattr(obj, field, top + position)
+    model.objects.bulk_update(objects, [field])
+    for position, obj in enumerate(objects, start=1):
+        setattr(obj, field, position)
+    model.objects.bulk_update(objects, [field])
 
 
 # --- Signing up and off -----------------------------------------------------------------

@@ -41,7 +41,7 @@ from .models import (
     SwissRound,
 )
 from .scoring import trf
-from .services import Conflict
+from .services import Conflict, renumber
 from .swiss_selectors import (
     event_entrants,
     event_is_finished,
@@ -183,14 +183,7 @@ def _renumber_by_rating(event: SwissEvent) -> None:
     """Start numbers 1..n by rating (highest first, unrated last), then name."""
     entrants = list(event.entrants.select_for_update(of=("self",)).select_related("member"))
     entrants.sort(key=lambda e: (e.rating is None, -(e.rating or 0), e.member.name.lower(), e.pk))
-    # Two passes: the unique (event, number) constraint holds after every statement.
-    offset = 1000 + len(entrants)
-    for e in entrants:
-        e.number += offset
-    SwissEntrant.objects.bulk_update(entrants, ["number"])
-    for i, e in enumerate(entrants, start=1):
-        e.number = i
-    SwissEntrant.objects.bulk_update(entrants, ["number"])
+    renumber(entrants, "number")
 
 
 def _season_rating(event: SwissEvent, member: Any) -> int | None:

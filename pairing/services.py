@@ -27,7 +27,13 @@ from competition.models import (
     Registration,
     Result,
 )
-from competition.services import bye_set, enqueue, game_create, schedule_recalculation
+from competition.services import (
+    bye_set,
+    enqueue,
+    game_create,
+    renumber,
+    schedule_recalculation,
+)
 from competition.signup import default_status
 from competition.standings import compute, load_season_data
 
@@ -288,13 +294,7 @@ def _set_attendance(actor: Any, evening: Evening, player: Player, status: str) -
 
 def _renumber(evening: Evening) -> None:
     """Boards 1..n again after a removal (two steps: the board numbers are unique)."""
-    games = list(evening.games.order_by("board"))
-    for g in games:
-        g.board += 1000
-    Game.objects.bulk_update(games, ["board"])
-    for i, g in enumerate(games, start=1):
-        g.board = i
-    Game.objects.bulk_update(games, ["board"])
+    renumber(list(evening.games.order_by("board")), "board")
 
 
 def _edit_done(actor: Any, evening: Evening, action: str, before: dict, detail: dict) -> None:

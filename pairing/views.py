@@ -4,7 +4,6 @@ and a player's tempo request. Views read, and write only through services."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import wraps
 from typing import Any
 
 from django.contrib import messages
@@ -33,6 +32,7 @@ from competition.models import (
 )
 from competition.services import registration_set
 from competition.signup import default_status
+from members.decorators import any_permission_required
 
 from . import services, tempo
 from .forms import (
@@ -46,17 +46,7 @@ from .forms import (
 LEADER_PERMS = ("competition.manage_pairings", "competition.manage_registrations")
 
 
-def leader_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Signed in (else to the sign-in page) and allowed to manage pairings or sign-ups."""
-
-    @login_required
-    @wraps(view)
-    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if not any(request.user.has_perm(p) for p in LEADER_PERMS):
-            raise PermissionDenied
-        return view(request, *args, **kwargs)
-
-    return wrapped
+leader_required = any_permission_required(*LEADER_PERMS)
 
 
 def _errors(request: HttpRequest, exc: ValidationError) -> None:
