@@ -1,15 +1,20 @@
 """Whole public pages cached for visitors who are not signed in.
 
-A page is stored under the club's *data version*, which every recorded change and every
-recalculation moves on (after commit), so a visitor never reads a page older than the
-last result. Signed-in members, requests with a session or pending messages, and
-non-GET requests always get a fresh page.
+A page is stored with the club's *data version*, which every recorded change and every
+recalculation moves on (after commit). A page is served while its version is current or
+it is younger than ``PAGE_STALE_SECONDS`` (a few seconds: the standings reach everyone
+"within seconds", and a busy results evening does not re-render every player's page after
+every board). After that, the first visitor renders the page anew; visitors arriving while he does get the previous version (so a burst of visitors
+after a result costs one rendering, not one each), everyone after him the new one.
+Signed-in members, requests with a session or pending messages, and non-GET requests
+always get a fresh page.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import time
 from collections.abc import Callable
 
 from django.conf import settings
@@ -79,25 +84,38 @@ def cache_public_page(
     def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
         if not _cacheable(request):
             return view(request, *args, **kwargs)
-        raw = "|".join((
-            data_version(), version(request, *args, **kwargs) if version else "",
+        current = data_version() + "." + (version(request, *args, **kwargs) if version else "")
+        page = "|".join((
             club_today().isoformat(), getattr(request, "LANGUAGE_CODE", ""),
             request.get_full_path(),
         ))
-        key = "page:" + hashlib.sha256(raw.encode()).hexdigest()
-        stored = cache.get(key)
-        if stored is not None:
-            content, content_type, headers = stored
-            response = HttpResponse(content, content_type=content_type)
-            for name, value in headers:
-                response[name] = value
-            return response
+        key = "page:" + hashlib.sha256(page.encode()).hexdigest()
+        stored = cache.get(key)  # (version, stored at, content, content type, headers)
+        if stored is not None and (
+            stored[0] == current or time.time() - stored[1] < settings.PAGE_STALE_SECONDS
+        ):
+            return _response(stored)
+        # One visitor renders the new version; those arriving meanwhile get the previous
+        # one (a second old) instead of all rendering the same page at once.
+        if stored is not None and not cache.add(f"{key}:rendering:{current}", 1, 10):
+            return _response(stored)
         response = view(request, *args, **kwargs)
         if response.status_code == 200 and not response.streaming and not response.cookies:
             headers = [(k, v) for k, v in response.items()
                        if k.lower() in ("content-disposition",)]
-            cache.set(key, (response.content, response["Content-Type"], headers),
-                      settings.PAGE_CACHE_SECONDS)
+            cache.set(
+                key,
+                (current, time.time(), response.content, response["Content-Type"], headers),
+                settings.PAGE_CACHE_SECONDS,
+            )
         return response
 
     return wrapper
+
+
+def _response(stored: tuple) -> HttpResponse:
+    _version, _stored_at, content, content_type, headers = stored
+    response = HttpResponse(content, content_type=content_type)
+    for name, value in headers:
+        response[name] = value
+    return response

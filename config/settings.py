@@ -217,6 +217,8 @@ USE_TZ = True
 CLUB_NAME = env.str("CLUB_NAME", default="Schaakclub De Pion")
 # Public pages for visitors are cached per version of the club's data (0 turns it off).
 PAGE_CACHE_SECONDS = env.int("PAGE_CACHE_SECONDS", default=600)
+# ... and may be served for this many seconds after a change before being rendered anew.
+PAGE_STALE_SECONDS = env.int("PAGE_STALE_SECONDS", default=5)
 
 # --- Static files -----------------------------------------------------------------------
 STATIC_URL = "static/"

@@ -22,3 +22,4 @@ STATIC_ROOT = VAR_DIR / "static"  # noqa: F405
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 # Tests read fresh pages; tests/integration/test_page_cache.py turns the cache on.
 PAGE_CACHE_SECONDS = 0
+PAGE_STALE_SECONDS = 0

@@ -370,10 +370,13 @@ def percentile(values: list[float], q: float) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=30)
-    parser.add_argument("--workers", type=int, default=3, help="gunicorn workers (2-4)")
-    parser.add_argument("--visitors", type=int, default=12)
-    parser.add_argument("--players", type=int, default=8)
-    parser.add_argument("--arbiters", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn workers (2-4)")
+    # The default mix is a club's results evening, read-heavy: visitors refreshing the
+    # pages, a few members signing up and off and an arbiter entering results, none of them
+    # pausing. `--visitors 12 --players 8 --arbiters 2` is the writers' stress mix.
+    parser.add_argument("--visitors", type=int, default=30)
+    parser.add_argument("--players", type=int, default=3)
+    parser.add_argument("--arbiters", type=int, default=1)
     args = parser.parse_args()
     args.workers = max(2, min(args.workers, 4))
     args.seconds = max(1.0, min(args.seconds, 600.0))

@@ -85,3 +85,43 @@ def test_a_sign_off_before_the_pairing_refreshes_its_evening_page_only(
     assert player.member.name in client.get(evening_url).content.decode()
     with django_assert_max_num_queries(0):
         client.get(standings_url)  # still served from the cache
+
+
+@override_settings(PAGE_CACHE_SECONDS=600)
+def test_while_one_visitor_renders_a_new_version_the_others_get_the_previous_one(
+    client, club, django_capture_on_commit_callbacks, django_assert_max_num_queries
+):
+    from competition import pagecache
+
+    url = reverse("competition:standings")
+    old = client.get(url).content
+    with django_capture_on_commit_callbacks(execute=True):
+        pagecache.bump_data_version()
+    key = "page:" + __import__("hashlib").sha256(
+        f"{pagecache.club_today().isoformat()}|en|{url}".encode()).hexdigest()
+    current = pagecache.data_version() + "."
+    cache.add(f"{key}:rendering:{current}", 1, 10)  # somebody is rendering it right now
+    with django_assert_max_num_queries(0):
+        assert client.get(url).content == old
+    cache.delete(f"{key}:rendering:{current}")
+    with django_capture_on_commit_callbacks(execute=True):
+        pagecache.bump_data_version()
+    assert client.get(url).status_code == 200  # the next visitor renders the new version
+
+
+@override_settings(PAGE_CACHE_SECONDS=600, PAGE_STALE_SECONDS=5)
+def test_a_change_reaches_visitors_within_the_stale_window(
+    client, club, django_capture_on_commit_callbacks, monkeypatch
+):
+    import time as clock
+
+    s, evening = club
+    url = reverse("competition:evening", args=[evening.date.isoformat()])
+    before = client.get(url).content.decode()
+    game = evening.games.order_by("board").first()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.result_set(actor=f.arbiter(), game=game, result="0-1")
+    assert client.get(url).content.decode() == before  # within the window: the stored page
+    now = clock.time()
+    monkeypatch.setattr("competition.pagecache.time.time", lambda: now + 6)
+    assert 'data-result="0-1"' in client.get(url).content.decode()  # after it: the new one
