@@ -335,9 +335,14 @@ def registration_set(
             raise ValidationError(
                 _("%(date)s is not a playing evening.") % {"date": evening.date.isoformat()}
             )
-        if not by_leader and evening.status == EveningStatus.PUBLISHED:
-            # The pairing is out: a change now means changing a game, which is the
-            # leader's job (RULES.md 3: late withdrawals, force majeure).
+        if (
+            not by_leader
+            and evening.status == EveningStatus.PUBLISHED
+            and status != Attendance.ABSENT_WITH_NOTICE
+        ):
+            # The pairing is out: joining it means changing a game, which is the leader's
+            # job. Signing off stays possible (it counts as late, RULES.md 3); the leader's
+            # evening page shows the paired player who signed off.
             raise ValidationError(
                 _("The pairing of %(date)s is published; ask the competition leader.")
                 % {"date": evening.date.isoformat()}

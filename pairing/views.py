@@ -153,6 +153,7 @@ def _evening_context(evening: Evening, user: Any) -> dict[str, Any]:
             ),
             "seat": seat.get(p.pk, ""),
         })
+        rows[-1]["withdrawn"] = bool(rows[-1]["seat"]) and rows[-1]["status"] != "present"
     published = evening.status == EveningStatus.PUBLISHED
     competition = evening.season.competition
     names = {p.pk: p.member.name for p in players}

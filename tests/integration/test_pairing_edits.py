@@ -4,13 +4,12 @@ and republished), through the services and through the leader's evening page."""
 from __future__ import annotations
 
 import datetime as dt
-import types
 from collections.abc import Callable
 
 import pytest
 from django.core import mail
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.urls import include, path, reverse
+from django.urls import reverse
 from django.utils import translation
 
 from competition import services as competition_services
@@ -20,19 +19,6 @@ from tests import factories as f
 
 pytestmark = pytest.mark.django_db
 MINUTE = dt.timedelta(minutes=1)
-
-
-@pytest.fixture(autouse=True)
-def pairing_urls(settings):
-    """Mount pairing.urls at /pairing/ until config/urls.py includes it (the lead's file)."""
-    import config.urls
-
-    if not any(getattr(p, "namespace", None) == "pairing" for p in config.urls.urlpatterns):
-        urlconf = types.ModuleType("urls_with_pairing")
-        urlconf.urlpatterns = [  # type: ignore[attr-defined]
-            path("pairing/", include("pairing.urls")), *config.urls.urlpatterns
-        ]
-        settings.ROOT_URLCONF = urlconf
 
 
 @pytest.fixture(autouse=True)
@@ -466,3 +452,18 @@ def test_pairing_check_counts_only_playing_evenings(publish):
     Game.objects.create(evening=rapid, board=1, white=p[0], black=p[1])
     later = f.playing_evenings(s)[-1]
     assert services.pairing_check(later) == []
+
+
+def test_a_paired_player_who_signs_off_late_is_flagged_on_the_leaders_page(publish, client):
+    s, evening = season_evening()
+    evening = publish(evening)
+    game = evening.games.order_by("board").first()
+    competition_services.registration_set(
+        actor=game.white.member, player=game.white, evenings=[evening],
+        status="absent_with_notice", now=evening.deadline + MINUTE,
+    )
+    page = leader_client(client).get(reverse("pairing:evening", args=[evening.pk]))
+    html = page.content.decode()
+    assert html.count("Signed off after the pairing") == 1
+    section = html[html.index(f'id="player-{game.white_id}"'):]
+    assert "Signed off after the pairing" in section[:section.index("</section>")]

@@ -167,14 +167,21 @@ def test_every_change_is_audited_with_who_before_and_after(season):
     assert Registration.objects.get(player=flex).version == 2
 
 
-def test_player_cannot_change_his_status_once_the_pairing_is_published():
+def test_once_the_pairing_is_published_a_player_can_sign_off_late_but_not_sign_up():
     from pairing.services import evening_pair_and_publish
 
-    s = f.season(players=4)
+    s = f.season(players=4, flexible=1)
     evening = f.playing_evenings(s)[-1]  # a future evening, paired early by the leader
     evening_pair_and_publish(evening_id=evening.pk, actor=f.leader())
-    player = s.players.order_by("start").first()
+    flexible = s.players.get(kind="flexible")
     with pytest.raises(ValidationError, match="published"):
-        services.registration_set(actor=player.member, player=player, evenings=[evening],
-                                  status="absent_with_notice")
-    assert not Registration.objects.filter(evening=evening, player=player).exists()
+        services.registration_set(actor=flexible.member, player=flexible, evenings=[evening],
+                                  status="present")
+    assert not Registration.objects.filter(evening=evening, player=flexible).exists()
+    fixed = s.players.filter(kind="fixed").order_by("start").first()
+    services.registration_set(actor=fixed.member, player=fixed, evenings=[evening],
+                              status="absent_with_notice",
+                              now=evening.deadline + dt.timedelta(minutes=1))
+    assert Registration.objects.get(evening=evening, player=fixed).status == (
+        "absent_without_notice"
+    )
