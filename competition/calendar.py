@@ -27,7 +27,16 @@ class ProposedEvening:
     date: dt.date
     kind: str  # playing, rapid, closed, playoff, free
     half: str | None  # "winter", "summer", "season" or None
-    reason: str = ""
+    reason: str = ""  # a code: see REASONS
+    playoff_evening: int = 0  # 1, 2, 3 for the playoff evenings
+
+
+# Why a Friday got its kind (translated for the note by the application).
+VENUE_CLOSED = "venue_closed"
+RAPID_EVENING = "rapid_evening"
+FIRST_FRIDAY_OF_JANUARY = "first_friday_of_january"
+PLAYOFFS = "playoffs"
+AFTER_THE_COMPETITION = "after_the_competition"
 
 
 @dataclass(frozen=True)
@@ -90,10 +99,10 @@ def propose_calendar(
 
     for day in fridays(opening, last_day):
         if day in closed_days:
-            evenings.append(ProposedEvening(day, CLOSED, None, "venue closed"))
+            evenings.append(ProposedEvening(day, CLOSED, None, VENUE_CLOSED))
             continue
         if day in rapid:
-            evenings.append(ProposedEvening(day, RAPID, None, "rapid evening"))
+            evenings.append(ProposedEvening(day, RAPID, None, RAPID_EVENING))
             continue
         if single_period:
             winter_start = winter_start or day
@@ -104,16 +113,16 @@ def propose_calendar(
             winter_count += 1
             evenings.append(ProposedEvening(day, PLAYING, "winter"))
         elif summer_count == 0 and _is_first_friday_of_january(day):
-            evenings.append(ProposedEvening(day, FREE, None, "first Friday of January"))
+            evenings.append(ProposedEvening(day, FREE, None, FIRST_FRIDAY_OF_JANUARY))
         elif summer_count < evenings_per_half:
             summer_start = summer_start or day
             summer_count += 1
             evenings.append(ProposedEvening(day, PLAYING, "summer"))
         elif playoffs < playoff_evenings:
             playoffs += 1
-            evenings.append(ProposedEvening(day, PLAYOFF, None, f"playoffs, evening {playoffs}"))
+            evenings.append(ProposedEvening(day, PLAYOFF, None, PLAYOFFS, playoffs))
         else:
-            evenings.append(ProposedEvening(day, FREE, None, "after the competition"))
+            evenings.append(ProposedEvening(day, FREE, None, AFTER_THE_COMPETITION))
     return CalendarProposal(tuple(evenings), winter_start, summer_start)
 
 

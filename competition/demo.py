@@ -93,7 +93,7 @@ def build_demo(*, today: dt.date | None = None, seed: int = 2026) -> Season:
         last_day=dt.date(year + 1, 7, 15),
         system="pion",
         knsb_rounds=knsb,
-        closed=[dt.date(year, 12, 25)],
+        closed=[dt.date(year, 12, 25), dt.date(year + 1, 1, 1)],
     )
     members = []
     for i in range(30):

@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from . import audit
+from . import audit, calendar
 from .calendar import evening_times, propose_calendar
 from .models import (
     Attendance,
@@ -168,10 +168,19 @@ def season_set_up(
             kind=proposed.kind,
             starts_at=starts_at,
             deadline=deadline,
-            note=proposed.reason,
+            note=_calendar_note(proposed),
         )
     audit.record(actor=actor, action="season.set_up", season=season, after={"name": name})
     return season
+
+
+def _calendar_note(proposed: Any) -> str:
+    """The proposal's reason for a Friday, in the language of whoever sets up the season."""
+    if proposed.reason == calendar.FIRST_FRIDAY_OF_JANUARY:
+        return _("first Friday of January: the summer half does not start on it")
+    if proposed.reason == calendar.PLAYOFFS:
+        return _("playoffs, evening %(n)s") % {"n": proposed.playoff_evening}
+    return ""  # the kind says it all (rapid, closed, no competition)
 
 
 @transaction.atomic

@@ -149,3 +149,14 @@ def test_bad_database_url_scheme_is_one_line(tmp_path):
                      DATABASE_URL="nosuchdb://x/y")
     assert result.returncode != 0 and "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_calendar_notes_are_written_in_the_language_of_whoever_sets_up_the_season():
+    from django.utils import translation
+
+    with translation.override("nl"):
+        s = f.season(players=0)
+    notes = list(Evening.objects.filter(season=s, kind="playoff").order_by("date")
+                 .values_list("note", flat=True))
+    assert notes == ["play-offs, avond 1", "play-offs, avond 2", "play-offs, avond 3"]
+    assert not Evening.objects.filter(season=s, kind="rapid").exclude(note="").exists()

@@ -10,6 +10,7 @@ from competition.calendar import (
     PLAYING,
     PLAYOFF,
     RAPID,
+    RAPID_EVENING,
     evening_times,
     fridays,
     propose_calendar,
@@ -33,7 +34,7 @@ def test_winter_starts_on_first_friday_after_opening_that_is_not_rapid():
     p = propose_calendar(
         opening=D(2026, 9, 4), last_day=D(2027, 6, 30), knsb_rounds=[D(2026, 9, 12)]
     )
-    assert p.evenings[0] == p.evenings[0].__class__(D(2026, 9, 11), RAPID, None, "rapid evening")
+    assert p.evenings[0] == p.evenings[0].__class__(D(2026, 9, 11), RAPID, None, RAPID_EVENING)
     assert p.winter_start == D(2026, 9, 18)
 
 
