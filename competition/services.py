@@ -455,17 +455,3 @@ def bye_set(*, evening: Evening, player: Player, drawn_from: Sequence[int] = ())
     except IntegrityError as exc:
         raise ValidationError(_("%(p)s is already paired this evening.") % {"p": player}) from exc
 
-
-__all__ = [
-    "Attendance",
-    "Conflict",
-    "bye_set",
-    "competition_set_parameters",
-    "evening_update",
-    "game_create",
-    "player_add",
-    "players_order_by_rating",
-    "registration_set",
-    "result_set",
-    "season_set_up",
-]
