@@ -129,8 +129,11 @@ class PrizeAdmin(ReadOnlyAdmin):
 
 
 class PlayoffResultInline(admin.TabularInline):
+    """Read-only: a wrong result is withdrawn on the playoffs page (audited)."""
+
     model = PlayoffResult
     extra = 0
+    can_delete = False
     fields = ("match", "result", "played_on", "entered_by", "entered_at")
     readonly_fields = fields
 
@@ -140,8 +143,6 @@ class PlayoffResultInline(admin.TabularInline):
 
 @admin.register(PlayoffBracket)
 class PlayoffBracketAdmin(admin.ModelAdmin):
-    """A wrong playoff result is corrected by deleting it here: the bracket replays."""
-
     list_display = ("season", "seed", "created_at")
     readonly_fields = ("season", "seed", "groups", "created_at", "created_by")
     inlines = [PlayoffResultInline]

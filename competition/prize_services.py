@@ -258,6 +258,30 @@ def playoff_result_set(*, actor: Any, season: Season, match: str, result: str) -
 
 
 @transaction.atomic
+def playoff_result_withdraw(*, actor: Any, season: Season, match: str) -> engine.Bracket:
+    """Take back a wrongly entered playoff result (the leader). Refused while a later
+    result follows from it (a decider, the next round): withdraw those first."""
+    _require(actor, "competition.manage_pairings")
+    row = _locked_bracket(season)
+    results = list(row.results.order_by("entered_at", "pk"))
+    wrong = next((r for r in results if r.match == match), None)
+    if wrong is None:
+        raise ValidationError(_("Match %(m)s has no result to withdraw.") % {"m": match})
+    try:
+        rebuilt = prize_selectors.replayed_bracket(row, [r for r in results if r is not wrong])
+    except (KeyError, ValueError):
+        raise ValidationError(
+            _("A later result follows from %(m)s; withdraw that one first.") % {"m": match}
+        ) from None
+    wrong.delete()
+    audit.record(
+        actor=actor, action="playoffs.result_withdraw", season=season,
+        before={"match": match, "result": wrong.result}, after=None,
+    )
+    return rebuilt
+
+
+@transaction.atomic
 def playoff_date_set(*, actor: Any, season: Season, match: str, date: dt.date) -> PlayoffDate:
     """Move a match that has not been played to another date agreed with the leader.
     The top group's final is not moved, nor a decider (it follows its match at once)."""

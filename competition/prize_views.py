@@ -131,6 +131,22 @@ def playoff_result(request: HttpRequest, season: str) -> HttpResponse:
 @require_POST
 @login_required
 @permission_required("competition.manage_pairings", raise_exception=True)
+def playoff_result_withdraw(request: HttpRequest, season: str) -> HttpResponse:
+    season_obj = _season(season)
+    match = request.POST.get("match", "")[:20]
+    _run(
+        request,
+        lambda: prize_services.playoff_result_withdraw(
+            actor=request.user, season=season_obj, match=match
+        ),
+        _("The result of %(m)s is withdrawn.") % {"m": match},
+    )
+    return _to_playoffs(season_obj, f"#{match}")
+
+
+@require_POST
+@login_required
+@permission_required("competition.manage_pairings", raise_exception=True)
 def playoff_date(request: HttpRequest, season: str) -> HttpResponse:
     season_obj = _season(season)
     form = PlayoffDateForm(request.POST)

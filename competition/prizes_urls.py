@@ -11,6 +11,8 @@ urlpatterns = [
     path("<slug:season>/playoffs/create/", views.playoffs_create, name="playoffs_create"),
     path("<slug:season>/playoffs/result/", views.playoff_result, name="playoff_result"),
     path("<slug:season>/playoffs/date/", views.playoff_date, name="playoff_date"),
+    path("<slug:season>/playoffs/withdraw/", views.playoff_result_withdraw,
+         name="playoff_result_withdraw"),
     path("<slug:season>/playoffs/prizes/", views.playoff_prizes, name="playoff_prizes"),
     path("<slug:season>/manage/", views.manage, name="manage"),
     path("<slug:season>/manage/override/", views.override_set, name="override"),

@@ -303,3 +303,30 @@ def test_playoff_page_query_count_does_not_grow_with_the_bracket(
     with django_assert_max_num_queries(count):
         response = client.get(path)
     assert response.status_code == 200 and b"G5-Q1" in response.content
+
+
+def test_a_wrong_playoff_result_is_withdrawn_by_the_leader_and_recorded(leader, arbiter, client):
+    season = playoff_season(8)
+    prize_services.playoffs_create(actor=leader, season=season)
+    prize_services.playoff_result_set(actor=arbiter, season=season, match="G1-S1",
+                                      result="1/2-1/2")
+    # The decider follows from the draw: the draw cannot go while the decider has a result.
+    prize_services.playoff_result_set(actor=arbiter, season=season, match="G1-S1-D",
+                                      result="1-0")
+    with pytest.raises(ValidationError, match="withdraw that one first"):
+        prize_services.playoff_result_withdraw(actor=leader, season=season, match="G1-S1")
+    with pytest.raises(PermissionDenied):
+        prize_services.playoff_result_withdraw(actor=arbiter, season=season, match="G1-S1-D")
+    client.force_login(leader)
+    for match in ("G1-S1-D", "G1-S1"):
+        client.post(reverse("prizes:playoff_result_withdraw", args=[season.slug]),
+                    {"match": match})
+    bracket = prize_selectors.bracket(season)
+    assert bracket.match("G1-S1").result is None
+    assert "G1-S1-D" not in {m.id for m in bracket.matches}
+    withdrawn = AuditRecord.objects.filter(action="playoffs.result_withdraw").order_by("id")
+    assert [r.before for r in withdrawn] == [
+        {"match": "G1-S1-D", "result": "1-0"}, {"match": "G1-S1", "result": "1/2-1/2"}
+    ]
+    prize_services.playoff_result_set(actor=arbiter, season=season, match="G1-S1", result="1-0")
+    assert prize_selectors.bracket(season).match("G1-S1").result == "1-0"
