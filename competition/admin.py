@@ -4,10 +4,16 @@ Results, sign-ups and pairings have their own pages (with audit and recalculatio
 here they are read-only lists, so that no write bypasses the services.
 """
 
+import json
+from typing import Any
+
 from django import forms
 from django.contrib import admin
 from django.core.exceptions import ValidationError
+from django.core.serializers.json import DjangoJSONEncoder
+from django.forms.models import model_to_dict
 
+from . import audit
 from .models import (
     AuditRecord,
     Bye,
@@ -29,6 +35,7 @@ from .models import (
     SwissRound,
 )
 from .scoring.params import ParameterError, parameters_to_dict, parse_parameters
+from .services import schedule_recalculation
 
 
 class CompetitionForm(forms.ModelForm):
@@ -48,6 +55,45 @@ class CompetitionForm(forms.ModelForm):
         return data
 
 
+def _plain(obj: Any) -> dict[str, Any] | None:
+    if obj is None:
+        return None
+    return json.loads(json.dumps(model_to_dict(obj), cls=DjangoJSONEncoder))
+
+
+class AuditedAdmin(admin.ModelAdmin):
+    """Admin edits are writes like any other: recorded in the audit trail (who, when,
+    before, after), and the season's standings are recalculated after commit."""
+
+    def _season_id(self, obj: Any) -> int:
+        return obj.pk if isinstance(obj, Season) else obj.season_id
+
+    def _record(self, request, obj, action: str, before, after) -> None:
+        audit.record(
+            actor=request.user, action=f"admin.{obj._meta.model_name}.{action}",
+            season=self._season_id(obj),
+            evening=obj if isinstance(obj, Evening) else None,
+            player=obj if isinstance(obj, Player) else None,
+            before=before, after=after,
+        )
+        for half_id in Half.objects.filter(season_id=self._season_id(obj)).values_list(
+            "pk", flat=True
+        ):
+            schedule_recalculation(half_id)
+
+    def save_model(self, request, obj, form, change):
+        before = _plain(type(obj).objects.filter(pk=obj.pk).first()) if change else None
+        super().save_model(request, obj, form, change)
+        self._record(request, obj, "change" if change else "add", before, _plain(obj))
+
+    def delete_model(self, request, obj):
+        before, season_id = _plain(obj), self._season_id(obj)
+        super().delete_model(request, obj)
+        if not isinstance(obj, Season):
+            audit.record(actor=request.user, action=f"admin.{obj._meta.model_name}.delete",
+                         season=season_id, before=before)
+
+
 class CompetitionInline(admin.StackedInline):
     model = Competition
     form = CompetitionForm
@@ -60,21 +106,29 @@ class HalfInline(admin.TabularInline):
 
 
 @admin.register(Season)
-class SeasonAdmin(admin.ModelAdmin):
+class SeasonAdmin(AuditedAdmin):
     list_display = ("name", "start_date", "end_date")
     prepopulated_fields = {"slug": ("name",)}
     inlines = [CompetitionInline, HalfInline]
 
+    def save_related(self, request, form, formsets, change):
+        season = form.instance
+        before = _plain(Competition.objects.filter(season=season).first())
+        super().save_related(request, form, formsets, change)
+        after = _plain(Competition.objects.filter(season=season).first())
+        if before != after:
+            self._record(request, season, "competition", before, after)
+
 
 @admin.register(Evening)
-class EveningAdmin(admin.ModelAdmin):
+class EveningAdmin(AuditedAdmin):
     list_display = ("date", "season", "kind", "half", "status", "deadline")
     list_filter = ("season", "kind", "status")
     date_hierarchy = "date"
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(AuditedAdmin):
     list_display = ("start", "member", "season", "kind", "rating")
     list_filter = ("season", "kind")
     search_fields = ("member__name", "member__email")

@@ -1,0 +1,56 @@
+"""Changes made in the Django admin are recorded and recalculated like any other write."""
+
+import pytest
+from django.urls import reverse
+
+from competition.models import AuditRecord, Evening, Season
+from tests import factories as f
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def superuser():
+    user = f.admin()
+    user.is_staff = user.is_superuser = True
+    user.save()
+    return user
+
+
+def test_moving_a_players_starting_position_in_the_admin_is_audited_and_recalculates(
+    client, superuser, django_capture_on_commit_callbacks
+):
+    s = f.season(players=3)
+    player = s.players.order_by("start").last()
+    Season.objects.filter(pk=s.pk).update(standings_stale_since=None)
+    client.force_login(superuser)
+    url = reverse("admin:competition_player_change", args=[player.pk])
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        response = client.post(url, {
+            "season": s.pk, "member": player.member_id, "kind": "fixed",
+            "rating": player.rating, "start": 7, "start_points": "",
+        })
+    assert response.status_code == 302, response.content.decode()[:2000]
+    record = AuditRecord.objects.filter(action="admin.player.change").get()
+    assert record.actor == superuser and record.player_id == player.pk
+    assert record.before["start"] == 3 and record.after["start"] == 7
+    assert Season.objects.get(pk=s.pk).standings_stale_since is not None
+    assert callbacks  # the recalculation is queued after commit
+
+
+def test_changing_an_evening_in_the_admin_is_audited(client, superuser):
+    s = f.season(players=0)
+    evening = f.playing_evenings(s)[0]
+    client.force_login(superuser)
+    url = reverse("admin:competition_evening_change", args=[evening.pk])
+    local = lambda value: value.astimezone().strftime("%Y-%m-%d")  # noqa: E731
+    response = client.post(url, {
+        "season": s.pk, "half": evening.half_id, "date": evening.date.isoformat(),
+        "kind": "closed", "starts_at_0": local(evening.starts_at), "starts_at_1": "20:15:00",
+        "deadline_0": local(evening.deadline), "deadline_1": "18:00:00", "status": "open",
+        "note": "lekkage", "pairing_seed": "", "version": 1,
+    })
+    assert response.status_code == 302, response.content.decode()[:3000]
+    record = AuditRecord.objects.filter(action="admin.evening.change").get()
+    assert record.before["kind"] == "playing" and record.after["kind"] == "closed"
+    assert Evening.objects.get(pk=evening.pk).note == "lekkage"
