@@ -208,13 +208,20 @@ class PlayoffDateAdmin(ReadOnlyAdmin):
 
 
 class SwissEntrantInline(admin.TabularInline):
+    """Read-only: entrants are added on the event's page (start numbers by rating)."""
+
     model = SwissEntrant
     extra = 0
-    autocomplete_fields = ("member",)
+    can_delete = False
+    fields = ("number", "member", "rating", "withdrawn")
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(SwissEvent)
-class SwissEventAdmin(admin.ModelAdmin):
+class SwissEventAdmin(AuditedAdmin):
     list_display = ("name", "season", "kind", "date", "rounds")
     list_filter = ("season", "kind")
     inlines = [SwissEntrantInline]
