@@ -5,12 +5,11 @@ evening, and both are told by e-mail."""
 from __future__ import annotations
 
 import datetime as dt
-import types
 
 import pytest
 from django.core import mail
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.urls import include, path, reverse
+from django.urls import reverse
 from django.utils import translation
 
 from competition.models import AuditRecord, Game, Tempo
@@ -19,19 +18,6 @@ from tests import factories as f
 
 pytestmark = pytest.mark.django_db
 MINUTE = dt.timedelta(minutes=1)
-
-
-@pytest.fixture(autouse=True)
-def pairing_urls(settings):
-    """Mount pairing.urls at /pairing/ until config/urls.py includes it (the lead's file)."""
-    import config.urls
-
-    if not any(getattr(p, "namespace", None) == "pairing" for p in config.urls.urlpatterns):
-        urlconf = types.ModuleType("urls_with_pairing")
-        urlconf.urlpatterns = [  # type: ignore[attr-defined]
-            path("pairing/", include("pairing.urls")), *config.urls.urlpatterns
-        ]
-        settings.ROOT_URLCONF = urlconf
 
 
 @pytest.fixture(autouse=True)
