@@ -34,13 +34,7 @@ def data_version() -> str:
 def bump_data_version() -> None:
     """Call inside the writing transaction: the version moves on once it commits."""
 
-    def bump() -> None:
-        try:
-            cache.incr(VERSION_KEY)
-        except ValueError:  # not there yet (or evicted)
-            cache.set(VERSION_KEY, 1, None)
-
-    transaction.on_commit(bump)
+    _bump_after_commit(VERSION_KEY)
 
 
 def evening_version(day: str) -> str:
@@ -49,12 +43,14 @@ def evening_version(day: str) -> str:
 
 def bump_evening_version(day) -> None:
     """A change that shows only on one evening's page (a sign-up before the pairing)."""
-    key = f"evening-version:{day.isoformat() if hasattr(day, 'isoformat') else day}"
+    _bump_after_commit(f"evening-version:{day.isoformat() if hasattr(day, 'isoformat') else day}")
 
+
+def _bump_after_commit(key: str) -> None:
     def bump() -> None:
         try:
             cache.incr(key)
-        except ValueError:
+        except ValueError:  # not there yet (or evicted)
             cache.set(key, 1, None)
 
     transaction.on_commit(bump)

@@ -294,9 +294,8 @@ def swap_opponents(request: HttpRequest, evening_id: int) -> HttpResponse:
     )
 
 
-@require_POST
-@leader_required
-def remove_player(request: HttpRequest, evening_id: int) -> HttpResponse:
+def _player_edit(request: HttpRequest, evening_id: int, service, message: str) -> HttpResponse:
+    """Remove a withdrawn player from, or add a late player to, a published pairing."""
     evening_obj = _playing_evening(evening_id)
     form = PlayerForm(request.POST, players=Player.objects.filter(season=evening_obj.season))
     if not form.is_valid():
@@ -305,29 +304,23 @@ def remove_player(request: HttpRequest, evening_id: int) -> HttpResponse:
     player = form.cleaned_data["player"]
     return _edit(
         request, evening_obj,
-        lambda: services.pairing_remove_player(
-            actor=request.user, evening_id=evening_obj.pk, player_id=player.pk
-        ),
-        _("%(name)s is removed from the pairing.") % {"name": player.member.name},
+        lambda: service(actor=request.user, evening_id=evening_obj.pk, player_id=player.pk),
+        message % {"name": player.member.name},
     )
+
+
+@require_POST
+@leader_required
+def remove_player(request: HttpRequest, evening_id: int) -> HttpResponse:
+    return _player_edit(request, evening_id, services.pairing_remove_player,
+                        _("%(name)s is removed from the pairing."))
 
 
 @require_POST
 @leader_required
 def add_player(request: HttpRequest, evening_id: int) -> HttpResponse:
-    evening_obj = _playing_evening(evening_id)
-    form = PlayerForm(request.POST, players=Player.objects.filter(season=evening_obj.season))
-    if not form.is_valid():
-        _form_errors(request, form)
-        return _back(evening_obj, "pairing")
-    player = form.cleaned_data["player"]
-    return _edit(
-        request, evening_obj,
-        lambda: services.pairing_add_player(
-            actor=request.user, evening_id=evening_obj.pk, player_id=player.pk
-        ),
-        _("%(name)s is added to the pairing.") % {"name": player.member.name},
-    )
+    return _player_edit(request, evening_id, services.pairing_add_player,
+                        _("%(name)s is added to the pairing."))
 
 
 # --- The tempo exception --------------------------------------------------------------------
