@@ -68,13 +68,13 @@ class AuditedAdmin(admin.ModelAdmin):
     def _season_id(self, obj: Any) -> int:
         return obj.pk if isinstance(obj, Season) else obj.season_id
 
-    def _record(self, request, obj, action: str, before, after) -> None:
+    def _record(self, request, obj, action: audit.Action, before, after) -> None:
         audit.record(
-            actor=request.user, action=f"admin.{obj._meta.model_name}.{action}",
+            actor=request.user, action=action,
             season=self._season_id(obj),
             evening=obj if isinstance(obj, Evening) else None,
             player=obj if isinstance(obj, Player) else None,
-            before=before, after=after,
+            before=before, after={"model": obj._meta.model_name, **(after or {})},
         )
         for half_id in Half.objects.filter(season_id=self._season_id(obj)).values_list(
             "pk", flat=True
@@ -84,14 +84,16 @@ class AuditedAdmin(admin.ModelAdmin):
     def save_model(self, request, obj, form, change):
         before = _plain(type(obj).objects.filter(pk=obj.pk).first()) if change else None
         super().save_model(request, obj, form, change)
-        self._record(request, obj, "change" if change else "add", before, _plain(obj))
+        self._record(request, obj, audit.Action.ADMIN_CHANGE if change else audit.Action.ADMIN_ADD,
+                     before, _plain(obj))
 
     def delete_model(self, request, obj):
         before, season_id = _plain(obj), self._season_id(obj)
         super().delete_model(request, obj)
         if not isinstance(obj, Season):
-            audit.record(actor=request.user, action=f"admin.{obj._meta.model_name}.delete",
-                         season=season_id, before=before)
+            audit.record(actor=request.user, action=audit.Action.ADMIN_DELETE,
+                         season=season_id, before=before,
+                         after={"model": obj._meta.model_name})
 
 
 class CompetitionInline(admin.StackedInline):
@@ -117,7 +119,7 @@ class SeasonAdmin(AuditedAdmin):
         super().save_related(request, form, formsets, change)
         after = _plain(Competition.objects.filter(season=season).first())
         if before != after:
-            self._record(request, season, "competition", before, after)
+            self._record(request, season, audit.Action.COMPETITION_PARAMETERS, before, after)
 
 
 @admin.register(Evening)

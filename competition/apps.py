@@ -5,3 +5,7 @@ from django.utils.translation import gettext_lazy as _
 class CompetitionConfig(AppConfig):
     name = "competition"
     verbose_name = _("Competition")
+
+    def ready(self) -> None:
+        # Register the Celery tasks in every process, so services can queue them by name.
+        from . import tasks  # noqa: F401

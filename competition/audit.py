@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from .models import AuditRecord
+from .models import AuditAction, AuditRecord
+
+Action = AuditAction
 
 
 def record(
     *,
     actor: Any,
-    action: str,
+    action: AuditAction,
     season: Any = None,
     evening: Any = None,
     player: Any = None,
@@ -23,7 +25,7 @@ def record(
         season = player.season_id
     from .pagecache import bump_data_version, bump_evening_version
 
-    if action == "registration.set" and evening is not None and evening.status != "published":
+    if action == AuditAction.REGISTRATION_SET and evening is not None and evening.status != "published":
         # A sign-up for an evening still to be paired shows only on that evening's page.
         bump_evening_version(evening.date)
     else:

@@ -135,7 +135,7 @@ def _play_past_evenings(season, players, leader, arbiter, today, rng) -> None:
             elif not p.is_fixed and roll < 0.55:
                 services.registration_set(actor=p.member, player=p, evenings=[evening],
                                           status=Attendance.PRESENT, now=before_deadline)
-        evening_pair_and_publish(evening_id=evening.pk, now=evening.deadline)
+        evening_pair_and_publish(actor=None, system=True, evening_id=evening.pk, now=evening.deadline)
         for game in evening.games.select_related("white", "black"):
             result = _result(rng, game.white.rating or 1500, game.black.rating or 1500)
             note = "telefoon ging af" if result == Result.BLACK_WINS and rng.random() < 0.03 else ""

@@ -433,6 +433,50 @@ class Standing(models.Model):
         return self.absent_with_notice + self.absent_without_notice
 
 
+class AuditAction(models.TextChoices):
+    """Every kind of audited write, one constant each (as Zulip's ``RealmAuditLog``)."""
+
+    SEASON_SET_UP = "season.set_up", _("season set up")
+    SEASON_IMPORT = "season.import", _("season imported")
+    SEASON_START_NEXT = "season.start_next", _("next season started")
+    COMPETITION_PARAMETERS = "competition.parameters", _("parameters changed")
+    EVENING_UPDATE = "evening.update", _("evening changed")
+    PLAYER_ADD = "player.add", _("player added")
+    PLAYER_KIND = "player.kind", _("player kind changed")
+    PLAYERS_ORDER_BY_RATING = "players.order_by_rating", _("starting order set by rating")
+    REGISTRATION_SET = "registration.set", _("sign-up changed")
+    GAME_RESULT = "game.result", _("result entered")
+    GAME_TEMPO_REQUEST = "game.tempo_request", _("tempo requested")
+    GAME_TEMPO_DECIDE = "game.tempo_decide", _("tempo decided")
+    PAIRING_PUBLISH = "pairing.publish", _("pairing published")
+    PAIRING_REPAIR = "pairing.repair", _("paired again")
+    PAIRING_SWAP_COLOURS = "pairing.swap_colours", _("colours swapped")
+    PAIRING_SWAP_OPPONENTS = "pairing.swap_opponents", _("opponents swapped")
+    PAIRING_REMOVE_PLAYER = "pairing.remove_player", _("player removed from the pairing")
+    PAIRING_ADD_PLAYER = "pairing.add_player", _("player added to the pairing")
+    ELIGIBILITY_OVERRIDE = "eligibility.override", _("prize eligibility overridden")
+    ELIGIBILITY_OVERRIDE_CLEAR = "eligibility.override_clear", _("prize eligibility override cleared")
+    PRIZES_CONFIRM = "prizes.confirm", _("prizes confirmed")
+    PLAYOFFS_CREATE = "playoffs.create", _("playoffs created")
+    PLAYOFFS_DATE = "playoffs.date", _("playoff date changed")
+    PLAYOFFS_RESULT = "playoffs.result", _("playoff result entered")
+    PLAYOFFS_RESULT_WITHDRAW = "playoffs.result_withdraw", _("playoff result withdrawn")
+    PLAYOFFS_PRIZES = "playoffs.prizes", _("playoff prizes confirmed")
+    EVENT_CREATE = "event.create", _("event created")
+    EVENT_SET_ROUNDS = "event.set_rounds", _("number of rounds set")
+    EVENT_ENTRANT_ADD = "event.entrant_add", _("entrant added")
+    EVENT_ROUND_OPEN = "event.round_open", _("round opened")
+    EVENT_PRESENCE_SET = "event.presence_set", _("presence changed")
+    EVENT_ROUND_PAIR = "event.round_pair", _("round paired")
+    EVENT_GAME_RESULT = "event.game_result", _("event result entered")
+    EVENT_ROUND_FINISH = "event.round_finish", _("round finished")
+    EVENT_PLAYOFF_CREATE = "event.playoff_create", _("playoff created")
+    EVENT_IMPORT = "event.import", _("event imported")
+    ADMIN_ADD = "admin.add", _("added in the admin")
+    ADMIN_CHANGE = "admin.change", _("changed in the admin")
+    ADMIN_DELETE = "admin.delete", _("deleted in the admin")
+
+
 class AuditRecord(models.Model):
     """Who changed what, when: before and after, for every write that matters."""
 
@@ -440,7 +484,7 @@ class AuditRecord(models.Model):
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
-    action = models.CharField(max_length=60)
+    action = models.CharField(max_length=60, choices=AuditAction.choices)
     season = models.ForeignKey(Season, on_delete=models.CASCADE, null=True, related_name="+")
     evening = models.ForeignKey(Evening, on_delete=models.SET_NULL, null=True, related_name="+")
     player = models.ForeignKey(Player, on_delete=models.SET_NULL, null=True, related_name="+")
@@ -500,8 +544,8 @@ class SwissEvent(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        verbose_name = _("Swiss event")
-        verbose_name_plural = _("Swiss events")
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
         ordering = ["season", "kind", "date", "pk"]
         constraints = [
             models.UniqueConstraint(fields=["season", "name"], name="event_name_unique"),
@@ -528,6 +572,8 @@ class SwissEntrant(models.Model):
 
     class Meta:
         ordering = ["event", "number"]
+        verbose_name = _("entrant")
+        verbose_name_plural = _("entrants")
         constraints = [
             models.UniqueConstraint(fields=["event", "member"], name="entrant_once_per_event"),
             models.UniqueConstraint(fields=["event", "number"], name="entrant_number_unique"),
@@ -560,6 +606,8 @@ class SwissRound(models.Model):
 
     class Meta:
         ordering = ["event", "number"]
+        verbose_name = _("event round")
+        verbose_name_plural = _("event rounds")
         constraints = [
             models.UniqueConstraint(fields=["event", "number"], name="round_number_unique"),
             models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
@@ -586,6 +634,8 @@ class SwissGame(models.Model):
 
     class Meta:
         ordering = ["round", "board"]
+        verbose_name = _("event game")
+        verbose_name_plural = _("event games")
         constraints = [
             models.UniqueConstraint(fields=["round", "board"], name="swissgame_board_unique"),
             models.UniqueConstraint(fields=["round", "white"], name="swissgame_white_once"),

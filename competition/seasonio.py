@@ -22,14 +22,15 @@ from typing import Any
 
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import Group
-from django.core.exceptions import PermissionDenied
 from django.db import DatabaseError, transaction
 from django.utils.text import slugify
 
 from members.models import User
+from members.permissions import Actor, require
 from members.roles import PLAYER
 
 from . import audit
+from .audit import Action
 from .calendar import evening_times
 from .models import (
     Attendance,
@@ -89,16 +90,15 @@ def read_season_file(path: str | Path) -> t.SeasonInput:
 
 
 def season_import(
-    *, data: t.SeasonInput, name: str | None = None, actor: Any = None
+    *, data: t.SeasonInput, name: str | None = None, actor: Actor | None, system: bool = False
 ) -> Season:
     """Create a season with everything the file holds, and its standings; all or nothing.
 
-    ``actor`` None is the command line (the server's operator); otherwise he needs
-    ``manage_season``. Raises `SeasonImportError` with one line when the database cannot
+    The command line (the server's operator) says ``actor=None, system=True``; a person
+    needs ``manage_season``. Raises `SeasonImportError` with one line when the database cannot
     hold the file (see docs/season-file.md, "Import and export").
     """
-    if actor is not None and not actor.has_perm("competition.manage_season"):
-        raise PermissionDenied("You are not allowed to do this.")
+    require(actor, "competition.manage_season", system=system)
     name = name or _name_from_dates(data)
     _check_importable(data, name)
     try:
@@ -106,7 +106,7 @@ def season_import(
             season = _write(data, name)
             audit.record(
                 actor=actor,
-                action="season.import",
+                action=Action.SEASON_IMPORT,
                 season=season,
                 after={"name": name, "players": len(data.players), "evenings": len(data.evenings)},
             )

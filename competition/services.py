@@ -17,8 +17,12 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from members.permissions import Actor, require
+
 from . import audit, calendar
+from .audit import Action
 from .calendar import evening_times, propose_calendar
+from .jobs import enqueue_on_commit
 from .models import (
     Attendance,
     Bye,
@@ -51,10 +55,6 @@ class Conflict(Exception):
         self.current = current
 
 
-def _require(actor: Any, perm: str) -> None:
-    if actor is None or not actor.has_perm(perm):
-        raise PermissionDenied(_("You are not allowed to do this."))
-
 
 _deferred: ContextVar[set[int] | None] = ContextVar("deferred_recalculation", default=None)
 
@@ -75,21 +75,7 @@ def schedule_recalculation(half_id: int | None) -> None:
     Season.objects.filter(halves=half_id, standings_stale_since__isnull=True).update(
         standings_stale_since=timezone.now()
     )
-    from .tasks import recalculate_half
-
-    transaction.on_commit(lambda: enqueue(recalculate_half, half_id))
-
-
-def enqueue(task: Any, *args: Any) -> bool:
-    """Send a task; when the broker is unreachable, log it and carry on (the caller's
-    data is committed already, and a beat job catches up)."""
-    try:
-        task.delay(*args)
-    except Exception:  # kombu raises several kinds when Redis is down
-        log.warning("could not queue %s%r; the catch-up job will do it", task.name, args,
-                    exc_info=True)
-        return False
-    return True
+    enqueue_on_commit("competition.tasks.recalculate_half", half_id)
 
 
 @contextmanager
@@ -114,7 +100,7 @@ def recalculation_deferred() -> Iterator[set[int]]:
 @transaction.atomic
 def season_set_up(
     *,
-    actor: Any,
+    actor: Actor,
     name: str,
     opening: dt.date,
     last_day: dt.date,
@@ -124,7 +110,7 @@ def season_set_up(
     extra_rapid: Iterable[dt.date] = (),
 ) -> Season:
     """A season with its competition (preset parameters), halves and proposed calendar."""
-    _require(actor, "competition.manage_season")
+    require(actor, "competition.manage_season")
     if system not in System.values:
         raise ValidationError({"system": _("Unknown system '%(s)s'.") % {"s": system}})
     if Season.objects.filter(name=name).exists():
@@ -170,7 +156,7 @@ def season_set_up(
             deadline=deadline,
             note=_calendar_note(proposed),
         )
-    audit.record(actor=actor, action="season.set_up", season=season, after={"name": name})
+    audit.record(actor=actor, action=Action.SEASON_SET_UP, season=season, after={"name": name})
     return season
 
 
@@ -185,10 +171,10 @@ def _calendar_note(proposed: Any) -> str:
 
 @transaction.atomic
 def competition_set_parameters(
-    *, actor: Any, competition: Competition, system: str, overrides: dict[str, Any] | None
+    *, actor: Actor, competition: Competition, system: str, overrides: dict[str, Any] | None
 ) -> Competition:
     """Change the scoring system or parameters; the standings are computed anew."""
-    _require(actor, "competition.manage_season")
+    require(actor, "competition.manage_season")
     competition = Competition.objects.select_for_update().get(pk=competition.pk)
     try:
         params = parse_parameters(system, overrides or {})
@@ -202,7 +188,7 @@ def competition_set_parameters(
     competition.save(update_fields=["system", "parameters"])
     audit.record(
         actor=actor,
-        action="competition.parameters",
+        action=Action.COMPETITION_PARAMETERS,
         season=competition.season,
         before=before,
         after={"system": system, "parameters": competition.parameters},
@@ -214,10 +200,10 @@ def competition_set_parameters(
 
 @transaction.atomic
 def evening_update(
-    *, actor: Any, evening: Evening, kind: str, half: Half | None, note: str = ""
+    *, actor: Actor, evening: Evening, kind: str, half: Half | None, note: str = ""
 ) -> Evening:
     """The leader corrects the proposed calendar: the kind or half of one Friday."""
-    _require(actor, "competition.manage_calendar")
+    require(actor, "competition.manage_calendar")
     evening = Evening.objects.select_for_update().get(pk=evening.pk)
     if evening.games.exists() and kind != evening.kind:
         raise ValidationError(_("This evening has games already; its kind cannot change."))
@@ -229,7 +215,7 @@ def evening_update(
     evening.save()
     audit.record(
         actor=actor,
-        action="evening.update",
+        action=Action.EVENING_UPDATE,
         evening=evening,
         before=before,
         after={"kind": kind, "half": evening.half_id, "note": note},
@@ -242,7 +228,7 @@ def evening_update(
 @transaction.atomic
 def player_add(
     *,
-    actor: Any,
+    actor: Actor,
     season: Season,
     member: Any,
     kind: str = PlayerKind.FLEXIBLE,
@@ -250,7 +236,7 @@ def player_add(
     start: int | None = None,
 ) -> Player:
     """Add a member to a season; by default at the end of the starting order."""
-    _require(actor, "competition.manage_season")
+    require(actor, "competition.manage_season")
     Season.objects.select_for_update().get(pk=season.pk)
     if Player.objects.filter(season=season, member=member).exists():
         raise ValidationError(_("%(name)s takes part already.") % {"name": member})
@@ -268,7 +254,7 @@ def player_add(
     player.save()
     audit.record(
         actor=actor,
-        action="player.add",
+        action=Action.PLAYER_ADD,
         player=player,
         after={"member": member.pk, "kind": kind, "start": start},
     )
@@ -276,13 +262,13 @@ def player_add(
 
 
 @transaction.atomic
-def players_order_by_rating(*, actor: Any, season: Season) -> list[Player]:
+def players_order_by_rating(*, actor: Actor, season: Season) -> list[Player]:
     """The winter starting order: by rating on 1 September, highest first (RULES.md 4.1)."""
-    _require(actor, "competition.manage_season")
+    require(actor, "competition.manage_season")
     players = list(Player.objects.select_for_update(of=("self",)).filter(season=season).select_related("member"))
     ordered = sorted(players, key=lambda p: (-(p.rating or 0), p.member.name, p.pk))
     renumber(ordered, "start")
-    audit.record(actor=actor, action="players.order_by_rating", season=season)
+    audit.record(actor=actor, action=Action.PLAYERS_ORDER_BY_RATING, season=season)
     return ordered
 
 
@@ -308,7 +294,7 @@ def renumber(objects: Sequence[Any], field: str) -> None:
 @transaction.atomic
 def registration_set(
     *,
-    actor: Any,
+    actor: Actor,
     player: Player,
     evenings: Sequence[Evening],
     status: str,
@@ -323,7 +309,7 @@ def registration_set(
     now = now or timezone.now()
     by_leader = actor is not None and actor.has_perm("competition.manage_registrations")
     if not by_leader:
-        _require(actor, "competition.register_self")
+        require(actor, "competition.register_self")
         if player.member_id != actor.pk:
             raise PermissionDenied(_("You can only change your own sign-ups."))
     if not evenings:
@@ -379,7 +365,7 @@ def registration_set(
         reg.save()
         audit.record(
             actor=actor,
-            action="registration.set",
+            action=Action.REGISTRATION_SET,
             evening=evening,
             player=player,
             before=before,
@@ -397,14 +383,14 @@ def registration_set(
 @transaction.atomic
 def result_set(
     *,
-    actor: Any,
+    actor: Actor,
     game: Game,
     result: str,
     note: str = "",
     expected_version: int | None = None,
 ) -> Game:
     """Enter or correct a result. A stale ``expected_version`` raises Conflict."""
-    _require(actor, "competition.enter_results")
+    require(actor, "competition.enter_results")
     if result not in Result.values:
         raise ValidationError({"result": _("Unknown result '%(r)s'.") % {"r": result}})
     locked = Game.objects.select_for_update(of=("self",)).select_related("evening").get(pk=game.pk)
@@ -423,7 +409,7 @@ def result_set(
     locked.save(update_fields=["result", "note", "version", "updated_at"])
     audit.record(
         actor=actor,
-        action="game.result",
+        action=Action.GAME_RESULT,
         evening=locked.evening,
         player=locked.white,
         before=before,

@@ -18,12 +18,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
-from . import prize_selectors, selectors, services
+from . import selectors, services
 from .charts import place_chart_svg
 from .forms import EveningForm, ParametersForm, RegistrationForm, SeasonSetUpForm
 from .ical import calendar_ics
 from .models import Evening, EveningKind, Game, HalfKind, Player, Result, Season
 from .pagecache import cache_public_page, evening_version
+from .prizes import selectors as prize_selectors
 from .rules_text import describe_competition
 from .tables import KEIZER_CSV, LADDER_CSV, KeizerTable, LadderTable
 

@@ -9,7 +9,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("language/<str:code>/", competition_views.language, name="language"),
     path("pairing/", include("pairing.urls")),
-    path("events/", include("competition.swiss_urls")),
-    path("prizes/", include("competition.prizes_urls")),
+    path("events/", include("competition.events.urls")),
+    path("prizes/", include("competition.prizes.urls")),
     path("", include("competition.urls")),
 ]

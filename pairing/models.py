@@ -1,9 +1,23 @@
-"""What the pairing job has sent: one row per player and version of his game, so that a
-retried or doubled job never e-mails twice, and a republished pairing e-mails only the
-players whose game changed."""
+"""The outbox of the pairing e-mails: one row per player and version of what he must be
+told (his game, or the leader's tempo decision). The row is written in the same
+transaction as the change, and sent after commit by a task that holds no lock; a row is
+marked sent as soon as its e-mail has gone, so a retry after a failure part-way sends
+only what is missing, and a republished pairing e-mails only the players whose game
+changed."""
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+
+
+class NoticeKind(models.TextChoices):
+    PAIRING = "pairing", _("pairing")
+    TEMPO = "tempo", _("tempo decision")
+
+
+class NoticeState(models.TextChoices):
+    PENDING = "pending", _("to be sent")
+    SENT = "sent", _("sent")
+    SUPERSEDED = "superseded", _("replaced before it was sent")
 
 
 class PairingNotice(models.Model):
@@ -14,16 +28,18 @@ class PairingNotice(models.Model):
         "competition.Player", on_delete=models.CASCADE, related_name="notices"
     )
     signature = models.CharField(max_length=200, help_text=_("colours, opponent, tempo"))
-    sent_at = models.DateTimeField(auto_now_add=True)
+    kind = models.CharField(max_length=10, choices=NoticeKind.choices, default=NoticeKind.PAIRING)
+    state = models.CharField(
+        max_length=10, choices=NoticeState.choices, default=NoticeState.PENDING, db_index=True
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("pairing e-mail")
         verbose_name_plural = _("pairing e-mails")
-        constraints = [
-            models.UniqueConstraint(
-                fields=["evening", "player", "signature"], name="notice_once_per_version"
-            )
-        ]
+        indexes = [models.Index(fields=["evening", "player"], name="notice_evening_player")]
 
     def __str__(self) -> str:
-        return f"{self.evening_id}/{self.player_id}: {self.signature}"
+        return f"{self.evening_id}/{self.player_id}: {self.signature} ({self.state})"

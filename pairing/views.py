@@ -14,14 +14,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from competition import selectors
 from competition.models import (
-    Attendance,
-    AuditRecord,
-    Bye,
     Evening,
     EveningKind,
     EveningStatus,
@@ -31,10 +27,10 @@ from competition.models import (
     Tempo,
 )
 from competition.services import registration_set
-from competition.signup import default_status
 from members.decorators import any_permission_required
 
-from . import services, tempo
+from . import selectors as pairing_selectors
+from . import services
 from .forms import (
     PlayerForm,
     RegistrationOnBehalfForm,
@@ -75,118 +71,6 @@ def _playing_evening(evening_id: int) -> Evening:
 # --- Reading the page ---------------------------------------------------------------------
 
 
-def rule_in_words(rule: str, competition: Any) -> str:
-    if rule == "max_meetings_per_season":
-        n = competition.max_meetings_per_season
-        return ngettext(
-            "at most %(n)s meeting of the same two players in a season",
-            "at most %(n)s meetings of the same two players in a season", n,
-        ) % {"n": n}
-    if rule == "max_meetings_per_half":
-        n = competition.max_meetings_per_half
-        return ngettext(
-            "at most %(n)s meeting of the same two players in a half",
-            "at most %(n)s meetings of the same two players in a half", n,
-        ) % {"n": n}
-    n = competition.min_evenings_between
-    return ngettext(
-        "at least %(n)s playing evening between two meetings",
-        "at least %(n)s playing evenings between two meetings", n,
-    ) % {"n": n}
-
-
-def _audit_in_words(record: AuditRecord | None) -> str:
-    if record is None:
-        return ""
-    labels = dict(Attendance.choices)
-    if record.action == "registration.set":
-        before = (record.before or {}).get("status")
-        after = (record.after or {}).get("status")
-        text = f"{labels.get(before, _('default'))} → {labels.get(after, after)}"
-        if (record.after or {}).get("late"):
-            text += " " + _("(after the deadline)")
-        if (record.after or {}).get("force_majeure"):
-            text += " " + _("(force majeure)")
-        return text
-    return record.action
-
-
-def _evening_context(evening: Evening, user: Any) -> dict[str, Any]:
-    players = list(Player.objects.filter(season_id=evening.season_id).select_related("member"))
-    regs = {
-        r.player_id: r
-        for r in evening.registrations.select_related("changed_by")
-    }
-    latest: dict[int, AuditRecord] = {}
-    for record in (
-        AuditRecord.objects.filter(
-            evening=evening, player__isnull=False, action="registration.set"
-        ).select_related("actor").order_by("-at", "-id")
-    ):
-        latest.setdefault(record.player_id, record)
-    games = list(
-        evening.games.select_related(
-            "white__member", "black__member", "tempo_requested_by__member"
-        ).order_by("board")
-    )
-    bye = Bye.objects.filter(evening=evening).select_related("player__member").first()
-    seat: dict[int, str] = {}
-    for g in games:
-        seat[g.white_id] = _("board %(b)s, white") % {"b": g.board}
-        seat[g.black_id] = _("board %(b)s, black") % {"b": g.board}
-    if bye:
-        seat[bye.player_id] = _("pairing bye")
-    rows = []
-    for p in players:
-        reg = regs.get(p.pk)
-        record = latest.get(p.pk)
-        rows.append({
-            "player": p,
-            "status": reg.status if reg else default_status(p.is_fixed),
-            "explicit": reg is not None,
-            "registration": reg,
-            "audit": record,
-            "audit_text": _audit_in_words(record),
-            # A pairing correction (remove, add) changes the status after the last sign-up.
-            "corrected": reg is not None and (
-                record is None or (reg.changed_at - record.at).total_seconds() > 1
-            ),
-            "seat": seat.get(p.pk, ""),
-        })
-        rows[-1]["withdrawn"] = bool(rows[-1]["seat"]) and rows[-1]["status"] != "present"
-    published = evening.status == EveningStatus.PUBLISHED
-    competition = evening.season.competition
-    names = {p.pk: p.member.name for p in players}
-    broken = []
-    if published:
-        for r in services.pairing_check(evening):
-            broken.append({
-                "white": names.get(r.white), "black": names.get(r.black),
-                "rule": r.rule, "words": rule_in_words(r.rule, competition),
-            })
-    paired_ids = set(seat)
-    removable = [p for p in players if p.pk in paired_ids]
-    editable_games = [g for g in games if g.result == Result.PENDING]
-    return {
-        "evening": evening,
-        "season": evening.season,
-        "rows": rows,
-        "games": games,
-        "bye": bye,
-        "published": published,
-        "has_results": any(g.result != Result.PENDING for g in games),
-        "broken": broken,
-        "tempo_requests": [g for g in games if g.tempo == Tempo.REQUESTED],
-        "statuses": Attendance.choices,
-        "removable": removable,
-        "addable": [p for p in players if p.pk not in paired_ids],
-        "swap_form": SwapOpponentsForm(evening=evening) if len(editable_games) >= 2 else None,
-        "can_pair": user.has_perm("competition.manage_pairings"),
-        "can_register": user.has_perm("competition.manage_registrations"),
-        "can_tempo": user.has_perm("competition.approve_tempo"),
-    }
-
-
 @leader_required
 def evenings(request: HttpRequest) -> HttpResponse:
     """The season's playing evenings, each with a link to its leader page."""
@@ -201,7 +85,9 @@ def evenings(request: HttpRequest) -> HttpResponse:
 @leader_required
 def evening(request: HttpRequest, evening_id: int) -> HttpResponse:
     evening_obj = _playing_evening(evening_id)
-    return render(request, "pairing/evening.html", _evening_context(evening_obj, request.user))
+    context = pairing_selectors.evening_page(evening_obj, request.user)
+    context["swap_form"] = SwapOpponentsForm(evening=evening_obj) if context["can_swap"] else None
+    return render(request, "pairing/evening.html", context)
 
 
 # --- Sign-ups on a player's behalf ----------------------------------------------------------
@@ -336,7 +222,7 @@ def tempo_decide(request: HttpRequest, game_id: int) -> HttpResponse:
         return _back(game.evening, "tempo")
     approve = form.cleaned_data["decision"] == "approve"
     try:
-        tempo.tempo_decide(actor=request.user, game=game, approve=approve)
+        services.tempo_decide(actor=request.user, game=game, approve=approve)
     except ValidationError as exc:
         _errors(request, exc)
     else:
@@ -354,13 +240,13 @@ def tempo_request(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(
         Game.objects.select_related("evening", "white__member", "black__member"), pk=game_id
     )
-    me = tempo.requesting_player(request.user, game)
+    me = pairing_selectors.requesting_player(request.user, game)
     if me is None:
         raise PermissionDenied
     form = TempoRequestForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         try:
-            tempo.tempo_request(
+            services.tempo_request(
                 actor=request.user, game=game,
                 opponent_agrees=form.cleaned_data["opponent_agrees"],
             )

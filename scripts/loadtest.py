@@ -156,10 +156,10 @@ def build_club() -> dict:
     outcomes = [Result.WHITE_WINS, Result.DRAW, Result.BLACK_WINS]
     with services.recalculation_deferred():
         for evening in past[:-1]:
-            evening_pair_and_publish(evening_id=evening.pk, now=evening.deadline)
+            evening_pair_and_publish(actor=None, system=True, evening_id=evening.pk, now=evening.deadline)
             for game in evening.games.all():
                 services.result_set(actor=arbiters[0], game=game, result=rng.choice(outcomes))
-        evening_pair_and_publish(evening_id=past[-1].pk, now=past[-1].deadline)
+        evening_pair_and_publish(actor=None, system=True, evening_id=past[-1].pk, now=past[-1].deadline)
     from competition.standings import recalculate_season
 
     recalculate_season(season.pk)

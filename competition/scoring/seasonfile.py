@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+from competition.prizes.engine.awards import merge_prize_report, prize_report
 from competition.scoring.display import points_json
 from competition.scoring.keizer import compute_keizer_season
 from competition.scoring.ladder import compute_ladder
@@ -37,8 +38,6 @@ from competition.scoring.types import (
     SeasonInput,
     Standing,
 )
-
-from .prizes import merge_prize_report, prize_report
 
 FORMAT = "season/1"
 

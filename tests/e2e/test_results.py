@@ -26,7 +26,7 @@ def paired_evening(demo):
         .order_by("date")
         .first()
     )
-    evening_pair_and_publish(evening_id=evening.pk, now=evening.deadline)
+    evening_pair_and_publish(actor=None, system=True, evening_id=evening.pk, now=evening.deadline)
     evening.refresh_from_db()
     assert evening.games.count() >= 3
     return evening

@@ -31,7 +31,7 @@ def test_moving_a_players_starting_position_in_the_admin_is_audited_and_recalcul
             "rating": player.rating, "start": 7, "start_points": "",
         })
     assert response.status_code == 302, response.content.decode()[:2000]
-    record = AuditRecord.objects.filter(action="admin.player.change").get()
+    record = AuditRecord.objects.filter(action="admin.change", after__model="player").get()
     assert record.actor == superuser and record.player_id == player.pk
     assert record.before["start"] == 3 and record.after["start"] == 7
     assert Season.objects.get(pk=s.pk).standings_stale_since is not None
@@ -51,6 +51,6 @@ def test_changing_an_evening_in_the_admin_is_audited(client, superuser):
         "note": "lekkage", "pairing_seed": "", "version": 1,
     })
     assert response.status_code == 302, response.content.decode()[:3000]
-    record = AuditRecord.objects.filter(action="admin.evening.change").get()
+    record = AuditRecord.objects.filter(action="admin.change", after__model="evening").get()
     assert record.before["kind"] == "playing" and record.after["kind"] == "closed"
     assert Evening.objects.get(pk=evening.pk).note == "lekkage"

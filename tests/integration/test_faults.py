@@ -57,7 +57,7 @@ def test_with_redis_down_pages_and_sign_ups_work_and_standings_catch_up(
     s = f.season(players=4)
     evening = f.playing_evenings(s)[0]
     with django_capture_on_commit_callbacks(execute=True):
-        evening_pair_and_publish(evening_id=evening.pk, now=evening.deadline)
+        evening_pair_and_publish(actor=None, system=True, evening_id=evening.pk, now=evening.deadline)
         game = evening.games.first()
         result_set(actor=f.arbiter(), game=game, result="1-0")
     # The recalculation task could not be queued: the season is stale, nothing is lost.
@@ -100,7 +100,7 @@ def test_pairing_e_mails_lost_while_the_broker_was_down_are_sent_by_the_catch_up
         deadline=now - dt.timedelta(minutes=1), starts_at=now + dt.timedelta(hours=2)
     )
     with django_capture_on_commit_callbacks(execute=True):
-        evening_pair_and_publish(evening_id=evening.pk)
+        evening_pair_and_publish(actor=None, system=True, evening_id=evening.pk)
     assert mailoutbox == []  # the notice task could not be queued
     close_due_evenings()  # the beat's catch-up, once a worker runs again
     assert sorted(m.to[0] for m in mailoutbox) == sorted(

@@ -57,7 +57,7 @@ def test_parameters_form_refuses_junk_with_messages(data):
 def paired():
     s = f.season(players=6)
     evening = f.playing_evenings(s)[0]
-    evening_pair_and_publish(evening_id=evening.pk, now=evening.deadline)
+    evening_pair_and_publish(actor=None, system=True, evening_id=evening.pk, now=evening.deadline)
     return s, evening
 
 
@@ -133,7 +133,7 @@ def test_season_file_import_refuses_junk_with_one_line_and_saves_nothing(which, 
               AuditRecord.objects.count())
     try:
         season = load_season(data)
-        season_import(data=season, name=f"fuzz-{which}")
+        season_import(actor=None, system=True, data=season, name=f"fuzz-{which}")
     except (SeasonFileError, SeasonImportError) as exc:
         assert "\n" not in str(exc) and str(exc)
         assert (Season.objects.count(), Evening.objects.count(), Game.objects.count(),

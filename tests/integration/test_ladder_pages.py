@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def ladder():
-    return season_import(data=random_season(11, players=12, evenings=6, system="ladder"),
+    return season_import(actor=None, system=True, data=random_season(11, players=12, evenings=6, system="ladder"),
                          name="ladder-2026")
 
 

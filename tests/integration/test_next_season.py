@@ -10,7 +10,7 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 
-from competition import prize_selectors, prize_services, seasonio, services
+from competition import seasonio, services
 from competition.models import (
     Competition,
     Evening,
@@ -19,12 +19,14 @@ from competition.models import (
     Season,
     Standing,
 )
+from competition.prizes import selectors as prize_selectors
+from competition.prizes import services as prize_services
 from competition.scoring.display import round_points
-from competition.scoring.factories import season_dict
 from competition.scoring.seasonfile import load_season
 from competition.standings import compute, load_season_data, recalculate_season
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
+from tests.season_factories import season_dict
 
 pytestmark = pytest.mark.django_db
 
@@ -40,7 +42,7 @@ def played_season(admin) -> Season:
         for p in season.players.filter(kind=PlayerKind.FLEXIBLE):
             services.registration_set(actor=admin, player=p, evenings=[evening], status="present",
                                       now=evening.deadline - dt.timedelta(days=1))
-        evening_pair_and_publish(evening_id=evening.pk, now=evening.deadline)
+        evening_pair_and_publish(actor=None, system=True, evening_id=evening.pk, now=evening.deadline)
         for game in evening.games.all():
             services.result_set(actor=arbiter, game=game, result="1-0")
     recalculate_season(season.pk)
@@ -123,7 +125,7 @@ def ladder_season() -> Season:
         games = [{"white": w, "black": b, "result": "1-0"} for w, b in pairs]
         evenings.append({"date": day, "games": games, "byes": [6]})
     data = load_season(season_dict("ladder", players=people, evenings=evenings))
-    return seasonio.season_import(data=data, name="ladder-2026")
+    return seasonio.season_import(actor=None, system=True, data=data, name="ladder-2026")
 
 
 def test_next_ladder_season_carries_the_final_ladder_points_as_start_points():

@@ -19,7 +19,7 @@ def club(django_capture_on_commit_callbacks):
     s = f.season(players=6)
     evening = f.playing_evenings(s)[0]
     with django_capture_on_commit_callbacks(execute=True):
-        evening_pair_and_publish(evening_id=evening.pk, now=evening.deadline)
+        evening_pair_and_publish(actor=None, system=True, evening_id=evening.pk, now=evening.deadline)
     return s, evening
 
 

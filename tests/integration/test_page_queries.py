@@ -61,12 +61,12 @@ def build_club(size: int) -> tuple[Season, User]:
                 services.registration_set(
                     actor=actor, player=p, evenings=[evening], status=status, now=before
                 )
-            evening_pair_and_publish(evening_id=evening.pk, now=evening.deadline)
+            evening_pair_and_publish(actor=None, system=True, evening_id=evening.pk, now=evening.deadline)
             for k, game in enumerate(evening.games.order_by("board")):
                 services.result_set(actor=arbiter, game=game, result=RESULTS[k % len(RESULTS)])
     # The next evening is paired and published without results (the home page's next game).
     upcoming = f.playing_evenings(season)[PLAYED]
-    evening_pair_and_publish(evening_id=upcoming.pk, now=upcoming.deadline)
+    evening_pair_and_publish(actor=None, system=True, evening_id=upcoming.pk, now=upcoming.deadline)
     recalculate_season(season.pk, TODAY)
     return season, players[0].member
 

@@ -14,7 +14,7 @@ from django.utils import translation
 
 from competition import services as competition_services
 from competition.models import AuditRecord, Bye, Evening, Game, Registration, Result
-from pairing import services
+from pairing import selectors, services
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db
@@ -33,7 +33,7 @@ def publish(django_capture_on_commit_callbacks) -> Callable[..., Evening]:
 
     def publish_(evening: Evening) -> Evening:
         with django_capture_on_commit_callbacks(execute=True):
-            services.evening_pair_and_publish(evening_id=evening.pk, now=evening.deadline)
+            services.evening_pair_and_publish(actor=None, system=True, evening_id=evening.pk, now=evening.deadline)
         mail.outbox.clear()
         evening.refresh_from_db()
         return evening
@@ -430,13 +430,13 @@ def test_pairing_check_reports_a_forced_rematch(publish, client):
         )
     publish(second)  # only the two who met last week are present: a forced rematch
 
-    broken = services.pairing_check(second)
+    broken = selectors.pairing_check(second)
     pair = {game.white_id, game.black_id}
     assert {(frozenset((r.white, r.black)), r.rule) for r in broken} == {
         (frozenset(pair), "min_evenings_between"),
         (frozenset(pair), "max_meetings_per_half"),
     }
-    assert services.pairing_check(first) == []
+    assert selectors.pairing_check(first) == []
     page = leader_client(client, leader).get(reverse("pairing:evening", args=[second.pk]))
     text = page.content.decode()
     assert "breaks the rule: at most 1 meeting of the same two players in a half." in text
@@ -451,7 +451,7 @@ def test_pairing_check_counts_only_playing_evenings(publish):
     # A game on a non-playing evening (a rapid or playoff evening) is no meeting.
     Game.objects.create(evening=rapid, board=1, white=p[0], black=p[1])
     later = f.playing_evenings(s)[-1]
-    assert services.pairing_check(later) == []
+    assert selectors.pairing_check(later) == []
 
 
 def test_a_paired_player_who_signs_off_late_is_flagged_on_the_leaders_page(publish, client):

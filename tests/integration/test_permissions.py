@@ -37,8 +37,8 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from competition import swiss_services as swiss
 from competition.demo import build_demo
+from competition.events import services as swiss
 from competition.models import (
     AuditRecord,
     Bye,
@@ -58,9 +58,9 @@ from competition.models import (
     SwissRound,
     Tempo,
 )
-from competition.prize_forms import PLAYOFF_RESULTS
+from competition.prizes.forms import PLAYOFF_RESULTS
 from members.models import User
-from pairing import tempo
+from pairing import services as tempo
 from pairing.services import evening_pair_and_publish
 
 pytestmark = pytest.mark.django_db
@@ -303,10 +303,10 @@ MATRIX: list[Row] = [
     _r("competition:calendar_ics",     GET,  [],                        200,         200,   200,    200,   200),
     _r("competition:rules",            GET,  [],                        200,         200,   200,    200,   200),
     _r("language",                     GET,  ["=en"],                   302,         302,   302,    302,   302),
-    _r("swiss:events",                 GET,  [],                        200,         200,   200,    200,   200),
-    _r("swiss:event",                  GET,  ["live_event"],            200,         200,   200,    200,   200),
-    _r("swiss:round",                  GET,  ["live_event", "=1"],      200,         200,   200,    200,   200),
-    _r("swiss:trf",                    GET,  ["live_event"],            200,         200,   200,    200,   200),
+    _r("events:events",                 GET,  [],                        200,         200,   200,    200,   200),
+    _r("events:event",                  GET,  ["live_event"],            200,         200,   200,    200,   200),
+    _r("events:round",                  GET,  ["live_event", "=1"],      200,         200,   200,    200,   200),
+    _r("events:trf",                    GET,  ["live_event"],            200,         200,   200,    200,   200),
     _r("prizes:index",                 GET,  [],                        200,         200,   200,    200,   200),
     _r("prizes:season",                GET,  ["season"],                200,         200,   200,    200,   200),
     _r("prizes:playoffs",              GET,  ["season"],                200,         200,   200,    200,   200),
@@ -368,38 +368,38 @@ MATRIX: list[Row] = [
                        "note": "Zaal B"},
        state=audit_and(evening_state("later"))),
     # --- Swiss events: the arbiter's page and the leader's forms
-    _r("swiss:arbiter",                GET,  ["live_event"],            LOGIN,       403,   200,    200,   200),
-    _r("swiss:round_open",             POST, ["new_event"],             LOGIN,       403,   DONE,   DONE,  DONE,
+    _r("events:arbiter",                GET,  ["live_event"],            LOGIN,       403,   200,    200,   200),
+    _r("events:round_open",             POST, ["new_event"],             LOGIN,       403,   DONE,   DONE,  DONE,
        data=lambda w: {}, state=audit_and(swiss_state("new_event"))),
-    _r("swiss:set_rounds",             POST, ["new_event"],             LOGIN,       403,   DONE,   DONE,  DONE,
+    _r("events:set_rounds",             POST, ["new_event"],             LOGIN,       403,   DONE,   DONE,  DONE,
        data=lambda w: {"rounds": 5}, state=audit_and(swiss_state("new_event"))),
-    _r("swiss:presence",               POST, ["open_event", "=1"],      LOGIN,       403,   DONE,   DONE,  DONE,
+    _r("events:presence",               POST, ["open_event", "=1"],      LOGIN,       403,   DONE,   DONE,  DONE,
        data=lambda w: {"present": list(SwissEntrant.objects.filter(event_id=w.open_event)
                                        .order_by("number").values_list("pk", flat=True)[:6])},
        state=audit_and(swiss_state("open_event"))),
-    _r("swiss:round_pair",             POST, ["open_event", "=1"],      LOGIN,       403,   DONE,   DONE,  DONE,
+    _r("events:round_pair",             POST, ["open_event", "=1"],      LOGIN,       403,   DONE,   DONE,  DONE,
        data=lambda w: {}, state=audit_and(swiss_state("open_event"))),
-    _r("swiss:game_result",            POST, ["live_event", "live_game"], LOGIN,     403,   DONE,   DONE,  DONE,
+    _r("events:game_result",            POST, ["live_event", "live_game"], LOGIN,     403,   DONE,   DONE,  DONE,
        data=lambda w: {"result": "1-0",
                        "version": next_version("live_game", SwissGame)(w)},
        state=audit_and(swiss_state("live_event"))),
-    _r("swiss:round_finish",           POST, ["live_event", "=1"],      LOGIN,       403,   302,    302,   302,
+    _r("events:round_finish",           POST, ["live_event", "=1"],      LOGIN,       403,   302,    302,   302,
        data=lambda w: {}, state=audit_and(swiss_state("live_event")),
        label="POST round_finish (results missing: refused by rule)"),
-    _r("swiss:playoff",                POST, ["live_event"],            LOGIN,       403,   302,    302,   302,
+    _r("events:playoff",                POST, ["live_event"],            LOGIN,       403,   302,    302,   302,
        data=lambda w: {}, state=audit_and(events),
        label="POST playoff (event not finished: refused by rule)"),
-    _r("swiss:event_new",              GET,  [],                        LOGIN,       403,   403,    200,   200),
-    _r("swiss:event_new",              POST, [],                        LOGIN,       403,   403,    DONE,  DONE,
+    _r("events:event_new",              GET,  [],                        LOGIN,       403,   403,    200,   200),
+    _r("events:event_new",              POST, [],                        LOGIN,       403,   403,    DONE,  DONE,
        data=lambda w: {"season": w.season, "kind": "blitz", "name": "Nieuw toernooi"},
        state=audit_and(events)),
-    _r("swiss:event_import",           GET,  [],                        LOGIN,       403,   403,    200,   200),
-    _r("swiss:event_import",           POST, [],                        LOGIN,       403,   403,    DONE,  DONE,
+    _r("events:event_import",           GET,  [],                        LOGIN,       403,   403,    200,   200),
+    _r("events:event_import",           POST, [],                        LOGIN,       403,   403,    DONE,  DONE,
        data=lambda w: {"season": w.season, "name": "Geimporteerd",
                        "file": SimpleUploadedFile("e.trf", w.trf.encode())},
        state=audit_and(events)),
-    _r("swiss:entrants",               GET,  ["new_event"],             LOGIN,       403,   403,    200,   200),
-    _r("swiss:entrants",               POST, ["new_event"],             LOGIN,       403,   403,    DONE,  DONE,
+    _r("events:entrants",               GET,  ["new_event"],             LOGIN,       403,   403,    200,   200),
+    _r("events:entrants",               POST, ["new_event"],             LOGIN,       403,   403,    DONE,  DONE,
        data=lambda w: {"members": w.members}, state=audit_and(swiss_state("new_event"))),
     # --- prizes: the playoffs (leader and arbiter) and the administrator's page
     _r("prizes:playoffs_create",       POST, ["season"],                LOGIN,       403,   403,    302,   302,

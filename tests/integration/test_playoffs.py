@@ -1,6 +1,6 @@
 """The playoffs after the summer half in the database (RULES.md 6; docs/prizes.md).
 
-The bracket is the pure engine's (pairing/engine/playoffs.py) rebuilt from the recorded
+The bracket is the pure engine's (competition/prizes/engine/playoffs.py) rebuilt from the recorded
 lot and the results in the order they were entered; these tests check the shell: who is
 drawn, the evenings and moved dates, the refusals, the prizes and the permissions.
 """
@@ -15,7 +15,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from competition import prize_selectors, prize_services, seasonio
+from competition import seasonio
 from competition.calendar import evening_times
 from competition.models import (
     AuditRecord,
@@ -29,10 +29,12 @@ from competition.models import (
     Prize,
     Season,
 )
-from competition.scoring.factories import season_dict
+from competition.prizes import selectors as prize_selectors
+from competition.prizes import services as prize_services
+from competition.prizes.engine.playoffs import match_winner
 from competition.scoring.seasonfile import load_season
-from pairing.engine.playoffs import match_winner
 from tests import factories as f
+from tests.season_factories import season_dict
 
 pytestmark = pytest.mark.django_db
 
@@ -54,7 +56,7 @@ def playoff_season(players: int = 8, *, name: str = "2026-2027") -> Season:
               for i in range(1, players + 1)]
     evenings = [_evening("2026-09-04", "winter", players), _evening("2027-01-15", "summer", players)]
     data = load_season(season_dict("pion", players=people, evenings=evenings))
-    season = seasonio.season_import(data=data, name=name)
+    season = seasonio.season_import(actor=None, system=True, data=data, name=name)
     for day in PLAYOFF_EVENINGS:
         starts_at, deadline = evening_times(day)
         Evening.objects.create(season=season, date=day, kind="playoff", starts_at=starts_at,

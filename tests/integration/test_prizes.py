@@ -13,7 +13,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 
-from competition import prize_selectors, prize_services, seasonio
+from competition import seasonio
 from competition.models import (
     AuditRecord,
     EligibilityOverride,
@@ -23,11 +23,13 @@ from competition.models import (
     Prize,
     Season,
 )
-from competition.scoring.factories import season_dict
+from competition.prizes import selectors as prize_selectors
+from competition.prizes import services as prize_services
 from competition.scoring.seasonfile import load_season
 from competition.standings import recalculate_season
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
+from tests.season_factories import season_dict
 
 pytestmark = pytest.mark.django_db
 
@@ -60,7 +62,7 @@ def import_season(evenings: Iterable[dict], players: int = 8, *, name: str = "20
     people = [{"id": i, "name": f"Player {i}", "rating": 2200 - 10 * i, "start": i, "fixed": True}
               for i in range(1, players + 1)]
     data = load_season(season_dict(system, players=people, evenings=list(evenings)))
-    return seasonio.season_import(data=data, name=name)
+    return seasonio.season_import(actor=None, system=True, data=data, name=name)
 
 
 def pid(season: Season, file_id: int) -> Player:
@@ -271,7 +273,7 @@ def test_prizes_confirm_is_refused_with_pending_results():
 def test_prizes_confirm_is_refused_while_evenings_are_unplayed():
     s = f.season(players=6)
     first = f.playing_evenings(s, "winter")[0]
-    evening_pair_and_publish(evening_id=first.pk, now=first.deadline)
+    evening_pair_and_publish(actor=None, system=True, evening_id=first.pk, now=first.deadline)
     for game in first.games.all():
         game.result = "1-0"
         game.save()

@@ -19,7 +19,7 @@ def two_evenings(django_capture_on_commit_callbacks):
     first, second = f.playing_evenings(s)[:2]
     with django_capture_on_commit_callbacks(execute=True):
         for evening in (first, second):
-            evening_pair_and_publish(evening_id=evening.pk, now=evening.deadline)
+            evening_pair_and_publish(actor=None, system=True, evening_id=evening.pk, now=evening.deadline)
             for game in evening.games.all():
                 services.result_set(actor=arbiter, game=game, result="1-0")
     return s, first, second, arbiter

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 def paired(django_capture_on_commit_callbacks):
     s = f.season(players=6)
     evening = f.playing_evenings(s)[0]
-    evening_pair_and_publish(evening_id=evening.pk, now=evening.deadline)
+    evening_pair_and_publish(actor=None, system=True, evening_id=evening.pk, now=evening.deadline)
     return s, evening, list(evening.games.order_by("board"))
 
 

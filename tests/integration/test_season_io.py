@@ -42,7 +42,7 @@ from competition.seasonio import SeasonImportError, player_file_ids, season_expo
 from members.models import User
 from pairing.engine.fromfile import pairing_input_from_season, rules_for_system
 from pairing.engine.keizer import pair_evening, result_to_dict
-from pairing.services import pairing_input, present_players
+from pairing.selectors import pairing_input, present_players
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db
@@ -141,7 +141,7 @@ def computed_report(data) -> dict[str, Any]:
 )
 def test_imported_season_stores_the_standings_the_season_file_computes(system, overrides):
     data = generated(system, overrides=overrides)
-    season = season_import(data=data, name="imported")
+    season = season_import(actor=None, system=True, data=data, name="imported")
     assert stored_report(season) == computed_report(data)
 
 
@@ -150,7 +150,7 @@ def test_import_creates_calendar_members_players_games_and_sign_ups():
         {**p, "start_points": None} for p in small_file()["players"]
     ], evenings=[{**e, "half": h} for e, h in zip(small_file()["evenings"], ["winter", "summer"],
                                                     strict=True)]))
-    season = season_import(data=data)
+    season = season_import(actor=None, system=True, data=data)
     assert season.name == season.slug == "2026"
     assert (season.start_date, season.end_date) == (dt.date(2026, 9, 11), dt.date(2026, 9, 18))
     competition = season.competition
@@ -180,17 +180,17 @@ def test_import_creates_calendar_members_players_games_and_sign_ups():
 def test_fixed_player_not_mentioned_is_recorded_absent_without_notice():
     data = load_season(small_file(evenings=small_file()["evenings"][:1] + [
         {"date": "2026-09-25", "games": [{"white": 11, "black": 12, "result": "0-1"}]}]))
-    season = season_import(data=data, name="x")
+    season = season_import(actor=None, system=True, data=data, name="x")
     absent = Registration.objects.filter(evening__date=dt.date(2026, 9, 25), evening__season=season)
     assert sorted(absent.values_list("player__start", "status")) == [
         (4, "absent_without_notice")]
 
 
 def test_a_second_import_reuses_members_of_the_same_name_and_never_renames_one():
-    season_import(data=load_season(small_file()), name="first")
+    season_import(actor=None, system=True, data=load_season(small_file()), name="first")
     renamed = small_file(players=[{**small_file()["players"][0], "name": "Anna Jansen"},
                                   *small_file()["players"][1:]])
-    second = season_import(data=load_season(renamed), name="second")
+    second = season_import(actor=None, system=True, data=load_season(renamed), name="second")
     assert User.objects.filter(email__endswith="@import.invalid").count() == 6
     assert User.objects.get(email="player-11@import.invalid").name == "Anna"
     anna = Player.objects.get(season=second, start=1).member
@@ -213,12 +213,12 @@ def test_a_second_import_reuses_members_of_the_same_name_and_never_renames_one()
 )
 def test_export_of_an_imported_season_gives_the_file_back(data):
     data = data()
-    season = season_import(data=data, name="round trip")
+    season = season_import(actor=None, system=True, data=data, name="round trip")
     assert season_export(season) == dump_season(data)
 
 
 def test_results_not_yet_entered_are_exported_as_postponed():
-    season = season_import(data=load_season(small_file()), name="x")
+    season = season_import(actor=None, system=True, data=load_season(small_file()), name="x")
     Game.objects.filter(evening__season=season, result="1-0").update(result=Result.PENDING)
     exported = season_export(season)
     assert exported["evenings"][0]["games"] == [{"white": 11, "black": 12, "result": "postponed"}]
@@ -257,15 +257,15 @@ def test_a_season_built_in_the_application_exports_with_player_pks_as_ids():
 def test_a_file_the_database_cannot_hold_is_refused_with_one_line(changes, message):
     before = counts()
     with pytest.raises(SeasonImportError, match=message):
-        season_import(data=load_season(small_file(**changes)), name="bad")
+        season_import(actor=None, system=True, data=load_season(small_file(**changes)), name="bad")
     assert counts() == before
 
 
 def test_a_season_name_in_use_is_refused():
-    season_import(data=load_season(small_file()), name="2026-2027")
+    season_import(actor=None, system=True, data=load_season(small_file()), name="2026-2027")
     before = counts()
     with pytest.raises(SeasonImportError, match="a season named '2026-2027' exists already"):
-        season_import(data=load_season(small_file()), name="2026-2027")
+        season_import(actor=None, system=True, data=load_season(small_file()), name="2026-2027")
     assert counts() == before
 
 
@@ -276,7 +276,7 @@ def test_a_failure_while_writing_rolls_everything_back(monkeypatch):
     monkeypatch.setattr(seasonio, "recalculate_season", broken)
     before = counts()
     with pytest.raises(SeasonImportError, match="the database refused the season: disk full"):
-        season_import(data=load_season(small_file()), name="x")
+        season_import(actor=None, system=True, data=load_season(small_file()), name="x")
     assert counts() == before
 
 
@@ -296,7 +296,7 @@ def test_pairing_the_next_evening_from_the_database_and_from_the_file_agree(syst
     data = generated(system, seed=seed, evenings=12)
     newcomer = FilePlayer(9999, "New Member", 1800, len(data.players) + 1, False)
     data = replace(data, players=(*data.players, newcomer))
-    season = season_import(data=data, name="pairing")
+    season = season_import(actor=None, system=True, data=data, name="pairing")
     date = data.evenings[-1].date + dt.timedelta(weeks=1)
     half_kind = "season" if system == "ladder" else "summer"
     evening = _next_evening(season, date, half_kind)

@@ -15,13 +15,14 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection, connections
 
-from competition import swiss_selectors as sel
-from competition import swiss_services as swiss
 from competition.calendar import CLUB_TZ
+from competition.events import selectors as sel
+from competition.events import services as swiss
+from competition.events.engine import report as swiss_report
+from competition.events.engine import trf
+from competition.events.engine.dutch import propose_rounds
+from competition.events.engine.tiebreaks import Kind
 from competition.models import AuditRecord, RoundStatus, SwissEntrant, SwissEvent, SwissGame
-from competition.scoring import swiss_report, trf
-from competition.scoring.swiss import Kind
-from pairing.engine.dutch import propose_rounds
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db
@@ -231,7 +232,7 @@ def test_blitz_evening_dutch_rounds_tie_for_first_and_double_round_robin_playoff
     assert {e.member_id for e in playoff.entrants.all()} == tied
     assert playoff.rounds == 2
     assert_double_round_robin(playoff)
-    assert AuditRecord.objects.filter(action="swiss.playoff_create").count() == 1
+    assert AuditRecord.objects.filter(action="event.playoff_create").count() == 1
 
     # Run on the same pages / services: the first of the playoff wins both games.
     for rnd in playoff.round_set.order_by("number"):
@@ -376,7 +377,7 @@ def test_pairing_a_round_twice_pairs_it_once(paired_blitz, people):
     again = swiss.round_pair(actor=people["arbiter"], round=paired_blitz)
     assert again.status == RoundStatus.PAIRED
     assert list(again.games.values_list("pk", flat=True)) == games
-    assert AuditRecord.objects.filter(action="swiss.round_pair").count() == 1
+    assert AuditRecord.objects.filter(action="event.round_pair").count() == 1
 
 
 def test_opening_twice_gives_the_same_round_and_a_paired_round_must_be_finished_first(blitz, people):
@@ -422,7 +423,7 @@ def test_blitz_points_that_do_not_add_up_are_refused_and_nothing_saved(
                               black_points=black, forfeit=forfeit, expected_version=1)
     game.refresh_from_db()
     assert (game.white_points, game.version) == (None, 1)
-    assert not AuditRecord.objects.filter(action="swiss.game_result").exists()
+    assert not AuditRecord.objects.filter(action="event.game_result").exists()
 
 
 def test_rapid_match_points_add_up_to_two_and_a_double_forfeit_is_zero_zero(rapid, people):
@@ -492,7 +493,7 @@ def test_a_player_cannot_pair_enter_results_or_create_events(paired_blitz, peopl
 
 def test_every_write_is_audited(paired_blitz):
     actions = set(AuditRecord.objects.values_list("action", flat=True))
-    assert {"swiss.event_create", "swiss.entrant_add", "swiss.round_open", "swiss.round_pair"} <= actions
+    assert {"event.create", "event.entrant_add", "event.round_open", "event.round_pair"} <= actions
 
 
 @pytest.mark.django_db(transaction=True)
@@ -528,4 +529,4 @@ def test_two_arbiters_pairing_the_same_round_at_once_pair_it_once():
             job()
     assert outcomes == [RoundStatus.PAIRED] * 4
     assert SwissGame.objects.filter(round=rnd).count() == 4
-    assert AuditRecord.objects.filter(action="swiss.round_pair").count() == 1
+    assert AuditRecord.objects.filter(action="event.round_pair").count() == 1

@@ -11,8 +11,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from competition import swiss_selectors as sel
-from competition import swiss_services as swiss
+from competition.events import selectors as sel
+from competition.events import services as swiss
 from competition.models import RoundStatus, SwissEvent, SwissGame
 from tests import factories as f
 
@@ -49,14 +49,14 @@ def live_blitz():
 
 def test_events_list_shows_the_seasons_events(client, live_blitz):
     event, *_ = live_blitz
-    response = client.get(reverse("swiss:events") + f"?season={event.season.slug}")
+    response = client.get(reverse("events:events") + f"?season={event.season.slug}")
     assert response.status_code == 200
     assert event.name in response.content.decode()
 
 
 def test_event_page_shows_the_standings_with_tiebreak_columns_and_refreshes_while_live(client, live_blitz):
     event, *_ = live_blitz
-    response = client.get(reverse("swiss:event", args=[event.pk]))
+    response = client.get(reverse("events:event", args=[event.pk]))
     html = response.content.decode()
     assert response.status_code == 200
     for column in ("Pts", "DE", "BH-M1", "SB", "BH"):
@@ -64,39 +64,39 @@ def test_event_page_shows_the_standings_with_tiebreak_columns_and_refreshes_whil
     first = event.entrants.get(number=1)
     assert first.member.name in html
     assert '<meta http-equiv="refresh" content="30">' in html
-    assert reverse("swiss:round", args=[event.pk, 2]) in html
-    assert reverse("swiss:trf", args=[event.pk]) in html
-    assert reverse("swiss:arbiter", args=[event.pk]) not in html  # not for the public
+    assert reverse("events:round", args=[event.pk, 2]) in html
+    assert reverse("events:trf", args=[event.pk]) in html
+    assert reverse("events:arbiter", args=[event.pk]) not in html  # not for the public
 
 
 def test_a_finished_round_does_not_refresh(client):
     event, *_ = blitz_event(4, finished_rounds=1, live=False)
-    html = client.get(reverse("swiss:event", args=[event.pk])).content.decode()
+    html = client.get(reverse("events:event", args=[event.pk])).content.decode()
     assert 'http-equiv="refresh"' not in html
 
 
 def test_round_page_shows_pairings_and_results(client, live_blitz):
     event, *_ = live_blitz
-    done = client.get(reverse("swiss:round", args=[event.pk, 1]))
+    done = client.get(reverse("events:round", args=[event.pk, 1]))
     assert done.status_code == 200
     game = SwissGame.objects.filter(round__event=event, round__number=1).select_related("white__member").first()
     html = done.content.decode()
     assert game.white.member.name in html and "<strong>1-0</strong>" in html
-    live = client.get(reverse("swiss:round", args=[event.pk, 2])).content.decode()
+    live = client.get(reverse("events:round", args=[event.pk, 2])).content.decode()
     assert "<strong>…</strong>" in live and 'http-equiv="refresh"' in live
-    assert client.get(reverse("swiss:round", args=[event.pk, 9])).status_code == 404
+    assert client.get(reverse("events:round", args=[event.pk, 9])).status_code == 404
 
 
 def test_trf_download_of_a_blitz_and_none_for_a_rapid(client, live_blitz):
     event, leader, _ = live_blitz
-    response = client.get(reverse("swiss:trf", args=[event.pk]))
+    response = client.get(reverse("events:trf", args=[event.pk]))
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/plain")
     body = response.content.decode()
     assert body.startswith("012 Blitz 6")
     assert sum(line.startswith("001 ") for line in body.splitlines()) == 6
     rapid = swiss.event_create(actor=leader, season=event.season, kind="rapid", name="Rapid")
-    assert client.get(reverse("swiss:trf", args=[rapid.pk])).status_code == 404
+    assert client.get(reverse("events:trf", args=[rapid.pk])).status_code == 404
 
 
 # --- Who may do what --------------------------------------------------------------------
@@ -109,7 +109,7 @@ def test_trf_download_of_a_blitz_and_none_for_a_rapid(client, live_blitz):
 def test_arbiter_pages_redirect_anonymous_to_sign_in_and_refuse_a_player(client, live_blitz, name):
     event, *_ = live_blitz
     args = [event.pk, 2] if name in ("presence", "round_pair", "round_finish") else [event.pk]
-    url = reverse(f"swiss:{name}", args=args)
+    url = reverse(f"events:{name}", args=args)
     method = client.get if name == "arbiter" else client.post
     response = method(url)
     assert response.status_code == 302 and reverse("account_login") in response["Location"]
@@ -120,7 +120,7 @@ def test_arbiter_pages_redirect_anonymous_to_sign_in_and_refuse_a_player(client,
 @pytest.mark.parametrize("name", ["event_new", "event_import", "entrants"])
 def test_leader_forms_are_for_leaders_not_arbiters(client, live_blitz, name):
     event, leader, arbiter = live_blitz
-    url = reverse(f"swiss:{name}", args=[event.pk] if name == "entrants" else [])
+    url = reverse(f"events:{name}", args=[event.pk] if name == "entrants" else [])
     url += "" if name == "entrants" else f"?season={event.season.slug}"
     assert client.get(url).status_code == 302
     client.force_login(arbiter)
@@ -133,7 +133,7 @@ def test_a_player_posting_a_result_gets_403_and_nothing_changes(client, live_bli
     event, *_ = live_blitz
     game = SwissGame.objects.filter(round__event=event, round__number=2, black__isnull=False).first()
     client.force_login(f.member())
-    url = reverse("swiss:game_result", args=[event.pk, game.pk])
+    url = reverse("events:game_result", args=[event.pk, game.pk])
     assert client.post(url, {"result": "1-0", "version": 1}).status_code == 403
     game.refresh_from_db()
     assert game.white_points is None
@@ -145,26 +145,26 @@ def test_a_player_posting_a_result_gets_403_and_nothing_changes(client, live_bli
 def test_arbiter_runs_a_round_from_the_phone_page(client, live_blitz):
     event, _, arbiter = live_blitz
     client.force_login(arbiter)
-    page = client.get(reverse("swiss:arbiter", args=[event.pk])).content.decode()
+    page = client.get(reverse("events:arbiter", args=[event.pk])).content.decode()
     assert 'value="1/2-1/2"' in page and ">½-½</button>" in page and "0-0 both forfeit" in page
     games = list(SwissGame.objects.filter(round__event=event, round__number=2, black__isnull=False))
     for game in games:
-        response = client.post(reverse("swiss:game_result", args=[event.pk, game.pk]),
+        response = client.post(reverse("events:game_result", args=[event.pk, game.pk]),
                                {"result": "1/2-1/2", "version": game.version})
         assert response.status_code == 302 and response["Location"].endswith(f"#board-{game.board}")
-    page = client.get(reverse("swiss:arbiter", args=[event.pk])).content.decode()
+    page = client.get(reverse("events:arbiter", args=[event.pk])).content.decode()
     assert page.count('value="1/2-1/2" aria-pressed="true"') == len(games)
-    stale = client.post(reverse("swiss:game_result", args=[event.pk, games[0].pk]),
+    stale = client.post(reverse("events:game_result", args=[event.pk, games[0].pk]),
                         {"result": "1-0", "version": 1}, follow=True)
     assert "Somebody else entered ½-½ for board 1" in stale.content.decode()
-    client.post(reverse("swiss:round_finish", args=[event.pk, 2]))
+    client.post(reverse("events:round_finish", args=[event.pk, 2]))
     assert event.round_set.get(number=2).status == RoundStatus.DONE
 
-    client.post(reverse("swiss:round_open", args=[event.pk]))
-    page = client.get(reverse("swiss:arbiter", args=[event.pk])).content.decode()
+    client.post(reverse("events:round_open", args=[event.pk]))
+    page = client.get(reverse("events:arbiter", args=[event.pk])).content.decode()
     assert 'type="checkbox"' in page and "Save and pair round 3" in page
     present = list(event.entrants.values_list("pk", flat=True))[:4]
-    client.post(reverse("swiss:presence", args=[event.pk, 3]), {"present": present, "then": "pair"})
+    client.post(reverse("events:presence", args=[event.pk, 3]), {"present": present, "then": "pair"})
     rnd = event.round_set.get(number=3)
     assert rnd.status == RoundStatus.PAIRED and rnd.games.count() == 2
     assert set(rnd.present.values_list("pk", flat=True)) == set(present)
@@ -174,7 +174,7 @@ def test_a_bad_result_shows_a_message_and_saves_nothing(client, live_blitz):
     event, _, arbiter = live_blitz
     client.force_login(arbiter)
     game = SwissGame.objects.filter(round__event=event, round__number=2, black__isnull=False).first()
-    response = client.post(reverse("swiss:game_result", args=[event.pk, game.pk]),
+    response = client.post(reverse("events:game_result", args=[event.pk, game.pk]),
                            {"result": "2-0", "version": 1}, follow=True)
     assert "Unknown result" in response.content.decode()
     game.refresh_from_db()
@@ -184,9 +184,9 @@ def test_a_bad_result_shows_a_message_and_saves_nothing(client, live_blitz):
 def test_arbiter_sets_the_number_of_rounds_with_the_proposal_shown(client, live_blitz):
     event, _, arbiter = live_blitz
     client.force_login(arbiter)
-    page = client.get(reverse("swiss:arbiter", args=[event.pk])).content.decode()
+    page = client.get(reverse("events:arbiter", args=[event.pk])).content.decode()
     assert "Proposed for 6 players: 3." in page
-    client.post(reverse("swiss:set_rounds", args=[event.pk]), {"rounds": 4})
+    client.post(reverse("events:set_rounds", args=[event.pk]), {"rounds": 4})
     event.refresh_from_db()
     assert event.rounds == 4
 
@@ -204,13 +204,13 @@ def test_the_playoff_is_generated_in_one_click_and_run_on_the_same_page(client):
                                   expected_version=1)
         swiss.round_finish(actor=arbiter, round=rnd)
     client.force_login(arbiter)
-    page = client.get(reverse("swiss:arbiter", args=[event.pk])).content.decode()
+    page = client.get(reverse("events:arbiter", args=[event.pk])).content.decode()
     assert "Generate the playoff" in page
-    public = client.get(reverse("swiss:event", args=[event.pk])).content.decode()
+    public = client.get(reverse("events:event", args=[event.pk])).content.decode()
     assert public.count('data-decider="1"') == 4
-    response = client.post(reverse("swiss:playoff", args=[event.pk]))
+    response = client.post(reverse("events:playoff", args=[event.pk]))
     playoff = SwissEvent.objects.get(parent=event)
-    assert response["Location"] == reverse("swiss:arbiter", args=[playoff.pk])
+    assert response["Location"] == reverse("events:arbiter", args=[playoff.pk])
     page = client.get(response["Location"]).content.decode()
     assert "Round 1" in page and 'name="result"' in page
     assert playoff.round_set.count() == 6 and SwissGame.objects.filter(round__event=playoff).count() == 12
@@ -223,17 +223,17 @@ def test_leader_creates_an_event_and_enters_players_with_a_multi_select(client):
     leader = f.leader()
     season = f.season(players=3)
     client.force_login(leader)
-    response = client.post(reverse("swiss:event_new"),
+    response = client.post(reverse("events:event_new"),
                            {"season": season.slug, "kind": "rapid", "name": "Rapid zomer", "rounds": ""})
     event = SwissEvent.objects.get(name="Rapid zomer")
-    assert response["Location"] == reverse("swiss:entrants", args=[event.pk])
+    assert response["Location"] == reverse("events:entrants", args=[event.pk])
     assert event.rounds == 9 and event.season == season
     form = client.get(response["Location"]).content.decode()
     assert '<select name="members"' in form and "multiple" in form and "<label" in form
     members = [p.member.pk for p in season.players.all()]
-    client.post(reverse("swiss:entrants", args=[event.pk]), {"members": members})
+    client.post(reverse("events:entrants", args=[event.pk]), {"members": members})
     assert sorted(event.entrants.values_list("number", flat=True)) == [1, 2, 3]
-    again = client.post(reverse("swiss:event_new"),
+    again = client.post(reverse("events:event_new"),
                         {"season": season.slug, "kind": "rapid", "name": "Rapid zomer"})
     assert again.status_code == 200 and "name already" in again.content.decode()
 
@@ -243,13 +243,13 @@ def test_leader_imports_a_trf_file(client, live_blitz):
     text = swiss.event_to_trf(event)
     client.force_login(leader)
     upload = SimpleUploadedFile("blitz.trf", text.encode(), content_type="text/plain")
-    response = client.post(reverse("swiss:event_import"),
+    response = client.post(reverse("events:event_import"),
                            {"season": event.season.slug, "name": "Imported", "file": upload})
     imported = SwissEvent.objects.get(name="Imported")
-    assert response["Location"] == reverse("swiss:event", args=[imported.pk])
+    assert response["Location"] == reverse("events:event", args=[imported.pk])
     assert imported.entrants.count() == 6
     bad = SimpleUploadedFile("bad.trf", b"001 xx\n")
-    response = client.post(reverse("swiss:event_import"),
+    response = client.post(reverse("events:event_import"),
                            {"season": event.season.slug, "name": "Bad", "file": bad})
     assert response.status_code == 200 and "line 1" in response.content.decode()
 
@@ -270,8 +270,8 @@ def test_event_pages_query_count_does_not_grow_with_the_entrants(client, django_
 
     def url(event):
         if page == "round":
-            return reverse("swiss:round", args=[event.pk, 2])
-        return reverse(f"swiss:{page}", args=[event.pk])
+            return reverse("events:round", args=[event.pk, 2])
+        return reverse(f"events:{page}", args=[event.pk])
 
     if page == "arbiter":
         client.force_login(arbiter_small)

@@ -13,7 +13,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from competition.models import AuditRecord, Game, Tempo
-from pairing import services, tempo
+from pairing import services
+from pairing import services as tempo
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db
@@ -32,7 +33,7 @@ def game(django_capture_on_commit_callbacks) -> Game:
     s = f.season(players=6)
     evening = f.playing_evenings(s)[0]
     with django_capture_on_commit_callbacks(execute=True):
-        services.evening_pair_and_publish(evening_id=evening.pk, now=evening.deadline)
+        services.evening_pair_and_publish(actor=None, system=True, evening_id=evening.pk, now=evening.deadline)
     mail.outbox.clear()
     return Game.objects.select_related("evening", "white__member", "black__member").get(
         evening=evening, board=1

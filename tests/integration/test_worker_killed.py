@@ -299,7 +299,7 @@ def set_up_club() -> dict:
 
     s = f.season(players=PLAYERS)
     first, second = f.playing_evenings(s)[:2]
-    evening_pair_and_publish(evening_id=first.pk, now=first.deadline)
+    evening_pair_and_publish(actor=None, system=True, evening_id=first.pk, now=first.deadline)
     arbiter = f.arbiter()
     for game in first.games.all():
         services.result_set(actor=arbiter, game=game, result="1-0")
@@ -326,7 +326,7 @@ def evening_state(evening_id: str) -> dict:
         "status": evening.status,
         "games": evening.games.count(),
         "byes": Bye.objects.filter(evening=evening).count(),
-        "notices": PairingNotice.objects.filter(evening=evening).count(),
+        "notices": PairingNotice.objects.filter(evening=evening, state="sent").count(),
     }
 
 

@@ -31,7 +31,7 @@ class Command(BaseCommand):
         path = options["file"]
         try:
             data = read_season_file(path)
-            season = season_import(data=data, name=options["name"])
+            season = season_import(actor=None, system=True, data=data, name=options["name"])
         except SeasonFileError as error:
             raise CommandError(str(error), returncode=BAD_INPUT) from None
         except SeasonImportError as error:

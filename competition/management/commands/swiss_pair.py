@@ -7,10 +7,10 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from competition.events.engine.dutch import BlitzPairingError, pair_blitz_round
+from competition.events.engine.report import pairing_report, read_next_round
+from competition.events.engine.trf import TrfError
 from competition.management.commands.swiss_tiebreaks import BAD_INPUT, read_text
-from competition.scoring.swiss_report import pairing_report, read_next_round
-from competition.scoring.trf import TrfError
-from pairing.engine.dutch import BlitzPairingError, pair_blitz_round
 
 
 class Command(BaseCommand):

@@ -8,13 +8,13 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from competition.scoring.swiss_report import (
+from competition.events.engine.report import (
     DEFAULT_ORDER,
     parse_order,
     read_tournament,
     tiebreak_report,
 )
-from competition.scoring.trf import TrfError
+from competition.events.engine.trf import TrfError
 
 BAD_INPUT = 2
 

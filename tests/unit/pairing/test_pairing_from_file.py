@@ -7,7 +7,6 @@ import datetime as dt
 
 import pytest
 
-from competition.scoring.factories import evening, keizer_params, ladder_params
 from competition.scoring.keizer import compute_keizer_season
 from competition.scoring.types import Player, SeasonInput
 from pairing.engine.fromfile import (
@@ -17,6 +16,7 @@ from pairing.engine.fromfile import (
     rules_for_system,
 )
 from pairing.engine.types import CLASSIC_RULES, PION_RULES, Meeting
+from tests.season_factories import evening, keizer_params, ladder_params
 
 D = dt.date.fromisoformat
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from competition.scoring.prizes import playoff_groups
-from pairing.engine.playoffs import (
+from competition.prizes.engine.awards import playoff_groups
+from competition.prizes.engine.playoffs import (
     Bracket,
     build_bracket,
     club_champion,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from competition.scoring.prizes import (
+from competition.prizes.engine.awards import (
     game_score,
     ladder_prizes,
     playoff_players,

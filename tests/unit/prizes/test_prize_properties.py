@@ -9,9 +9,7 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from competition.scoring.generate import random_season
-from competition.scoring.keizer import compute_keizer_season
-from competition.scoring.prizes import (
+from competition.prizes.engine.awards import (
     evenings_in_standings,
     keizer_eligibility,
     playoff_groups,
@@ -20,8 +18,10 @@ from competition.scoring.prizes import (
     summer_prizes,
     winter_prizes,
 )
+from competition.prizes.engine.playoffs import RESULTS, build_bracket, record_result, winners
+from competition.scoring.generate import random_season
+from competition.scoring.keizer import compute_keizer_season
 from competition.scoring.types import KeizerParams, PlayerStats, Standing
-from pairing.engine.playoffs import RESULTS, build_bracket, record_result, winners
 
 stats = st.builds(
     PlayerStats,

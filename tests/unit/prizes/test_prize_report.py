@@ -6,14 +6,14 @@ import datetime
 from fractions import Fraction
 from typing import Any
 
-from competition.scoring.factories import evening, ladder_params, player, season_dict
-from competition.scoring.prizes import (
+from competition.prizes.engine.awards import (
     merge_prize_report,
     period_championship,
     period_dates,
     prize_report,
 )
 from competition.scoring.seasonfile import compute, load_season
+from tests.season_factories import evening, ladder_params, player, season_dict
 
 SEPT, JAN_END = datetime.date(2026, 9, 1), datetime.date(2027, 1, 31)
 

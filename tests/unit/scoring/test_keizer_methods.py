@@ -8,9 +8,9 @@ from fractions import Fraction
 
 import pytest
 
-from competition.scoring.factories import evening, keizer_params, players
 from competition.scoring.keizer import compute_keizer_half, compute_keizer_season
 from competition.scoring.types import Outcome
+from tests.season_factories import evening, keizer_params, players
 
 A, B, C = 1, 2, 3
 EVENINGS = [

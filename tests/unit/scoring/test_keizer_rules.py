@@ -2,9 +2,9 @@
 
 from fractions import Fraction
 
-from competition.scoring.factories import evening, keizer_params, player, players
 from competition.scoring.keizer import compute_keizer_half, compute_keizer_season
 from competition.scoring.types import Outcome
+from tests.season_factories import evening, keizer_params, player, players
 
 A, B, C, D, E = 1, 2, 3, 4, 5
 DATES = [f"2026-{m:02d}-{d:02d}" for m, d in [(9, 4), (9, 11), (9, 18), (9, 25), (10, 2), (10, 9)]]

@@ -3,9 +3,9 @@
 from fractions import Fraction
 
 from competition.scoring.display import format_points
-from competition.scoring.factories import evening, keizer_params
 from competition.scoring.keizer import keizer_value, score_with_order
 from competition.scoring.types import Outcome
+from tests.season_factories import evening, keizer_params
 
 HENK_JAN, PIET, KLAAS, KEES = 1, 2, 3, 4
 FILLERS = list(range(10, 20))

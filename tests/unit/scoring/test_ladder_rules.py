@@ -6,7 +6,6 @@ from fractions import Fraction
 import pytest
 
 from competition.scoring.display import format_points
-from competition.scoring.factories import evening, ladder_params, player
 from competition.scoring.ladder import (
     compute_ladder,
     game_delta,
@@ -16,6 +15,7 @@ from competition.scoring.ladder import (
     start_points,
 )
 from competition.scoring.types import Outcome, Player
+from tests.season_factories import evening, ladder_params, player
 
 LOW, HIGH = 20, 10  # ids equal to starting positions: LOW is 10 places below HIGH
 

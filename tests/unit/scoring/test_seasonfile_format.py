@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from competition.scoring.factories import season_dict
 from competition.scoring.seasonfile import SeasonFileError, compute, dump_season, load_season
+from tests.season_factories import season_dict
 
 
 def _player(id: int, start: int | None = None, **extra: Any) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 
 ``parse(text)`` reads a file into frozen dataclasses, ``write(trf)`` writes it back in the
 fixed columns of the format, and ``to_tournament`` / ``from_tournament`` convert to and from
-the tie-break model of ``competition.scoring.swiss``. Any defect raises one ``TrfError``
+the tie-break model of ``competition.events.engine.tiebreaks``. Any defect raises one ``TrfError``
 naming the line.
 
 Player record ``001`` (1-based columns): 5-8 start number, 10 sex, 11-13 title, 15-47 name,
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-from competition.scoring.swiss import Entrant, Kind, RoundResult, Tournament
+from .tiebreaks import Entrant, Kind, RoundResult, Tournament
 
 
 class TrfError(ValueError):

@@ -4,7 +4,7 @@ from fractions import Fraction
 
 import pytest
 
-from competition.scoring.swiss import (
+from competition.events.engine.tiebreaks import (
     Entrant,
     Kind,
     RoundResult,

@@ -2,9 +2,9 @@
 
 from django.urls import path
 
-from . import swiss_views as views
+from . import views
 
-app_name = "swiss"
+app_name = "events"
 
 urlpatterns = [
     path("", views.events, name="events"),

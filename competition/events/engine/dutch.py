@@ -3,7 +3,7 @@
 py4swiss 0.3.x implements C.04.3 "FIDE (Dutch) System" in the edition effective until
 31 January 2026 (approved 2017, the rules since the 2017 rewrite; not the edition in force
 from 1 February 2026). It reads a TRF(x) file, so this adapter writes one with
-``competition.scoring.trf``: start numbers are renumbered 1..N in start-number order, the
+``competition.events.engine.trf``: start numbers are renumbered 1..N in start-number order, the
 absent players are listed on an ``XXZ`` line, the top seed has white in round 1
 (``XXC white1``).
 """
@@ -20,8 +20,8 @@ from py4swiss.engines import DutchEngine
 from py4swiss.engines.common import PairingError
 from py4swiss.trf import TrfParser
 
-from competition.scoring import trf as trf_format
-from competition.scoring.swiss import Entrant, RoundPairing, Tournament
+from . import trf as trf_format
+from .tiebreaks import Entrant, RoundPairing, Tournament
 
 MAX_ROUNDS = 11
 

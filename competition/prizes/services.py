@@ -10,15 +10,14 @@ import datetime as dt
 from collections.abc import Iterable
 from typing import Any
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from pairing.engine import playoffs as engine
-
-from . import audit, prize_selectors, services
-from .calendar import evening_times
-from .models import (
+from competition import audit, services
+from competition.audit import Action
+from competition.calendar import evening_times
+from competition.models import (
     EligibilityOverride,
     Evening,
     Half,
@@ -32,12 +31,16 @@ from .models import (
     PrizeKind,
     Season,
 )
-from .scoring import prizes as pure
-from .scoring import types as t
-from .scoring.display import round_points
-from .scoring.ladder import start_points
-from .selectors import club_today
-from .standings import compute, load_season_data
+from competition.scoring import types as t
+from competition.scoring.display import round_points
+from competition.scoring.ladder import start_points
+from competition.selectors import club_today
+from competition.standings import compute, load_season_data
+from members.permissions import Actor, require
+
+from . import selectors as prize_selectors
+from .engine import awards as pure
+from .engine import playoffs as engine
 
 # The Competition fields a new season copies from the old one (besides system and
 # parameters): pairing, calendar and prize numbers.
@@ -50,10 +53,6 @@ ONE_PER_HALF = {"champion", "silver", "bronze", "best_of_rest", "summer_champion
 EVERY_EVENING = dt.date.max  # load_season_data(today=...): every published evening
 
 
-def _require(actor: Any, perm: str) -> None:
-    if actor is None or not actor.has_perm(perm):
-        raise PermissionDenied(_("You are not allowed to do this."))
-
 
 def _locked_half(half: Half) -> Half:
     return Half.objects.select_for_update(of=("self",)).select_related("season__competition").get(pk=half.pk)
@@ -64,10 +63,10 @@ def _locked_half(half: Half) -> Half:
 
 @transaction.atomic
 def eligibility_override_set(
-    *, actor: Any, half: Half, player: Player, eligible: bool, reason: str
+    *, actor: Actor, half: Half, player: Player, eligible: bool, reason: str
 ) -> EligibilityOverride:
     """The administrator decides a player's eligibility in a half, with a reason."""
-    _require(actor, "competition.override_eligibility")
+    require(actor, "competition.override_eligibility")
     reason = (reason or "").strip()
     if not reason:
         raise ValidationError({"reason": _("Give the reason for the decision.")})
@@ -83,22 +82,22 @@ def eligibility_override_set(
                   "decided_by": actor if getattr(actor, "is_authenticated", False) else None},
     )
     audit.record(
-        actor=actor, action="eligibility.override", season=half.season, player=player,
+        actor=actor, action=Action.ELIGIBILITY_OVERRIDE, season=half.season, player=player,
         before=before, after={"half": half.kind, "eligible": eligible, "reason": override.reason},
     )
     return override
 
 
 @transaction.atomic
-def eligibility_override_clear(*, actor: Any, half: Half, player: Player) -> None:
+def eligibility_override_clear(*, actor: Actor, half: Half, player: Player) -> None:
     """Withdraw the decision: the rule decides again."""
-    _require(actor, "competition.override_eligibility")
+    require(actor, "competition.override_eligibility")
     half = _locked_half(half)
     existing = EligibilityOverride.objects.filter(half=half, player=player).first()
     if existing is None:
         return
     audit.record(
-        actor=actor, action="eligibility.override_clear", season=half.season, player=player,
+        actor=actor, action=Action.ELIGIBILITY_OVERRIDE_CLEAR, season=half.season, player=player,
         before={"half": half.kind, "eligible": existing.eligible, "reason": existing.reason},
     )
     existing.delete()
@@ -108,10 +107,10 @@ def eligibility_override_clear(*, actor: Any, half: Half, player: Player) -> Non
 
 
 @transaction.atomic
-def prizes_confirm(*, actor: Any, half: Half) -> list[Prize]:
+def prizes_confirm(*, actor: Actor, half: Half) -> list[Prize]:
     """Write the half's prizes as the rules give them now, replacing an earlier
     confirmation of the half. Refused while evenings or results are outstanding."""
-    _require(actor, "competition.manage_season")
+    require(actor, "competition.manage_season")
     half = _locked_half(half)
     blockers = prize_selectors.half_blockers(half)
     if blockers:
@@ -137,7 +136,7 @@ def prizes_confirm(*, actor: Any, half: Half) -> list[Prize]:
     except IntegrityError as exc:
         raise ValidationError(_("A player can win only one prize per half.")) from exc
     audit.record(
-        actor=actor, action="prizes.confirm", season=half.season, before=before or None,
+        actor=actor, action=Action.PRIZES_CONFIRM, season=half.season, before=before or None,
         after={"half": half.kind,
                "prizes": [_prize_json(p.kind, p.group, p.member_id) for p in created],
                "playoff_groups": [[p.pk for p in g] for g in proposal.playoff_groups]},
@@ -164,7 +163,7 @@ def _prize_json(kind: str, group: int, member_id: int) -> dict[str, Any]:
     return {"kind": kind, "group": group, "member": member_id}
 
 
-def _user(actor: Any) -> Any:
+def _user(actor: Actor) -> Any:
     return actor if getattr(actor, "is_authenticated", False) else None
 
 
@@ -179,10 +178,10 @@ def _summer(season: Season) -> Half:
 
 
 @transaction.atomic
-def playoffs_create(*, actor: Any, season: Season) -> PlayoffBracket:
+def playoffs_create(*, actor: Actor, season: Season) -> PlayoffBracket:
     """Draw the playoffs after the summer half: the eligible players in summer final
     order, in groups (`prizes.playoff_groups`), colours from a recorded, reproducible lot."""
-    _require(actor, "competition.manage_pairings")
+    require(actor, "competition.manage_pairings")
     season = Season.objects.select_for_update(of=("self",)).select_related("competition").get(pk=season.pk)
     if PlayoffBracket.objects.filter(season=season).exists():
         raise ValidationError(_("The playoffs of this season have been drawn already."))
@@ -201,7 +200,7 @@ def playoffs_create(*, actor: Any, season: Season) -> PlayoffBracket:
     row = PlayoffBracket.objects.create(
         season=season, seed=seed, groups=[list(g) for g in groups], created_by=_user(actor)
     )
-    audit.record(actor=actor, action="playoffs.create", season=season,
+    audit.record(actor=actor, action=Action.PLAYOFFS_CREATE, season=season,
                  after={"seed": seed, "groups": row.groups})
     return row
 
@@ -229,10 +228,10 @@ def _open_match(built: engine.Bracket, match_id: str) -> engine.Match:
 
 
 @transaction.atomic
-def playoff_result_set(*, actor: Any, season: Season, match: str, result: str) -> engine.Bracket:
+def playoff_result_set(*, actor: Actor, season: Season, match: str, result: str) -> engine.Bracket:
     """Enter the result of an open playoff match. A drawn match gets its decider at once
     (same evening, reduced tempo); a drawn decider is won by the player with black."""
-    _require(actor, "competition.enter_results")
+    require(actor, "competition.enter_results")
     row = _locked_bracket(season)
     built = prize_selectors.replayed_bracket(row, row.results.order_by("entered_at", "pk"))
     found = _open_match(built, match)
@@ -250,7 +249,7 @@ def playoff_result_set(*, actor: Any, season: Season, match: str, result: str) -
     )
     updated = engine.record_result(built, match, result)
     audit.record(
-        actor=actor, action="playoffs.result", season=season,
+        actor=actor, action=Action.PLAYOFFS_RESULT, season=season,
         after={"match": match, "result": result, "white": found.white, "black": found.black,
                "unlocked": [m.id for m in updated.matches if m not in built.matches and m.id != match]},
     )
@@ -258,10 +257,10 @@ def playoff_result_set(*, actor: Any, season: Season, match: str, result: str) -
 
 
 @transaction.atomic
-def playoff_result_withdraw(*, actor: Any, season: Season, match: str) -> engine.Bracket:
+def playoff_result_withdraw(*, actor: Actor, season: Season, match: str) -> engine.Bracket:
     """Take back a wrongly entered playoff result (the leader). Refused while a later
     result follows from it (a decider, the next round): withdraw those first."""
-    _require(actor, "competition.manage_pairings")
+    require(actor, "competition.manage_pairings")
     row = _locked_bracket(season)
     results = list(row.results.order_by("entered_at", "pk"))
     wrong = next((r for r in results if r.match == match), None)
@@ -275,17 +274,17 @@ def playoff_result_withdraw(*, actor: Any, season: Season, match: str) -> engine
         ) from None
     wrong.delete()
     audit.record(
-        actor=actor, action="playoffs.result_withdraw", season=season,
+        actor=actor, action=Action.PLAYOFFS_RESULT_WITHDRAW, season=season,
         before={"match": match, "result": wrong.result}, after=None,
     )
     return rebuilt
 
 
 @transaction.atomic
-def playoff_date_set(*, actor: Any, season: Season, match: str, date: dt.date) -> PlayoffDate:
+def playoff_date_set(*, actor: Actor, season: Season, match: str, date: dt.date) -> PlayoffDate:
     """Move a match that has not been played to another date agreed with the leader.
     The top group's final is not moved, nor a decider (it follows its match at once)."""
-    _require(actor, "competition.manage_pairings")
+    require(actor, "competition.manage_pairings")
     row = _locked_bracket(season)
     if match == "G1-F":
         raise ValidationError(
@@ -310,7 +309,7 @@ def playoff_date_set(*, actor: Any, season: Season, match: str, date: dt.date) -
         bracket=row, match=match, defaults={"date": date}
     )
     audit.record(
-        actor=actor, action="playoffs.date", season=season,
+        actor=actor, action=Action.PLAYOFFS_DATE, season=season,
         before={"match": match, "date": before.isoformat()} if before else None,
         after={"match": match, "date": date.isoformat()},
     )
@@ -318,10 +317,10 @@ def playoff_date_set(*, actor: Any, season: Season, match: str, date: dt.date) -
 
 
 @transaction.atomic
-def playoff_prizes_confirm(*, actor: Any, season: Season) -> list[Prize]:
+def playoff_prizes_confirm(*, actor: Actor, season: Season) -> list[Prize]:
     """The playoff prizes once every group is decided: club champion (the top group's
     winner) and a group prize for the winner of every other group."""
-    _require(actor, "competition.manage_season")
+    require(actor, "competition.manage_season")
     row = _locked_bracket(season)
     built = prize_selectors.replayed_bracket(row, row.results.order_by("entered_at", "pk"))
     found = engine.winners(built)
@@ -343,7 +342,7 @@ def playoff_prizes_confirm(*, actor: Any, season: Season) -> list[Prize]:
         for number, winner in enumerate(found, start=1)
     ]
     created = Prize.objects.bulk_create(rows)
-    audit.record(actor=actor, action="playoffs.prizes", season=season, before=before or None,
+    audit.record(actor=actor, action=Action.PLAYOFFS_PRIZES, season=season, before=before or None,
                  after=[_prize_json(p.kind, p.group, p.member_id) for p in created])
     return created
 
@@ -352,9 +351,9 @@ def playoff_prizes_confirm(*, actor: Any, season: Season) -> list[Prize]:
 
 
 @transaction.atomic
-def player_set_kind(*, actor: Any, player: Player, kind: str) -> Player:
+def player_set_kind(*, actor: Actor, player: Player, kind: str) -> Player:
     """Fixed or flexible (a fixed player opts in again for the new season)."""
-    _require(actor, "competition.manage_season")
+    require(actor, "competition.manage_season")
     if kind not in PlayerKind.values:
         raise ValidationError(_("Unknown kind of player '%(k)s'.") % {"k": kind})
     player = Player.objects.select_for_update(of=("self",)).select_related("member").get(pk=player.pk)
@@ -363,7 +362,7 @@ def player_set_kind(*, actor: Any, player: Player, kind: str) -> Player:
     before = {"kind": player.kind}
     player.kind = kind
     player.save(update_fields=["kind"])
-    audit.record(actor=actor, action="player.kind", player=player, before=before, after={"kind": kind})
+    audit.record(actor=actor, action=Action.PLAYER_KIND, player=player, before=before, after={"kind": kind})
     services.schedule_recalculation(
         Half.objects.filter(season_id=player.season_id).order_by("start_date").values_list("pk", flat=True).first()
     )
@@ -373,7 +372,7 @@ def player_set_kind(*, actor: Any, player: Player, kind: str) -> Player:
 @transaction.atomic
 def season_start_next(
     *,
-    actor: Any,
+    actor: Actor,
     season: Season,
     name: str,
     opening: dt.date,
@@ -385,7 +384,7 @@ def season_start_next(
     player of this season carried over as a flexible player (fixed players opt in again).
     Starting order: Keizer by rating; the ladder by the final ladder points, which become
     the start points. The old season is only read."""
-    _require(actor, "competition.manage_season")
+    require(actor, "competition.manage_season")
     old = Season.objects.select_related("competition").get(pk=season.pk)
     if opening <= old.start_date:
         raise ValidationError(_("The next season must open after %(d)s.") % {"d": old.start_date})
@@ -422,7 +421,7 @@ def season_start_next(
         )
         services.players_order_by_rating(actor=actor, season=new)
     audit.record(
-        actor=actor, action="season.start_next", season=new,
+        actor=actor, action=Action.SEASON_START_NEXT, season=new,
         after={"from": old.slug, "players": len(members), "system": system},
     )
     return new

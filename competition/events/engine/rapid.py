@@ -28,7 +28,7 @@ from itertools import combinations
 
 import networkx as nx
 
-from competition.scoring.swiss import RoundPairing, Tournament, had_pairing_bye, played_pairs
+from .tiebreaks import RoundPairing, Tournament, had_pairing_bye, played_pairs
 
 REMATCH = 10**15
 SECOND_BYE = 10**13

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from competition.scoring.swiss import Entrant, Kind, RoundPairing, RoundResult, Tournament
-from pairing.engine.dutch import pair_blitz_round, propose_rounds
+from competition.events.engine.dutch import pair_blitz_round, propose_rounds
+from competition.events.engine.tiebreaks import Entrant, Kind, RoundPairing, RoundResult, Tournament
 
 GAME_SCORES = [Fraction(0), Fraction(1, 2), Fraction(1)]
 

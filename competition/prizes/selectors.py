@@ -19,16 +19,7 @@ from django.core.cache import cache
 from django.db.models import Count, OuterRef, Q, Subquery
 from django.utils.translation import gettext as _
 
-from pairing.engine.playoffs import (
-    Bracket,
-    Match,
-    build_bracket,
-    match_winner,
-    record_result,
-    winners,
-)
-
-from .models import (
+from competition.models import (
     EligibilityOverride,
     Evening,
     EveningKind,
@@ -47,11 +38,20 @@ from .models import (
     Season,
     StandingsSnapshot,
 )
-from .scoring import prizes as pure
-from .scoring import types as t
-from .scoring.display import round_points
-from .selectors import club_today
-from .standings import SeasonData, compute, load_season_data
+from competition.scoring import types as t
+from competition.scoring.display import round_points
+from competition.selectors import club_today
+from competition.standings import SeasonData, compute, load_season_data
+
+from .engine import awards as pure
+from .engine.playoffs import (
+    Bracket,
+    Match,
+    build_bracket,
+    match_winner,
+    record_result,
+    winners,
+)
 
 # The prizes ``prizes_confirm`` writes for a half; playoff prizes belong to the season.
 HALF_PRIZE_KINDS = (

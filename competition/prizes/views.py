@@ -15,11 +15,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from competition import selectors
+from competition.models import PlayerKind, Season
 from members.decorators import any_permission_required
 
-from . import prize_selectors, prize_services, selectors
-from .models import PlayerKind, Season
-from .prize_forms import (
+from . import selectors as prize_selectors
+from . import services as prize_services
+from .forms import (
     PLAYOFF_RESULTS,
     EligibilityOverrideForm,
     HalfForm,

@@ -16,19 +16,16 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from pairing.engine.berger import playoff_rounds
-from pairing.engine.dutch import BlitzPairingError, pair_blitz_round, propose_rounds
-from pairing.engine.rapid import pair_rapid_round
-
-from . import audit
-from .calendar import CLUB_TZ
-from .models import (
+from competition import audit
+from competition.audit import Action
+from competition.calendar import CLUB_TZ
+from competition.models import (
     Evening,
     EveningKind,
     EventKind,
@@ -40,9 +37,14 @@ from .models import (
     SwissGame,
     SwissRound,
 )
-from .scoring import trf
-from .services import Conflict, renumber
-from .swiss_selectors import (
+from competition.services import Conflict, renumber
+from members.permissions import Actor, require
+
+from .engine import trf
+from .engine.berger import playoff_rounds
+from .engine.dutch import BlitzPairingError, pair_blitz_round, propose_rounds
+from .engine.rapid import pair_rapid_round
+from .selectors import (
     event_entrants,
     event_is_finished,
     event_standings,
@@ -76,10 +78,6 @@ __all__ = [
 ]
 
 
-def _require(actor: Any, perm: str) -> None:
-    if actor is None or not actor.has_perm(perm):
-        raise PermissionDenied(_("You are not allowed to do this."))
-
 
 def _lock_event(event: SwissEvent) -> SwissEvent:
     return SwissEvent.objects.select_for_update(of=("self",)).get(pk=event.pk)
@@ -93,7 +91,7 @@ def _lock_round(rnd: SwissRound) -> SwissRound:
     )
 
 
-def _record(actor: Any, action: str, event: SwissEvent, before: Any = None, **after: Any) -> None:
+def _record(actor: Actor, action: Action, event: SwissEvent, before: Any = None, **after: Any) -> None:
     audit.record(
         actor=actor, action=action, season=event.season_id, before=before,
         after={"event": event.pk, **after},
@@ -116,7 +114,7 @@ def _unique_name(season: Season, name: str) -> str:
 @transaction.atomic
 def event_create(
     *,
-    actor: Any,
+    actor: Actor,
     season: Season,
     kind: str,
     name: str,
@@ -127,7 +125,7 @@ def event_create(
     """A rapid competition (9 rounds unless told) or a blitz championship. A blitz without
     ``rounds`` follows ``propose_rounds`` of its number of entrants until the arbiter sets
     the number (``event_set_rounds``)."""
-    _require(actor, MANAGE)
+    require(actor, MANAGE)
     if kind not in (EventKind.RAPID, EventKind.BLITZ):
         raise ValidationError({"kind": _("An event is a rapid competition or a blitz championship.")})
     name = name.strip()
@@ -148,7 +146,7 @@ def event_create(
         season=season, kind=kind, name=name, half=half, date=date, rounds=rounds,
         rounds_fixed=fixed,
     )
-    _record(actor, "swiss.event_create", event, kind=kind, name=name, rounds=rounds,
+    _record(actor, Action.EVENT_CREATE, event, kind=kind, name=name, rounds=rounds,
             rounds_set=fixed)
     return event
 
@@ -160,9 +158,9 @@ def _rounds_set(event: SwissEvent) -> bool:
 
 
 @transaction.atomic
-def event_set_rounds(*, actor: Any, event: SwissEvent, rounds: int) -> SwissEvent:
+def event_set_rounds(*, actor: Actor, event: SwissEvent, rounds: int) -> SwissEvent:
     """The arbiter sets the number of rounds (a blitz: after the proposal)."""
-    _require(actor, ARBITER)
+    require(actor, ARBITER)
     event = _lock_event(event)
     if event.kind == EventKind.BLITZ_PLAYOFF:
         raise ValidationError(_("A playoff's rounds follow from its Berger table."))
@@ -175,7 +173,7 @@ def event_set_rounds(*, actor: Any, event: SwissEvent, rounds: int) -> SwissEven
     event.rounds = rounds
     event.rounds_fixed = True
     event.save(update_fields=["rounds", "rounds_fixed"])
-    _record(actor, "swiss.event_set_rounds", event, before, rounds=rounds, rounds_set=True)
+    _record(actor, Action.EVENT_SET_ROUNDS, event, before, rounds=rounds, rounds_set=True)
     return event
 
 
@@ -194,10 +192,10 @@ def _season_rating(event: SwissEvent, member: Any) -> int | None:
 
 
 @transaction.atomic
-def entrant_add(*, actor: Any, event: SwissEvent, member: Any, rating: int | None = None) -> SwissEntrant:
+def entrant_add(*, actor: Actor, event: SwissEvent, member: Any, rating: int | None = None) -> SwissEntrant:
     """Enter a member. Until a round is paired the start numbers follow the rating; later
     entrants get the next number (and a zero-point bye for the rounds they missed)."""
-    _require(actor, MANAGE)
+    require(actor, MANAGE)
     event = _lock_event(event)
     if event.kind == EventKind.BLITZ_PLAYOFF:
         raise ValidationError(_("A playoff's players are the players tied for first."))
@@ -217,7 +215,7 @@ def entrant_add(*, actor: Any, event: SwissEvent, member: Any, rating: int | Non
         if event.kind == EventKind.BLITZ and not _rounds_set(event):
             event.rounds = max(1, propose_rounds(event.entrants.count()))
             event.save(update_fields=["rounds"])
-    _record(actor, "swiss.entrant_add", event, member=member.pk, rating=rating,
+    _record(actor, Action.EVENT_ENTRANT_ADD, event, member=member.pk, rating=rating,
             number=entrant.number, rounds=event.rounds)
     return entrant
 
@@ -236,13 +234,13 @@ def _rapid_evening(event: SwissEvent, after: dt.date | None) -> Evening:
 
 
 @transaction.atomic
-def round_open(*, actor: Any, event: SwissEvent, evening: Evening | None = None) -> SwissRound:
+def round_open(*, actor: Actor, event: SwissEvent, evening: Evening | None = None) -> SwissRound:
     """The next round, ready for marking who is present. Opening twice gives the same
     round. A rapid round belongs to a rapid evening (today's or the next, or ``evening``);
     the first round of an evening starts 20:30, later ones when the arbiter pairs them.
     Presence starts as the previous round's on the same evening (blitz round 1: everyone
     entered; an entrant added while a blitz round is open is present for it)."""
-    _require(actor, ARBITER)
+    require(actor, ARBITER)
     event = _lock_event(event)
     last = event.round_set.select_related("evening").order_by("-number").first()
     if last is not None and last.status == RoundStatus.OPEN:
@@ -267,16 +265,16 @@ def round_open(*, actor: Any, event: SwissEvent, evening: Evening | None = None)
         rnd.present.set(last.present.filter(withdrawn=False))
     elif last is None and event.kind == EventKind.BLITZ:
         rnd.present.set(event.entrants.filter(withdrawn=False))
-    _record(actor, "swiss.round_open", event, round=number,
+    _record(actor, Action.EVENT_ROUND_OPEN, event, round=number,
             evening=evening.date.isoformat() if evening else None)
     return rnd
 
 
 @transaction.atomic
-def presence_set(*, actor: Any, round: SwissRound, entrant_ids: Iterable[int]) -> SwissRound:
+def presence_set(*, actor: Actor, round: SwissRound, entrant_ids: Iterable[int]) -> SwissRound:
     """The arbiter marks who is present for a round (RULES 7: present 15 minutes before the
     round, the arbiter's marking is the record). Only before the round is paired."""
-    _require(actor, ARBITER)
+    require(actor, ARBITER)
     rnd = _lock_round(round)
     if rnd.status != RoundStatus.OPEN:
         raise ValidationError(_("Round %(n)s is paired already.") % {"n": rnd.number})
@@ -288,7 +286,7 @@ def presence_set(*, actor: Any, round: SwissRound, entrant_ids: Iterable[int]) -
     rnd.present.set(entrants)
     rnd.version += 1
     rnd.save(update_fields=["version"])
-    _record(actor, "swiss.presence_set", rnd.event, before, round=rnd.number,
+    _record(actor, Action.EVENT_PRESENCE_SET, rnd.event, before, round=rnd.number,
             present=sorted(e.number for e in entrants))
     return rnd
 
@@ -304,10 +302,10 @@ def _pair(event: SwissEvent, rnd: SwissRound, entrants: list[SwissEntrant], pres
 
 
 @transaction.atomic
-def round_pair(*, actor: Any, round: SwissRound) -> SwissRound:
+def round_pair(*, actor: Actor, round: SwissRound) -> SwissRound:
     """Pair the round among the present entrants (rapid: two-game matches; blitz: Dutch)
     and store its boards and the engine's notes. A paired round is not paired again."""
-    _require(actor, ARBITER)
+    require(actor, ARBITER)
     rnd = _lock_round(round)
     if rnd.status != RoundStatus.OPEN:
         return rnd
@@ -332,7 +330,7 @@ def round_pair(*, actor: Any, round: SwissRound) -> SwissRound:
     rnd.notes = list(pairing.notes)
     rnd.version += 1
     rnd.save(update_fields=["status", "notes", "version"])
-    _record(actor, "swiss.round_pair", event, round=rnd.number,
+    _record(actor, Action.EVENT_ROUND_PAIR, event, round=rnd.number,
             games=[list(g) for g in pairing.games], bye=pairing.bye, notes=list(pairing.notes))
     return rnd
 
@@ -365,7 +363,7 @@ def _check_result(event: SwissEvent, white: Fraction, black: Fraction, forfeit: 
 @transaction.atomic
 def game_result_set(
     *,
-    actor: Any,
+    actor: Actor,
     game: SwissGame,
     white_points: Any,
     black_points: Any,
@@ -374,7 +372,7 @@ def game_result_set(
 ) -> SwissGame:
     """Enter or correct the result of a board: a game 1-0 / ½-½ / 0-1, a rapid match
     2-0 … 0-2, or a forfeit. A stale ``expected_version`` raises Conflict."""
-    _require(actor, ARBITER)
+    require(actor, ARBITER)
     locked = (
         SwissGame.objects.select_for_update(of=("self",))
         .select_related("round__event", "white__member", "black__member")
@@ -401,7 +399,7 @@ def game_result_set(
     locked.forfeit = forfeit
     locked.version += 1
     locked.save(update_fields=["white_points", "black_points", "forfeit", "version"])
-    _record(actor, "swiss.game_result", event, before, round=locked.round.number, board=locked.board,
+    _record(actor, Action.EVENT_GAME_RESULT, event, before, round=locked.round.number, board=locked.board,
             white=_num(locked.white_points), black=_num(locked.black_points), forfeit=forfeit)
     return locked
 
@@ -411,10 +409,10 @@ def _num(value: Decimal | None) -> str | None:
 
 
 @transaction.atomic
-def round_finish(*, actor: Any, round: SwissRound) -> SwissRound:
+def round_finish(*, actor: Actor, round: SwissRound) -> SwissRound:
     """Close a round once every board has a result; its points then count in the standings
     and the next round can be opened. Finishing twice changes nothing."""
-    _require(actor, ARBITER)
+    require(actor, ARBITER)
     rnd = _lock_round(round)
     if rnd.status == RoundStatus.DONE:
         return rnd
@@ -430,7 +428,7 @@ def round_finish(*, actor: Any, round: SwissRound) -> SwissRound:
     rnd.status = RoundStatus.DONE
     rnd.version += 1
     rnd.save(update_fields=["status", "version"])
-    _record(actor, "swiss.round_finish", rnd.event, round=rnd.number)
+    _record(actor, Action.EVENT_ROUND_FINISH, rnd.event, round=rnd.number)
     return rnd
 
 
@@ -438,11 +436,11 @@ def round_finish(*, actor: Any, round: SwissRound) -> SwissRound:
 
 
 @transaction.atomic
-def blitz_playoff_create(*, actor: Any, event: SwissEvent) -> SwissEvent:
+def blitz_playoff_create(*, actor: Actor, event: SwissEvent) -> SwissEvent:
     """The playoff of an unbroken tie for first (RULES 8): a double round robin by the Berger
     tables, every tied player meeting every other with both colours, all games created at
     once. Berger numbers follow the start numbers. Generating twice gives the same playoff."""
-    _require(actor, ARBITER)
+    require(actor, ARBITER)
     event = _lock_event(event)
     existing = event.playoffs.first()
     if existing is not None:
@@ -470,7 +468,7 @@ def blitz_playoff_create(*, actor: Any, event: SwissEvent) -> SwissEvent:
         for board, (white, black) in enumerate(berger.games, start=1):
             SwissGame.objects.create(round=rnd, board=board, white=entrants[white], black=entrants[black])
         rnd.present.set([entrants[n] for game in berger.games for n in game])
-    _record(actor, "swiss.playoff_create", event, playoff=playoff.pk,
+    _record(actor, Action.EVENT_PLAYOFF_CREATE, event, playoff=playoff.pk,
             players=[e.member_id for e in tied], rounds=len(schedule))
     return playoff
 
@@ -503,10 +501,10 @@ _TRF_POINTS: dict[str, Fraction | int] = {"1": 1, "W": 1, "=": Fraction(1, 2), "
 
 
 @transaction.atomic
-def event_from_trf(*, actor: Any, season: Season, text: str, name: str) -> SwissEvent:
+def event_from_trf(*, actor: Actor, season: Season, text: str, name: str) -> SwissEvent:
     """A blitz event from a TRF file (played elsewhere, or an earlier year). Players are
     matched to members by name; every round is stored finished."""
-    _require(actor, MANAGE)
+    require(actor, MANAGE)
     try:
         parsed = trf.parse(text)
     except trf.TrfError as exc:
@@ -547,7 +545,7 @@ def event_from_trf(*, actor: Any, season: Season, text: str, name: str) -> Swiss
                     forfeit=r.result in ("+", "-"),
                 )
         rnd.present.set(present)
-    _record(actor, "swiss.event_import", event, players=len(entrants), rounds=rounds, rounds_set=True)
+    _record(actor, Action.EVENT_IMPORT, event, players=len(entrants), rounds=rounds, rounds_set=True)
     return event
 
 

@@ -8,8 +8,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from .forms import DateListField
-from .models import Half, Player, PlayerKind
+from competition.forms import DateListField
+from competition.models import Half, Player, PlayerKind
 
 RESULT_LABELS = {
     "1-0": "1-0",

@@ -196,7 +196,7 @@ def playoff_groups(players: Sequence[int], size: int = PLAYOFF_GROUP) -> tuple[t
     """Groups of four in the given order, the top group first. A last group of three
     stays a group (its first gets a bye to the final); one or two leftover players join
     the group above (a group of five or six). Fewer than three players in all form one
-    group. See pairing/engine/playoffs.py for the brackets."""
+    group. See competition/prizes/engine/playoffs.py for the brackets."""
     if len(set(players)) != len(players):
         raise ValueError("a player appears twice")
     groups = [tuple(players[i : i + size]) for i in range(0, len(players), size)]

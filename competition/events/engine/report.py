@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from competition.scoring import swiss, trf
-from competition.scoring.swiss import RoundPairing, Rules, Tournament
+from . import tiebreaks as swiss
+from . import trf
+from .tiebreaks import RoundPairing, Rules, Tournament
 
 DEFAULT_ORDER: tuple[str, ...] = ("PTS", "DE", "BH-M1", "SB")
 REPORTED: tuple[str, ...] = ("BH", "BH-C1", "BH-M1", "SB", "SB-C1")

@@ -1,6 +1,6 @@
 """Pages of the Swiss events (included at ``events/``): the public standings and rounds,
 the arbiter's evening page, and the leader's forms. Views read through
-``swiss_selectors`` and write only through ``swiss_services``."""
+``events.selectors`` and write only through ``events.services``."""
 
 from __future__ import annotations
 
@@ -17,11 +17,12 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from . import selectors
-from . import swiss_selectors as sel
-from . import swiss_services as services
-from .models import Season, SwissEvent, SwissGame, SwissRound
-from .swiss_forms import (
+from competition import selectors
+from competition.models import Season, SwissEvent, SwissGame, SwissRound
+
+from . import selectors as sel
+from . import services
+from .forms import (
     EntrantsForm,
     EventForm,
     PresenceForm,
@@ -123,7 +124,7 @@ def arbiter(request: HttpRequest, event_id: int) -> HttpResponse:
 
 
 def _back(event_id: int, anchor: str = "") -> HttpResponse:
-    url = reverse("swiss:arbiter", args=[event_id])
+    url = reverse("events:arbiter", args=[event_id])
     return redirect(url + (f"#{anchor}" if anchor else ""))
 
 
@@ -245,7 +246,7 @@ def playoff(request: HttpRequest, event_id: int) -> HttpResponse:
         _errors(request, exc)
         return _back(event_id)
     messages.success(request, _("The playoff is ready: enter its results here."))
-    return redirect("swiss:arbiter", event_id=created.pk)
+    return redirect("events:arbiter", event_id=created.pk)
 
 
 # --- The leader's forms -----------------------------------------------------------------
@@ -268,7 +269,7 @@ def event_new(request: HttpRequest) -> HttpResponse:
                     form.add_error(None, m)
         else:
             messages.success(request, _("%(e)s created: enter the players.") % {"e": created})
-            return redirect("swiss:entrants", event_id=created.pk)
+            return redirect("events:entrants", event_id=created.pk)
     return render(request, "events/event_new.html", {"season": season, "form": form})
 
 
@@ -287,7 +288,7 @@ def entrants(request: HttpRequest, event_id: int) -> HttpResponse:
                 added += 1
         if added:
             messages.success(request, _("%(n)s entered.") % {"n": added})
-        return redirect("swiss:entrants", event_id=event_obj.pk)
+        return redirect("events:entrants", event_id=event_obj.pk)
     return render(
         request,
         "events/entrants.html",
@@ -309,5 +310,5 @@ def event_import(request: HttpRequest) -> HttpResponse:
                 form.add_error(None, m)
         else:
             messages.success(request, _("%(e)s imported.") % {"e": created})
-            return redirect("swiss:event", event_id=created.pk)
+            return redirect("events:event", event_id=created.pk)
     return render(request, "events/event_import.html", {"season": season, "form": form})

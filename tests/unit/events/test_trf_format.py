@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from competition.scoring import trf
-from competition.scoring.swiss import Kind
+from competition.events.engine import trf
+from competition.events.engine.tiebreaks import Kind
 
 # FIDE's exercise (a copy of ../shared/data, MIT, see its README).
 DATA = Path(__file__).resolve().parents[2] / "data" / "fide-tiebreak-exercise" / "tournament-5-rounds.trf"

@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from .models import EventKind, Season, SwissEvent, SwissRound
+from competition.models import EventKind, Season, SwissEvent, SwissRound
 
 # One tap per board: (code, label). The code is "<white>-<black>", "F" marks a forfeit.
 BLITZ_RESULTS: tuple[tuple[str, Any], ...] = (

@@ -4,7 +4,7 @@ from collections import Counter
 
 import pytest
 
-from pairing.engine.berger import berger_rounds, playoff_rounds
+from competition.events.engine.berger import berger_rounds, playoff_rounds
 
 
 def test_four_players_follow_the_published_fide_table() -> None:

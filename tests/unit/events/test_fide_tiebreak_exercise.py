@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from competition.scoring import swiss, trf
+from competition.events.engine import tiebreaks as swiss
+from competition.events.engine import trf
 
 # FIDE's exercise with its answers (a copy of ../shared/data, MIT, see its README).
 DATA = Path(__file__).resolve().parents[2] / "data" / "fide-tiebreak-exercise"

@@ -13,9 +13,7 @@ from typing import Any
 
 from django.db.models import Count, QuerySet
 
-from pairing.engine.dutch import propose_rounds
-
-from .models import (
+from competition.models import (
     EventKind,
     RoundStatus,
     Season,
@@ -24,9 +22,11 @@ from .models import (
     SwissGame,
     SwissRound,
 )
-from .scoring import swiss
-from .scoring.swiss import Entrant, Kind, RoundResult, Tournament
-from .scoring.swiss_report import parse_order
+
+from .engine import tiebreaks as swiss
+from .engine.dutch import propose_rounds
+from .engine.report import parse_order
+from .engine.tiebreaks import Entrant, Kind, RoundResult, Tournament
 
 # Columns of the standings table after the points and the direct encounter.
 SHOWN_TIEBREAKS: tuple[str, ...] = ("BH-M1", "SB", "BH")

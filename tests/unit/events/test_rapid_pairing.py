@@ -8,7 +8,8 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from competition.scoring.swiss import (
+from competition.events.engine.rapid import pair_rapid_round
+from competition.events.engine.tiebreaks import (
     Entrant,
     Kind,
     RoundPairing,
@@ -16,7 +17,6 @@ from competition.scoring.swiss import (
     Tournament,
     played_pairs,
 )
-from pairing.engine.rapid import pair_rapid_round
 
 TWO = 2
 MATCH_SCORES = [Fraction(s, 2) for s in range(5)]  # 0, ½, 1, 1½, 2

@@ -1,0 +1,173 @@
+"""Who is told what, once: the pairing e-mails through an outbox.
+
+A service that changes what a player must be told calls ``pairing_changed`` or
+``tempo_decided`` inside its transaction, holding the evening's lock: that writes one
+outbox row per player whose news changed (and retires his rows not yet sent), so the
+rows commit or roll back with the change itself. After commit a task calls ``deliver``,
+which holds no lock: it claims one row at a time, sends it, and marks it sent at once.
+When the mail server fails on the sixth message, the first five are marked sent and the
+retry sends the rest; two workers never send the same row (the claim is one UPDATE); a
+worker killed between sending and marking may, after ``CLAIM_SECONDS``, send that one
+e-mail again: at least once, never silently lost.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+
+from django.conf import settings
+from django.core.mail import send_mail
+from django.db.models import Q
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+
+from competition.jobs import enqueue_on_commit
+from competition.models import Bye, Evening, EveningStatus, Game, Player, Tempo
+
+from .models import NoticeKind, NoticeState, PairingNotice
+
+log = logging.getLogger(__name__)
+
+DELIVER_TASK = "pairing.tasks.send_pairing_notices"
+CLAIM_SECONDS = 600
+
+
+def _signature(player_id: int, game: Game | None, bye_player: int | None) -> str:
+    """What the player has been told: opponent, colours and tempo (or the bye). The board
+    number is left out: renumbering after a withdrawal does not e-mail the other boards."""
+    if bye_player == player_id:
+        return "bye"
+    if game is None:
+        return "none"
+    return f"{game.white_id}-{game.black_id}:{game.tempo}"
+
+
+def _latest(evening: Evening) -> dict[int, str]:
+    """Each player's last signature, sent or still to be sent (ids grow)."""
+    latest: dict[int, str] = {}
+    for player_id, signature in (
+        PairingNotice.objects.filter(evening=evening)
+        .exclude(state=NoticeState.SUPERSEDED)
+        .order_by("id")
+        .values_list("player_id", "signature")
+    ):
+        latest[player_id] = signature
+    return latest
+
+
+def _queue(evening: Evening, news: list[tuple[Player, str]], kind: str) -> None:
+    changed = [player.pk for player, _sig in news]
+    if not changed:
+        return
+    PairingNotice.objects.filter(
+        evening=evening, player_id__in=changed, state=NoticeState.PENDING
+    ).update(state=NoticeState.SUPERSEDED)
+    PairingNotice.objects.bulk_create(
+        PairingNotice(evening=evening, player=player, signature=signature, kind=kind)
+        for player, signature in news
+    )
+    enqueue_on_commit(DELIVER_TASK, evening.pk)
+
+
+def pairing_changed(evening: Evening) -> None:
+    """Inside the service's transaction, with the evening locked: queue an e-mail for
+    every paired player whose game (or bye) differs from what he was last told."""
+    games = list(evening.games.select_related("white__member", "black__member"))
+    bye = Bye.objects.filter(evening=evening).select_related("player__member").first()
+    latest = _latest(evening)
+    targets: list[tuple[Player, Game | None]] = []
+    for g in games:
+        targets += [(g.white, g), (g.black, g)]
+    if bye:
+        targets.append((bye.player, None))
+    news = []
+    for player, game in targets:
+        signature = _signature(player.pk, game, bye.player_id if bye else None)
+        if latest.get(player.pk) != signature and player.member.email:
+            news.append((player, signature))
+    _queue(evening, news, NoticeKind.PAIRING)
+
+
+def tempo_decided(game: Game) -> None:
+    """Inside the service's transaction: both players are told the leader's decision. It
+    is also their updated pairing notice, so a later republish does not repeat it."""
+    news = [
+        (player, _signature(player.pk, game, None))
+        for player in (game.white, game.black) if player.member.email
+    ]
+    _queue(game.evening, news, NoticeKind.TEMPO)
+
+
+def _claim(notice_id: int, now: dt.datetime) -> bool:
+    stale = now - dt.timedelta(seconds=CLAIM_SECONDS)
+    return bool(
+        PairingNotice.objects.filter(pk=notice_id, state=NoticeState.PENDING)
+        .filter(Q(claimed_at__isnull=True) | Q(claimed_at__lt=stale))
+        .update(claimed_at=now)
+    )
+
+
+def _message(notice: PairingNotice, evening: Evening) -> tuple[str, str] | None:
+    """Subject and body from the evening as it is now; None when the row is out of date
+    (a later change queued a newer one)."""
+    player = notice.player
+    game = (
+        Game.objects.filter(evening=evening)
+        .filter(Q(white=player) | Q(black=player))
+        .select_related("white__member", "black__member")
+        .first()
+    )
+    bye = Bye.objects.filter(evening=evening).values_list("player_id", flat=True).first()
+    if _signature(player.pk, game, bye) != notice.signature:
+        return None
+    context = {"evening": evening, "player": player, "game": game, "bye": game is None,
+               "approved": game is not None and game.tempo == Tempo.APPROVED}
+    template = "tempo_email" if notice.kind == NoticeKind.TEMPO else "email"
+    with translation.override(settings.LANGUAGE_CODE):
+        subject = render_to_string(f"pairing/{template}_subject.txt", context).strip()
+        body = render_to_string(f"pairing/{template}_body.txt", context)
+    return subject, body
+
+
+def deliver(evening_id: int) -> int:
+    """Send the evening's e-mails still to be sent, one at a time, holding no lock.
+    Returns how many were sent; a failure raises after marking what went out."""
+    evening = Evening.objects.select_related("season").filter(pk=evening_id).first()
+    if evening is None or evening.status != EveningStatus.PUBLISHED:
+        return 0
+    sent = 0
+    pending = (
+        PairingNotice.objects.filter(evening=evening, state=NoticeState.PENDING)
+        .select_related("player__member").order_by("id")
+    )
+    for notice in pending:
+        now = timezone.now()
+        if not _claim(notice.pk, now):
+            continue  # another worker has it
+        message = _message(notice, evening)
+        if message is None:
+            PairingNotice.objects.filter(pk=notice.pk).update(state=NoticeState.SUPERSEDED)
+            continue
+        try:
+            send_mail(message[0], message[1], None, [notice.player.member.email])
+        except Exception:
+            PairingNotice.objects.filter(pk=notice.pk).update(claimed_at=None)
+            raise
+        PairingNotice.objects.filter(pk=notice.pk).update(
+            state=NoticeState.SENT, sent_at=timezone.now()
+        )
+        sent += 1
+    return sent
+
+
+def evenings_with_pending(now: dt.datetime | None = None) -> list[int]:
+    """Published evenings still to come with e-mails not yet sent (the broker was down,
+    or a retry ran out): the catch-up job delivers them."""
+    now = now or timezone.now()
+    return list(
+        PairingNotice.objects.filter(
+            state=NoticeState.PENDING, evening__status=EveningStatus.PUBLISHED,
+            evening__starts_at__gt=now,
+        ).values_list("evening_id", flat=True).distinct()
+    )

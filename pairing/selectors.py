@@ -1,0 +1,313 @@
+"""Reads of the Keizer evening: who is present, the standings order and history the
+engine pairs from, the evening's deadline state, and the leader's evening page."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from typing import Any
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from competition.audit import Action
+from competition.models import (
+    Attendance,
+    AuditRecord,
+    Bye,
+    Evening,
+    EveningKind,
+    EveningStatus,
+    Game,
+    Player,
+    Result,
+    Tempo,
+)
+from competition.signup import default_status
+from competition.standings import compute, load_season_data
+from members.permissions import Actor
+
+from .engine import types as pt
+from .engine.keizer import place_newcomers, violations
+
+FORFEITS = {Result.WHITE_FORFEIT_WIN, Result.BLACK_FORFEIT_WIN, Result.DOUBLE_FORFEIT}
+
+
+def requesting_player(actor: Actor | None, game: Game) -> Player | None:
+    """The player of the game the actor is, if he is one of the two."""
+    if actor is None or not actor.is_authenticated:
+        return None
+    for player in (game.white, game.black):
+        if player.member_id == actor.pk:
+            return player
+    return None
+
+
+# --- What the engine needs --------------------------------------------------------------
+
+
+def present_players(evening: Evening) -> list[Player]:
+    """Fixed players not signed off and flexible players signed up (RULES.md 5)."""
+    regs = dict(evening.registrations.values_list("player_id", "status"))
+    players = Player.objects.filter(season_id=evening.season_id).select_related("member")
+    return [
+        p for p in players
+        if regs.get(p.pk, default_status(p.is_fixed)) == Attendance.PRESENT
+    ]
+
+
+def standings_order(evening: Evening) -> list[int]:
+    """The current standings before this evening, as the pairing order.
+
+    Keizer: the standings of the evening's half after the last counted evening before it
+    (first summer evening: the final winter standings; first winter evening: the starting
+    order). Ladder: by ladder points without bonuses. Players not yet in it are left out;
+    the caller places them by rating.
+    """
+    data = load_season_data(evening.season)
+    earlier = tuple(e for e in data.evenings if e.date < evening.date)
+    data = type(data)(**{**data.__dict__, "evenings": earlier})
+    results = compute(data) if earlier else {}
+    half = evening.half.kind  # type: ignore[union-attr]
+    if half == "season":
+        result = results.get("season")
+        if result is None:
+            return [p.id for p in sorted(data.players, key=lambda p: p.start)]
+        rows = sorted(result.standings, key=lambda r: (-r.pairing_points, r.start))
+        return [r.player_id for r in rows]
+    if half in results:
+        return [r.player_id for r in results[half].standings]
+    if half == "summer" and "winter" in results:
+        return [r.player_id for r in results["winter"].standings]
+    return [p.id for p in sorted(data.players, key=lambda p: p.start)]
+
+
+def history(evening: Evening):
+    """This season's meetings, colours and byes before the evening, its playing-evening
+    index and the competition's rules: what the rules and colours are checked against.
+
+    Only playing evenings count: playoff, rapid or blitz games are not meetings of the
+    competition (and have no half)."""
+    season = evening.season
+    playing = list(
+        Evening.objects.filter(season=season, kind=EveningKind.PLAYING)
+        .order_by("date")
+        .values_list("pk", "date")
+    )
+    index = {pk: i + 1 for i, (pk, _d) in enumerate(playing)}
+    games = list(
+        Game.objects.filter(
+            evening__season=season, evening__kind=EveningKind.PLAYING,
+            evening__date__lt=evening.date,
+        )
+        .select_related("evening__half")
+        .order_by("evening__date", "board")
+    )
+    colours: dict[int, list[str]] = defaultdict(list)
+    meetings: list[pt.Meeting] = []
+    for g in games:
+        if g.result in FORFEITS:
+            continue
+        colours[g.white_id].append("W")
+        colours[g.black_id].append("B")
+        meetings.append(
+            pt.Meeting(g.white_id, g.black_id, index[g.evening_id], g.evening.half.kind)
+        )
+    byes: dict[int, int] = defaultdict(int)
+    for player_id in Bye.objects.filter(
+        evening__season=season, evening__kind=EveningKind.PLAYING,
+        evening__date__lt=evening.date,
+    ).values_list("player_id", flat=True):
+        byes[player_id] += 1
+    competition = season.competition
+    rules = pt.PairingRules(
+        max_meetings_per_season=competition.max_meetings_per_season,
+        max_meetings_per_half=competition.max_meetings_per_half,
+        min_evenings_between=competition.min_evenings_between,
+        bye_policy=competition.bye_policy,
+    )
+    return meetings, colours, byes, rules, index[evening.pk]
+
+
+def pairing_input(evening: Evening, present: list[Player]):
+    """The engine's input: present players in order, this season's meetings and colours."""
+    meetings, colours, byes, rules, index = history(evening)
+    by_id = {p.pk: p for p in present}
+    order = [pid for pid in standings_order(evening) if pid in by_id]
+    newcomers = [pid for pid in by_id if pid not in set(order)]
+    if newcomers:
+        ratings = {pid: by_id[pid].rating for pid in by_id}
+        order = place_newcomers(order, ratings, sorted(newcomers, key=lambda pid: by_id[pid].start))
+    players = [
+        pt.PresentPlayer(pid, tuple(colours[pid]), byes[pid], by_id[pid].rating) for pid in order
+    ]
+    return players, meetings, rules, index
+
+
+
+
+def pairing_snapshot(evening: Evening) -> dict[str, Any]:
+    games = [
+        {"board": b, "white": w, "black": bl, "tempo": t}
+        for b, w, bl, t in evening.games.order_by("board").values_list(
+            "board", "white_id", "black_id", "tempo"
+        )
+    ]
+    bye = Bye.objects.filter(evening=evening).values_list("player_id", flat=True).first()
+    return {"games": games, "bye": bye}
+
+
+
+
+def due_evenings(now: dt.datetime | None = None) -> list[int]:
+    """Playing evenings whose deadline has passed, that are not yet published and have
+    not begun. However late the job runs (a worker that was down), it still pairs them;
+    an evening that has already begun is left to the leader: the pairing e-mails would
+    arrive after the games."""
+    now = now or timezone.now()
+    return list(
+        Evening.objects.filter(kind=EveningKind.PLAYING, deadline__lte=now, starts_at__gt=now)
+        .exclude(status=EveningStatus.PUBLISHED)
+        .order_by("date")
+        .values_list("pk", flat=True)
+    )
+
+
+def published_not_begun(now: dt.datetime | None = None) -> list[int]:
+    """Published playing evenings still to come: their pairing e-mails may be resent."""
+    now = now or timezone.now()
+    return list(
+        Evening.objects.filter(
+            kind=EveningKind.PLAYING, status=EveningStatus.PUBLISHED, starts_at__gt=now
+        ).values_list("pk", flat=True)
+    )
+
+
+
+
+def pairing_check(evening: Evening) -> list[pt.Relaxation]:
+    """Which rules the evening's current pairing breaks (shown to the leader). Reads the
+    season's earlier games only: no standings are computed."""
+    if evening.kind != EveningKind.PLAYING:
+        return []
+    games = list(evening.games.order_by("board"))
+    meetings, _colours, _byes, rules, index = history(evening)
+    paired = tuple(pt.PairedGame(g.board, g.white_id, g.black_id) for g in games)
+    return list(violations(paired, meetings, rules, index, evening.half.kind))
+
+
+# --- The leader's evening page ----------------------------------------------------------
+
+
+def rule_in_words(rule: str, competition: Any) -> str:
+    if rule == "max_meetings_per_season":
+        n = competition.max_meetings_per_season
+        return ngettext(
+            "at most %(n)s meeting of the same two players in a season",
+            "at most %(n)s meetings of the same two players in a season", n,
+        ) % {"n": n}
+    if rule == "max_meetings_per_half":
+        n = competition.max_meetings_per_half
+        return ngettext(
+            "at most %(n)s meeting of the same two players in a half",
+            "at most %(n)s meetings of the same two players in a half", n,
+        ) % {"n": n}
+    n = competition.min_evenings_between
+    return ngettext(
+        "at least %(n)s playing evening between two meetings",
+        "at least %(n)s playing evenings between two meetings", n,
+    ) % {"n": n}
+
+
+def _audit_in_words(record: AuditRecord | None) -> str:
+    if record is None:
+        return ""
+    labels = dict(Attendance.choices)
+    if record.action == Action.REGISTRATION_SET:
+        before = (record.before or {}).get("status")
+        after = (record.after or {}).get("status")
+        text = f"{labels.get(before, _('default'))} → {labels.get(after, after)}"
+        if (record.after or {}).get("late"):
+            text += " " + _("(after the deadline)")
+        if (record.after or {}).get("force_majeure"):
+            text += " " + _("(force majeure)")
+        return text
+    return record.action
+
+
+def evening_page(evening: Evening, user: Actor) -> dict[str, Any]:
+    """Everything the leader's evening page shows, in a fixed number of queries."""
+    players = list(Player.objects.filter(season_id=evening.season_id).select_related("member"))
+    regs = {
+        r.player_id: r
+        for r in evening.registrations.select_related("changed_by")
+    }
+    latest: dict[int, AuditRecord] = {}
+    for record in (
+        AuditRecord.objects.filter(
+            evening=evening, player__isnull=False, action=Action.REGISTRATION_SET
+        ).select_related("actor").order_by("-at", "-id")
+    ):
+        latest.setdefault(record.player_id, record)
+    games = list(
+        evening.games.select_related(
+            "white__member", "black__member", "tempo_requested_by__member"
+        ).order_by("board")
+    )
+    bye = Bye.objects.filter(evening=evening).select_related("player__member").first()
+    seat: dict[int, str] = {}
+    for g in games:
+        seat[g.white_id] = _("board %(b)s, white") % {"b": g.board}
+        seat[g.black_id] = _("board %(b)s, black") % {"b": g.board}
+    if bye:
+        seat[bye.player_id] = _("pairing bye")
+    rows = []
+    for p in players:
+        reg = regs.get(p.pk)
+        record = latest.get(p.pk)
+        rows.append({
+            "player": p,
+            "status": reg.status if reg else default_status(p.is_fixed),
+            "explicit": reg is not None,
+            "registration": reg,
+            "audit": record,
+            "audit_text": _audit_in_words(record),
+            # A pairing correction (remove, add) changes the status after the last sign-up.
+            "corrected": reg is not None and (
+                record is None or (reg.changed_at - record.at).total_seconds() > 1
+            ),
+            "seat": seat.get(p.pk, ""),
+        })
+        rows[-1]["withdrawn"] = bool(rows[-1]["seat"]) and rows[-1]["status"] != "present"
+    published = evening.status == EveningStatus.PUBLISHED
+    competition = evening.season.competition
+    names = {p.pk: p.member.name for p in players}
+    broken = []
+    if published:
+        for r in pairing_check(evening):
+            broken.append({
+                "white": names.get(r.white), "black": names.get(r.black),
+                "rule": r.rule, "words": rule_in_words(r.rule, competition),
+            })
+    paired_ids = set(seat)
+    removable = [p for p in players if p.pk in paired_ids]
+    editable_games = [g for g in games if g.result == Result.PENDING]
+    return {
+        "evening": evening,
+        "season": evening.season,
+        "rows": rows,
+        "games": games,
+        "bye": bye,
+        "published": published,
+        "has_results": any(g.result != Result.PENDING for g in games),
+        "broken": broken,
+        "tempo_requests": [g for g in games if g.tempo == Tempo.REQUESTED],
+        "statuses": Attendance.choices,
+        "removable": removable,
+        "addable": [p for p in players if p.pk not in paired_ids],
+        "can_swap": len(editable_games) >= 2,
+        "can_pair": user.has_perm("competition.manage_pairings"),
+        "can_register": user.has_perm("competition.manage_registrations"),
+        "can_tempo": user.has_perm("competition.approve_tempo"),
+    }
