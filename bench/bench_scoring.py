@@ -19,8 +19,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from competition.scoring.generate import random_season  # noqa: E402
 from competition.scoring.keizer import compute_keizer_season  # noqa: E402
 from competition.scoring.ladder import compute_ladder  # noqa: E402
-from competition.scoring.seasonfile import compute  # noqa: E402
 from competition.scoring.types import Game, KeizerParams, LadderParams, SeasonInput  # noqa: E402
+from competition.seasonfile import compute  # noqa: E402
 
 PLAYERS, EVENINGS, SEED, REPEAT = 100, 40, 2026, 5
 

@@ -124,9 +124,18 @@ class SeasonAdmin(AuditedAdmin):
 
 @admin.register(Evening)
 class EveningAdmin(AuditedAdmin):
+    """The calendar and the pairing own an evening's kind, half and status: they change
+    only through their services (with their checks), never here. A published evening
+    cannot be set back to open from the admin."""
+
     list_display = ("date", "season", "kind", "half", "status", "deadline")
     list_filter = ("season", "kind", "status")
     date_hierarchy = "date"
+    readonly_fields = ("season", "date", "kind", "half", "status", "pairing_seed",
+                       "published_at", "version")
+
+    def has_add_permission(self, request):
+        return False  # evenings come from the season's calendar
 
 
 @admin.register(Player)

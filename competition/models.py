@@ -200,7 +200,7 @@ class Evening(models.Model):
         return f"{self.date:%Y-%m-%d} ({self.get_kind_display()})"
 
     def clean(self) -> None:
-        if self.half_id and self.half.season_id != self.season_id:
+        if self.half is not None and self.half.season_id != self.season_id:
             raise ValidationError({"half": _("The half belongs to another season.")})
         if self.kind == EveningKind.PLAYING and not self.half_id:
             raise ValidationError({"half": _("A playing evening belongs to a half.")})
@@ -302,6 +302,12 @@ class Tempo(models.TextChoices):
     REFUSED = "refused", _("alternative tempo refused")
 
 
+class GameQuerySet(models.QuerySet["Game"]):
+    def with_result(self) -> GameQuerySet:
+        """The games that ``Game.has_result`` (one definition, in SQL)."""
+        return self.exclude(result=Result.PENDING)
+
+
 class Game(models.Model):
     evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="games")
     board = models.PositiveSmallIntegerField(_("board"))
@@ -325,6 +331,8 @@ class Game(models.Model):
     version = models.PositiveIntegerField(default=1)
     updated_at = models.DateTimeField(auto_now=True)
 
+    objects = GameQuerySet.as_manager()
+
     class Meta:
         verbose_name = _("game")
         verbose_name_plural = _("games")
@@ -343,6 +351,13 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"{self.white} - {self.black} {self.result or '…'}"
+
+    @property
+    def has_result(self) -> bool:
+        """The arbiter has entered something for this board: a score, a forfeit, or that
+        it is postponed. Every correction of a pairing leaves such a game alone (the
+        result is corrected instead); ``GameQuerySet.with_result`` is the same in SQL."""
+        return self.result != Result.PENDING
 
 
 class Bye(models.Model):

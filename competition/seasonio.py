@@ -47,10 +47,10 @@ from .models import (
     Registration,
     Season,
 )
-from .presets import COMPETITION_PRESETS
 from .scoring import types as t
 from .scoring.params import parameters_to_dict, preset
-from .scoring.seasonfile import SeasonFileError, dump_season, load_season
+from .scoring.presets import COMPETITION_PRESETS
+from .seasonfile import SeasonFileError, dump_season, load_season
 from .standings import load_season_data, recalculate_season
 
 IMPORT_DOMAIN = "import.invalid"

@@ -131,7 +131,7 @@ def evening_page(evening: Evening) -> dict[str, Any]:
         evening.games.select_related("white__member", "black__member").order_by("board")
     )
     for g in games:  # who may ask for the alternative tempo
-        g.member_ids = (g.white.member_id, g.black.member_id)
+        g.member_ids = (g.white.member_id, g.black.member_id)  # type: ignore[attr-defined]
     bye = Bye.objects.filter(evening=evening).select_related("player__member").first()
     registrations = list(
         evening.registrations.select_related("player__member").order_by("player__start")
@@ -261,5 +261,6 @@ def _explanation_line(line: dict[str, Any], names: dict[int, str]) -> dict[str, 
             result[key] = Decimal(result[key])
     if result.get("date"):
         result["date"] = dt.date.fromisoformat(result["date"])
-    result["opponent_name"] = names.get(line.get("opponent"))
+    opponent = line.get("opponent")
+    result["opponent_name"] = names.get(opponent) if opponent is not None else None
     return result

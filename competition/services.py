@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from members.permissions import Actor, require
+from members.permissions import Actor, person, require
 
 from . import audit, calendar
 from .audit import Action
@@ -40,8 +40,8 @@ from .models import (
     Season,
     System,
 )
-from .presets import COMPETITION_PRESETS
 from .scoring.params import ParameterError, parse_parameters, preset
+from .scoring.presets import COMPETITION_PRESETS
 from .signup import SignupRefused, decide_signup
 
 log = logging.getLogger(__name__)
@@ -207,7 +207,8 @@ def evening_update(
     evening = Evening.objects.select_for_update().get(pk=evening.pk)
     if evening.games.exists() and kind != evening.kind:
         raise ValidationError(_("This evening has games already; its kind cannot change."))
-    before = {"kind": evening.kind, "half": evening.half_id, "note": evening.note}
+    old_half = evening.half_id
+    before = {"kind": evening.kind, "half": old_half, "note": evening.note}
     evening.kind = kind
     evening.half = half if kind == EveningKind.PLAYING else None
     evening.note = note
@@ -220,7 +221,7 @@ def evening_update(
         before=before,
         after={"kind": kind, "half": evening.half_id, "note": note},
     )
-    for half_id in {before["half"], evening.half_id}:
+    for half_id in {old_half, evening.half_id}:
         schedule_recalculation(half_id)
     return evening
 
@@ -361,7 +362,7 @@ def registration_set(
             reg.version += 1
         reg.status = decision.status
         reg.force_majeure = force_majeure and by_leader
-        reg.changed_by = actor if getattr(actor, "is_authenticated", False) else None
+        reg.changed_by = person(actor)
         reg.save()
         audit.record(
             actor=actor,

@@ -27,7 +27,6 @@ from .models import (
     Half,
     Player,
     Registration,
-    Result,
     Season,
     Standing,
     StandingsSnapshot,
@@ -57,7 +56,7 @@ def counted_evenings(season: Season, today: dt.date | None = None):
     """Playing evenings that count: published, and either played (date reached) or with a
     result entered already."""
     today = today or club_today()
-    with_result = Game.objects.filter(evening=OuterRef("pk")).exclude(result=Result.PENDING)
+    with_result = Game.objects.filter(evening=OuterRef("pk")).with_result()
     return (
         Evening.objects.filter(
             season=season, kind=EveningKind.PLAYING, status=EveningStatus.PUBLISHED
@@ -129,7 +128,8 @@ def compute(data: SeasonData) -> dict[str, Any]:
     """Run the engine: {half kind: HalfResult or LadderResult}."""
     if isinstance(data.params, t.LadderParams):
         return {"season": compute_ladder(data.params, data.players, data.evenings)}
-    return dict(compute_keizer_season(data.params, data.players, data.evenings))
+    halves = compute_keizer_season(data.params, data.players, data.evenings)
+    return {str(kind): result for kind, result in halves.items()}
 
 
 def _line_json(line: Any) -> dict[str, Any]:

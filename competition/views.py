@@ -27,19 +27,9 @@ from .pagecache import cache_public_page, evening_version
 from .prizes import selectors as prize_selectors
 from .rules_text import describe_competition
 from .tables import KEIZER_CSV, LADDER_CSV, KeizerTable, LadderTable
+from .web import season_or_404
 
 PUBLIC_ROWS = 8
-
-
-def _season_or_404(slug: str | None = None) -> Season:
-    season = (
-        get_object_or_404(Season.objects.select_related("competition"), slug=slug)
-        if slug
-        else selectors.current_season()
-    )
-    if season is None:
-        raise Http404(_("No season has been set up yet."))
-    return season
 
 
 def _validation_messages(exc: ValidationError) -> list[str]:
@@ -71,7 +61,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @cache_public_page
 def standings(request: HttpRequest, season: str | None = None, half: str | None = None):
-    season_obj = _season_or_404(season)
+    season_obj = season_or_404(season)
     if half:
         if half not in HalfKind.values:
             raise Http404
@@ -149,7 +139,7 @@ def _standings_csv(season: Season, half, rows) -> HttpResponse:
 
 @cache_public_page
 def evenings(request: HttpRequest) -> HttpResponse:
-    season = _season_or_404(request.GET.get("season"))
+    season = season_or_404(request.GET.get("season"))
     return render(
         request,
         "competition/evenings.html",
@@ -222,7 +212,7 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
 
 @cache_public_page
 def calendar(request: HttpRequest) -> HttpResponse:
-    season = _season_or_404(request.GET.get("season"))
+    season = season_or_404(request.GET.get("season"))
     return render(
         request,
         "competition/calendar.html",
@@ -233,14 +223,14 @@ def calendar(request: HttpRequest) -> HttpResponse:
 
 @cache_public_page
 def calendar_feed(request: HttpRequest) -> HttpResponse:
-    season = _season_or_404(request.GET.get("season"))
+    season = season_or_404(request.GET.get("season"))
     body = calendar_ics(season, selectors.season_evenings(season), host=request.get_host())
     return HttpResponse(body, content_type="text/calendar; charset=utf-8")
 
 
 @cache_public_page
 def rules(request: HttpRequest) -> HttpResponse:
-    season = _season_or_404(request.GET.get("season"))
+    season = season_or_404(request.GET.get("season"))
     return render(
         request,
         "competition/rules.html",
@@ -254,7 +244,7 @@ def rules(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def signup(request: HttpRequest) -> HttpResponse:
-    season = _season_or_404()
+    season = season_or_404()
     me = selectors.player_for(request.user, season)
     if me is None:
         messages.info(request, _("You do not take part in this season; ask the competition leader."))
@@ -315,7 +305,7 @@ def leader(request: HttpRequest) -> HttpResponse:
 @login_required
 @permission_required("competition.manage_calendar", raise_exception=True)
 def leader_season(request: HttpRequest, season: str) -> HttpResponse:
-    season_obj = _season_or_404(season)
+    season_obj = season_or_404(season)
     competition = season_obj.competition
     params_form = ParametersForm(
         request.POST if request.POST.get("form") == "parameters" else None,

@@ -43,7 +43,7 @@ class User(AbstractUser):
     USERNAME_FIELD = "email"
     REQUIRED_FIELDS = ["name"]
 
-    objects = UserManager()  # type: ignore[misc]
+    objects = UserManager()  # type: ignore[assignment,misc]
 
     class Meta:
         verbose_name = _("member")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from typing import Any
+from typing import Any, Literal, cast
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -32,6 +32,12 @@ from .engine import types as pt
 from .engine.keizer import place_newcomers, violations
 
 FORFEITS = {Result.WHITE_FORFEIT_WIN, Result.BLACK_FORFEIT_WIN, Result.DOUBLE_FORFEIT}
+
+
+def half_kind(evening: Evening) -> Literal["winter", "summer"]:
+    """The half of a playing evening (every playing evening has one)."""
+    assert evening.half is not None
+    return cast(Literal["winter", "summer"], evening.half.kind)
 
 
 def requesting_player(actor: Actor | None, game: Game) -> Player | None:
@@ -83,7 +89,9 @@ def standings_order(evening: Evening) -> list[int]:
     return [p.id for p in sorted(data.players, key=lambda p: p.start)]
 
 
-def history(evening: Evening):
+def history(
+    evening: Evening,
+) -> tuple[list[pt.Meeting], dict[int, list[Literal["W", "B"]]], dict[int, int], pt.PairingRules, int]:
     """This season's meetings, colours and byes before the evening, its playing-evening
     index and the competition's rules: what the rules and colours are checked against.
 
@@ -104,7 +112,7 @@ def history(evening: Evening):
         .select_related("evening__half")
         .order_by("evening__date", "board")
     )
-    colours: dict[int, list[str]] = defaultdict(list)
+    colours: dict[int, list[Literal["W", "B"]]] = defaultdict(list)
     meetings: list[pt.Meeting] = []
     for g in games:
         if g.result in FORFEITS:
@@ -112,7 +120,7 @@ def history(evening: Evening):
         colours[g.white_id].append("W")
         colours[g.black_id].append("B")
         meetings.append(
-            pt.Meeting(g.white_id, g.black_id, index[g.evening_id], g.evening.half.kind)
+            pt.Meeting(g.white_id, g.black_id, index[g.evening_id], half_kind(g.evening))
         )
     byes: dict[int, int] = defaultdict(int)
     for player_id in Bye.objects.filter(
@@ -125,12 +133,14 @@ def history(evening: Evening):
         max_meetings_per_season=competition.max_meetings_per_season,
         max_meetings_per_half=competition.max_meetings_per_half,
         min_evenings_between=competition.min_evenings_between,
-        bye_policy=competition.bye_policy,
+        bye_policy=cast(Literal["random", "lowest"], competition.bye_policy),
     )
     return meetings, colours, byes, rules, index[evening.pk]
 
 
-def pairing_input(evening: Evening, present: list[Player]):
+def pairing_input(
+    evening: Evening, present: list[Player]
+) -> tuple[list[pt.PresentPlayer], list[pt.Meeting], pt.PairingRules, int]:
     """The engine's input: present players in order, this season's meetings and colours."""
     meetings, colours, byes, rules, index = history(evening)
     by_id = {p.pk: p for p in present}
@@ -194,7 +204,7 @@ def pairing_check(evening: Evening) -> list[pt.Relaxation]:
     games = list(evening.games.order_by("board"))
     meetings, _colours, _byes, rules, index = history(evening)
     paired = tuple(pt.PairedGame(g.board, g.white_id, g.black_id) for g in games)
-    return list(violations(paired, meetings, rules, index, evening.half.kind))
+    return list(violations(paired, meetings, rules, index, half_kind(evening)))
 
 
 # --- The leader's evening page ----------------------------------------------------------
@@ -227,7 +237,7 @@ def _audit_in_words(record: AuditRecord | None) -> str:
     if record.action == Action.REGISTRATION_SET:
         before = (record.before or {}).get("status")
         after = (record.after or {}).get("status")
-        text = f"{labels.get(before, _('default'))} → {labels.get(after, after)}"
+        text = f"{labels.get(str(before), _('default'))} → {labels.get(str(after), after)}"
         if (record.after or {}).get("late"):
             text += " " + _("(after the deadline)")
         if (record.after or {}).get("force_majeure"):
@@ -244,12 +254,13 @@ def evening_page(evening: Evening, user: Actor) -> dict[str, Any]:
         for r in evening.registrations.select_related("changed_by")
     }
     latest: dict[int, AuditRecord] = {}
-    for record in (
+    for entry in (
         AuditRecord.objects.filter(
             evening=evening, player__isnull=False, action=Action.REGISTRATION_SET
         ).select_related("actor").order_by("-at", "-id")
     ):
-        latest.setdefault(record.player_id, record)
+        if entry.player_id is not None:
+            latest.setdefault(entry.player_id, entry)
     games = list(
         evening.games.select_related(
             "white__member", "black__member", "tempo_requested_by__member"
@@ -292,7 +303,7 @@ def evening_page(evening: Evening, user: Actor) -> dict[str, Any]:
             })
     paired_ids = set(seat)
     removable = [p for p in players if p.pk in paired_ids]
-    editable_games = [g for g in games if g.result == Result.PENDING]
+    editable_games = [g for g in games if not g.has_result]
     return {
         "evening": evening,
         "season": evening.season,
@@ -300,7 +311,7 @@ def evening_page(evening: Evening, user: Actor) -> dict[str, Any]:
         "games": games,
         "bye": bye,
         "published": published,
-        "has_results": any(g.result != Result.PENDING for g in games),
+        "has_results": any(g.has_result for g in games),
         "broken": broken,
         "tempo_requests": [g for g in games if g.tempo == Tempo.REQUESTED],
         "statuses": Attendance.choices,

@@ -28,7 +28,6 @@ from competition.models import (
     Game,
     Player,
     Registration,
-    Result,
     Tempo,
 )
 from competition.services import bye_set, game_create, renumber, schedule_recalculation
@@ -36,7 +35,13 @@ from members.permissions import Actor, person, require
 
 from . import notices
 from .engine.keizer import pair_evening
-from .selectors import pairing_input, pairing_snapshot, present_players, requesting_player
+from .selectors import (
+    half_kind,
+    pairing_input,
+    pairing_snapshot,
+    present_players,
+    requesting_player,
+)
 
 # --- Pairing and publishing ---------------------------------------------------------------
 
@@ -63,7 +68,7 @@ def evening_pair_and_publish(
         return None
     if evening.status == EveningStatus.PUBLISHED and not force:
         return None
-    if evening.games.exclude(result=Result.PENDING).exists():
+    if evening.games.with_result().exists():
         raise ValidationError(_("Results have been entered already; edit the pairing instead."))
     before = pairing_snapshot(evening) if evening.status == EveningStatus.PUBLISHED else None
     evening.games.all().delete()
@@ -73,7 +78,7 @@ def evening_pair_and_publish(
     players, meetings, rules, index = pairing_input(evening, present)
     seed = f"{evening.season.slug}:{evening.date.isoformat()}"
     result = pair_evening(
-        players, meetings, rules, evening_index=index, half=evening.half.kind, seed=seed
+        players, meetings, rules, evening_index=index, half=half_kind(evening), seed=seed
     )
     by_id = {p.pk: p for p in present}
     for g in result.games:
@@ -94,7 +99,7 @@ def evening_pair_and_publish(
     }
     audit.record(
         actor=actor,
-        action=Action.PAIRING_PUBLISH if before is None else "pairing.repair",
+        action=Action.PAIRING_PUBLISH if before is None else Action.PAIRING_REPAIR,
         evening=evening,
         before=before,
         after=after,
@@ -147,7 +152,7 @@ def _renumber(evening: Evening) -> None:
     renumber(list(evening.games.order_by("board")), "board")
 
 
-def _edit_done(actor: Actor, evening: Evening, action: Action, before: dict, detail: dict) -> None:
+def _edit_done(actor: Actor, evening: Evening, action: Action, before: dict[str, Any], detail: dict[str, Any]) -> None:
     evening.version += 1
     evening.save(update_fields=["version"])
     audit.record(
@@ -167,7 +172,7 @@ def pairing_swap_colours(*, actor: Actor, game_id: int) -> Game:
     game = Game.objects.select_related("evening").get(pk=game_id)
     evening = _locked_published(game.evening_id)
     game = Game.objects.select_for_update().get(pk=game_id)
-    if game.result not in (Result.PENDING, Result.POSTPONED):
+    if game.has_result:
         raise ValidationError(_("The game has a result; correct the result instead."))
     before = pairing_snapshot(evening)
     game.white_id, game.black_id = game.black_id, game.white_id
@@ -192,7 +197,7 @@ def pairing_remove_player(*, actor: Actor, evening_id: int, player_id: int) -> N
     if bye and bye.player_id == player.pk:
         bye.delete()
     elif game is not None:
-        if game.result not in (Result.PENDING,):
+        if game.has_result:
             raise ValidationError(_("The game has a result already."))
         opponent = game.black if game.white_id == player.pk else game.white
         game.delete()
@@ -248,7 +253,7 @@ def pairing_swap_opponents(*, actor: Actor, game_a: int, game_b: int) -> None:
     if len(games) != 2:
         raise ValidationError(_("Both games must belong to this evening."))
     a, b = games[game_a], games[game_b]
-    if a.result or b.result:
+    if a.has_result or b.has_result:
         raise ValidationError(_("A game with a result cannot be changed."))
     before = pairing_snapshot(evening)
     black_a, black_b = a.black, b.black
@@ -288,7 +293,7 @@ def tempo_request(
         raise ValidationError(_("The pairing has not been published yet."))
     if now >= game.evening.starts_at:
         raise ValidationError(_("The evening has started; the tempo can no longer change."))
-    if game.result != Result.PENDING:
+    if game.has_result:
         raise ValidationError(_("The game has a result already."))
     if game.tempo == Tempo.REQUESTED:
         raise ValidationError(_("The alternative tempo has been asked for already."))
@@ -322,7 +327,7 @@ def tempo_decide(*, actor: Actor, game: Game, approve: bool) -> Game:
     game = _locked_game(game)
     if game.tempo != Tempo.REQUESTED:
         raise ValidationError(_("There is no tempo request for this game."))
-    if game.result != Result.PENDING:
+    if game.has_result:
         raise ValidationError(_("The game has a result already."))
     before = {"tempo": game.tempo}
     game.tempo = Tempo.APPROVED if approve else Tempo.REFUSED

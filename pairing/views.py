@@ -23,10 +23,10 @@ from competition.models import (
     EveningStatus,
     Game,
     Player,
-    Result,
     Tempo,
 )
 from competition.services import registration_set
+from competition.web import error_messages, form_error_messages, run_service
 from members.decorators import any_permission_required
 
 from . import selectors as pairing_selectors
@@ -43,17 +43,6 @@ LEADER_PERMS = ("competition.manage_pairings", "competition.manage_registrations
 
 
 leader_required = any_permission_required(*LEADER_PERMS)
-
-
-def _errors(request: HttpRequest, exc: ValidationError) -> None:
-    for m in exc.messages:
-        messages.error(request, m)
-
-
-def _form_errors(request: HttpRequest, form: Any) -> None:
-    for errors in form.errors.values():
-        for m in errors:
-            messages.error(request, m)
 
 
 def _back(evening: Evening, anchor: str = "") -> HttpResponse:
@@ -99,7 +88,7 @@ def registration(request: HttpRequest, evening_id: int) -> HttpResponse:
     evening_obj = _playing_evening(evening_id)
     form = RegistrationOnBehalfForm(request.POST, evening=evening_obj)
     if not form.is_valid():
-        _form_errors(request, form)
+        form_error_messages(request, form)
         return _back(evening_obj, "players")
     player = form.cleaned_data["player"]
     try:
@@ -109,7 +98,7 @@ def registration(request: HttpRequest, evening_id: int) -> HttpResponse:
             force_majeure=form.cleaned_data["force_majeure"],
         )
     except ValidationError as exc:
-        _errors(request, exc)
+        error_messages(request, exc)
     else:
         messages.success(request, _("%(name)s: %(status)s.") % {
             "name": player.member.name, "status": reg.get_status_display(),
@@ -134,7 +123,7 @@ def publish(request: HttpRequest, evening_id: int) -> HttpResponse:
             evening_id=evening_obj.pk, actor=request.user, force=repair
         )
     except ValidationError as exc:
-        _errors(request, exc)
+        error_messages(request, exc)
     else:
         if done is None:
             messages.info(request, _("The pairing was published already; nothing changed."))
@@ -144,12 +133,7 @@ def publish(request: HttpRequest, evening_id: int) -> HttpResponse:
 
 
 def _edit(request: HttpRequest, evening_obj: Evening, call: Callable[[], Any], done: str):
-    try:
-        call()
-    except ValidationError as exc:
-        _errors(request, exc)
-    else:
-        messages.success(request, done)
+    run_service(request, call, done)
     return _back(evening_obj, "pairing")
 
 
@@ -170,7 +154,7 @@ def swap_opponents(request: HttpRequest, evening_id: int) -> HttpResponse:
     evening_obj = _playing_evening(evening_id)
     form = SwapOpponentsForm(request.POST, evening=evening_obj)
     if not form.is_valid():
-        _form_errors(request, form)
+        form_error_messages(request, form)
         return _back(evening_obj, "pairing")
     a, b = form.cleaned_data["game_a"], form.cleaned_data["game_b"]
     return _edit(
@@ -185,7 +169,7 @@ def _player_edit(request: HttpRequest, evening_id: int, service, message: str) -
     evening_obj = _playing_evening(evening_id)
     form = PlayerForm(request.POST, players=Player.objects.filter(season=evening_obj.season))
     if not form.is_valid():
-        _form_errors(request, form)
+        form_error_messages(request, form)
         return _back(evening_obj, "pairing")
     player = form.cleaned_data["player"]
     return _edit(
@@ -218,13 +202,13 @@ def tempo_decide(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("evening"), pk=game_id)
     form = TempoDecisionForm(request.POST)
     if not form.is_valid():
-        _form_errors(request, form)
+        form_error_messages(request, form)
         return _back(game.evening, "tempo")
     approve = form.cleaned_data["decision"] == "approve"
     try:
         services.tempo_decide(actor=request.user, game=game, approve=approve)
     except ValidationError as exc:
-        _errors(request, exc)
+        error_messages(request, exc)
     else:
         text = (
             _("Board %(b)s: alternative tempo approved.") if approve
@@ -264,7 +248,7 @@ def tempo_request(request: HttpRequest, game_id: int) -> HttpResponse:
         "game": game, "evening": game.evening, "me": me, "opponent": opponent, "form": form,
         "started": timezone.now() >= game.evening.starts_at,
         "can_request": (
-            game.tempo == Tempo.STANDARD and game.result == Result.PENDING
+            game.tempo == Tempo.STANDARD and not game.has_result
             and timezone.now() < game.evening.starts_at
         ),
     })

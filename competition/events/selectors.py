@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import Any, Literal, cast
 
 from django.db.models import Count, QuerySet
 
@@ -176,9 +176,14 @@ class StandingRow:
         return [points_text(v) for _, v in self.tiebreaks]
 
 
+def _rules(event: SwissEvent) -> Literal["2024", "2026"]:
+    """The edition of FIDE's tie-break rules the event follows (a choices field)."""
+    return cast(Literal["2024", "2026"], event.rules)
+
+
 def tiebreak_columns(event: SwissEvent) -> tuple[str, ...]:
     """The numeric tie-breaks shown: those of the event's order, then BH-M1, SB, BH."""
-    order = parse_order(event.tiebreak_order, event.rules)
+    order = parse_order(event.tiebreak_order, _rules(event))
     own = tuple(c for c in order if c not in ("PTS", "DE"))
     return own + tuple(c for c in SHOWN_TIEBREAKS if c not in own)
 
@@ -218,14 +223,14 @@ def event_standings(event: SwissEvent, *, entrants: Sequence[SwissEntrant] | Non
     first place (the playoff decides). The decider mark is set once every round is finished."""
     entrants = list(entrants) if entrants is not None else event_entrants(event)
     t = event_tournament(event, entrants=entrants)
-    order = parse_order(event.tiebreak_order, event.rules)
+    order = parse_order(event.tiebreak_order, _rules(event))
     columns = tiebreak_columns(event)
-    values = {code: swiss.tiebreak(t, code, event.rules) for code in columns}
-    de = _de_places(t, order, event.rules)
+    values = {code: swiss.tiebreak(t, code, _rules(event)) for code in columns}
+    de = _de_places(t, order, _rules(event))
     finished = t.rounds > 0 and event_is_finished(event, t.rounds)
     by_number = {e.number: e for e in entrants}
     scores = t.scores()
-    rankings = swiss.rank_players(t, order=order, rules=event.rules)
+    rankings = swiss.rank_players(t, order=order, rules=_rules(event))
     playoff = _blitz_tie_for_first(event, scores) if finished else set()
     return [
         StandingRow(
@@ -305,8 +310,8 @@ def round_games(rnd: SwissRound) -> list[SwissGame]:
     """The round's boards with both players, each with its ``result_text``."""
     games = list(rnd.games.select_related("white__member", "black__member").order_by("board"))
     for g in games:
-        g.result_text = result_text(g)
-        g.result_code = result_code(g)
+        g.result_text = result_text(g)  # type: ignore[attr-defined]
+        g.result_code = result_code(g)  # type: ignore[attr-defined]
     return games
 
 

@@ -4,21 +4,17 @@ the arbiter's evening page, and the leader's forms. Views read through
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import wraps
-from typing import Any
-
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from competition import selectors
 from competition.models import Season, SwissEvent, SwissGame, SwissRound
+from competition.web import error_messages, season_or_404
+from members.decorators import any_permission_required
 
 from . import selectors as sel
 from . import services
@@ -35,47 +31,19 @@ from .forms import (
 REFRESH_SECONDS = 30
 
 
-def _requires(perm: str) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
-    """Signed in (else to the sign-in page) and holding ``perm`` (else 403)."""
-
-    def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-        @login_required
-        @wraps(view)
-        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-            if not request.user.has_perm(perm):
-                raise PermissionDenied
-            return view(request, *args, **kwargs)
-
-        return wrapped
-
-    return decorator
-
-
-arbiter_required = _requires(services.ARBITER)
-manager_required = _requires(services.MANAGE)
+arbiter_required = any_permission_required(services.ARBITER)
+manager_required = any_permission_required(services.MANAGE)
 
 
 def _event(event_id: int) -> SwissEvent:
     return get_object_or_404(SwissEvent.objects.select_related("season", "half", "parent"), pk=event_id)
 
 
-def _season(slug: str | None) -> Season:
-    season = get_object_or_404(Season, slug=slug) if slug else selectors.current_season()
-    if season is None:
-        raise Http404(_("No season has been set up yet."))
-    return season
-
-
-def _errors(request: HttpRequest, exc: ValidationError) -> None:
-    for m in exc.messages:
-        messages.error(request, m)
-
-
 # --- Public -----------------------------------------------------------------------------
 
 
 def events(request: HttpRequest) -> HttpResponse:
-    season = _season(request.GET.get("season"))
+    season = season_or_404(request.GET.get("season"))
     return render(
         request,
         "events/events.html",
@@ -138,7 +106,7 @@ def round_open(request: HttpRequest, event_id: int) -> HttpResponse:
     try:
         rnd = services.round_open(actor=request.user, event=_event(event_id))
     except ValidationError as exc:
-        _errors(request, exc)
+        error_messages(request, exc)
     else:
         messages.success(request, _("Round %(n)s is open: mark who is present.") % {"n": rnd.number})
     return _back(event_id, "round")
@@ -165,7 +133,7 @@ def presence(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
         else:
             messages.success(request, _("Presence saved."))
     except ValidationError as exc:
-        _errors(request, exc)
+        error_messages(request, exc)
     return _back(event_id, "round")
 
 
@@ -175,7 +143,7 @@ def round_pair(request: HttpRequest, event_id: int, number: int) -> HttpResponse
     try:
         services.round_pair(actor=request.user, round=_round(event_id, number))
     except ValidationError as exc:
-        _errors(request, exc)
+        error_messages(request, exc)
     else:
         messages.success(request, _("Round %(n)s is paired.") % {"n": number})
     return _back(event_id, "round")
@@ -187,7 +155,7 @@ def round_finish(request: HttpRequest, event_id: int, number: int) -> HttpRespon
     try:
         services.round_finish(actor=request.user, round=_round(event_id, number))
     except ValidationError as exc:
-        _errors(request, exc)
+        error_messages(request, exc)
     else:
         messages.success(request, _("Round %(n)s is finished.") % {"n": number})
     return _back(event_id, "round")
@@ -212,7 +180,7 @@ def game_result(request: HttpRequest, event_id: int, game_id: int) -> HttpRespon
     except services.Conflict as exc:
         messages.error(request, str(exc))
     except ValidationError as exc:
-        _errors(request, exc)
+        error_messages(request, exc)
     else:
         messages.success(request, _("Board %(b)s saved.") % {"b": game.board})
     return _back(event_id, f"board-{game.board}")
@@ -228,7 +196,7 @@ def set_rounds(request: HttpRequest, event_id: int) -> HttpResponse:
                 actor=request.user, event=_event(event_id), rounds=form.cleaned_data["rounds"]
             )
         except ValidationError as exc:
-            _errors(request, exc)
+            error_messages(request, exc)
         else:
             messages.success(request, _("Number of rounds saved."))
     else:
@@ -243,7 +211,7 @@ def playoff(request: HttpRequest, event_id: int) -> HttpResponse:
     try:
         created = services.blitz_playoff_create(actor=request.user, event=_event(event_id))
     except ValidationError as exc:
-        _errors(request, exc)
+        error_messages(request, exc)
         return _back(event_id)
     messages.success(request, _("The playoff is ready: enter its results here."))
     return redirect("events:arbiter", event_id=created.pk)
@@ -254,7 +222,7 @@ def playoff(request: HttpRequest, event_id: int) -> HttpResponse:
 
 @manager_required
 def event_new(request: HttpRequest) -> HttpResponse:
-    season = _season(request.GET.get("season") or request.POST.get("season"))
+    season = season_or_404(request.GET.get("season") or request.POST.get("season"))
     form = EventForm(request.POST or None, season=season)
     if request.method == "POST" and form.is_valid():
         try:
@@ -283,7 +251,7 @@ def entrants(request: HttpRequest, event_id: int) -> HttpResponse:
             try:
                 services.entrant_add(actor=request.user, event=event_obj, member=member)
             except ValidationError as exc:
-                _errors(request, exc)
+                error_messages(request, exc)
             else:
                 added += 1
         if added:
@@ -298,7 +266,7 @@ def entrants(request: HttpRequest, event_id: int) -> HttpResponse:
 
 @manager_required
 def event_import(request: HttpRequest) -> HttpResponse:
-    season = _season(request.GET.get("season") or request.POST.get("season"))
+    season = season_or_404(request.GET.get("season") or request.POST.get("season"))
     form = TrfImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         try:

@@ -343,7 +343,7 @@ def confirmed_prizes(season: Season) -> list[Prize]:
         key=lambda p: (
             p.half is None,
             p.half.start_date if p.half else dt.date.max,
-            KIND_ORDER.get(p.kind, 99),
+            KIND_ORDER.get(PrizeKind(p.kind), 99),
             p.group,
         ),
     )

@@ -36,7 +36,7 @@ from competition.scoring.display import round_points
 from competition.scoring.ladder import start_points
 from competition.selectors import club_today
 from competition.standings import compute, load_season_data
-from members.permissions import Actor, require
+from members.permissions import Actor, person, require
 
 from . import selectors as prize_selectors
 from .engine import awards as pure
@@ -79,7 +79,7 @@ def eligibility_override_set(
         half=half,
         player=player,
         defaults={"eligible": eligible, "reason": reason[:200],
-                  "decided_by": actor if getattr(actor, "is_authenticated", False) else None},
+                  "decided_by": person(actor)},
     )
     audit.record(
         actor=actor, action=Action.ELIGIBILITY_OVERRIDE, season=half.season, player=player,
@@ -127,7 +127,7 @@ def prizes_confirm(*, actor: Actor, half: Half) -> list[Prize]:
     previous.delete()
     rows = [
         Prize(season=half.season, half=half, kind=p.kind, group=p.group,
-              member=p.player.member, confirmed_by=_user(actor))
+              member=p.player.member, confirmed_by=person(actor))
         for p in proposal.prizes
     ]
     try:
@@ -163,10 +163,6 @@ def _prize_json(kind: str, group: int, member_id: int) -> dict[str, Any]:
     return {"kind": kind, "group": group, "member": member_id}
 
 
-def _user(actor: Actor) -> Any:
-    return actor if getattr(actor, "is_authenticated", False) else None
-
-
 # --- The playoffs -----------------------------------------------------------------------
 
 
@@ -198,7 +194,7 @@ def playoffs_create(*, actor: Actor, season: Season) -> PlayoffBracket:
     seed = f"{season.slug}:playoffs"
     engine.build_bracket(groups, seed)  # refuses impossible groups before anything is saved
     row = PlayoffBracket.objects.create(
-        season=season, seed=seed, groups=[list(g) for g in groups], created_by=_user(actor)
+        season=season, seed=seed, groups=[list(g) for g in groups], created_by=person(actor)
     )
     audit.record(actor=actor, action=Action.PLAYOFFS_CREATE, season=season,
                  after={"seed": seed, "groups": row.groups})
@@ -245,7 +241,7 @@ def playoff_result_set(*, actor: Actor, season: Season, match: str, result: str)
         found, prize_selectors.playoff_evening_dates(season), moved
     ) or club_today()
     PlayoffResult.objects.create(
-        bracket=row, match=match, result=result, played_on=played_on, entered_by=_user(actor)
+        bracket=row, match=match, result=result, played_on=played_on, entered_by=person(actor)
     )
     updated = engine.record_result(built, match, result)
     audit.record(
@@ -323,8 +319,9 @@ def playoff_prizes_confirm(*, actor: Actor, season: Season) -> list[Prize]:
     require(actor, "competition.manage_season")
     row = _locked_bracket(season)
     built = prize_selectors.replayed_bracket(row, row.results.order_by("entered_at", "pk"))
-    found = engine.winners(built)
-    if any(w is None for w in found):
+    decided = engine.winners(built)
+    found = [w for w in decided if w is not None]
+    if len(found) < len(decided):
         open_ids = ", ".join(m.id for m in built.open_matches()) or "–"
         raise ValidationError(
             _("Not every playoff group is decided yet (open: %(m)s).") % {"m": open_ids}
@@ -338,7 +335,7 @@ def playoff_prizes_confirm(*, actor: Actor, season: Season) -> list[Prize]:
         Prize(season=season, half=None,
               kind=PrizeKind.CLUB_CHAMPION if number == 1 else PrizeKind.PLAYOFF_GROUP,
               group=0 if number == 1 else number, member_id=members[winner],
-              confirmed_by=_user(actor))
+              confirmed_by=person(actor))
         for number, winner in enumerate(found, start=1)
     ]
     created = Prize.objects.bulk_create(rows)

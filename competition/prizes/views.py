@@ -3,20 +3,17 @@ through ``prize_selectors`` and write through ``prize_services``; they compute n
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from competition import selectors
 from competition.models import PlayerKind, Season
+from competition.web import error_messages, form_error_messages, run_service, season_or_404
 from members.decorators import any_permission_required
 
 from . import selectors as prize_selectors
@@ -36,36 +33,6 @@ from .forms import (
 MANAGE_PERMS = ("competition.manage_season", "competition.override_eligibility")
 
 
-def _season(slug: str | None = None) -> Season:
-    if slug:
-        return get_object_or_404(Season.objects.select_related("competition"), slug=slug)
-    season = selectors.current_season()
-    if season is None:
-        raise Http404(_("No season has been set up yet."))
-    return season
-
-
-def _errors(request: HttpRequest, exc: ValidationError) -> None:
-    for message in exc.messages:
-        messages.error(request, str(message))
-
-
-def _form_errors(request: HttpRequest, form: Any) -> None:
-    for errors in form.errors.values():
-        for message in errors:
-            messages.error(request, str(message))
-
-
-def _run(request: HttpRequest, action: Callable[[], Any], success: str) -> bool:
-    try:
-        action()
-    except ValidationError as exc:
-        _errors(request, exc)
-        return False
-    messages.success(request, success)
-    return True
-
-
 # --- Public pages -----------------------------------------------------------------------
 
 
@@ -74,13 +41,13 @@ def index(request: HttpRequest) -> HttpResponse:
 
 
 def season_prizes(request: HttpRequest, season: str | None) -> HttpResponse:
-    context = prize_selectors.prizes_page(_season(season))
+    context = prize_selectors.prizes_page(season_or_404(season))
     context["can_manage"] = any(request.user.has_perm(p) for p in MANAGE_PERMS)
     return render(request, "prizes/index.html", context)
 
 
 def playoffs(request: HttpRequest, season: str) -> HttpResponse:
-    season_obj = _season(season)
+    season_obj = season_or_404(season)
     context = prize_selectors.playoff_page(season_obj)
     user = request.user
     context.update(
@@ -104,8 +71,8 @@ def _to_playoffs(season: Season, anchor: str = "") -> HttpResponse:
 @login_required
 @permission_required("competition.manage_pairings", raise_exception=True)
 def playoffs_create(request: HttpRequest, season: str) -> HttpResponse:
-    season_obj = _season(season)
-    _run(request, lambda: prize_services.playoffs_create(actor=request.user, season=season_obj),
+    season_obj = season_or_404(season)
+    run_service(request, lambda: prize_services.playoffs_create(actor=request.user, season=season_obj),
          _("The playoffs are drawn."))
     return _to_playoffs(season_obj)
 
@@ -114,13 +81,13 @@ def playoffs_create(request: HttpRequest, season: str) -> HttpResponse:
 @login_required
 @permission_required("competition.enter_results", raise_exception=True)
 def playoff_result(request: HttpRequest, season: str) -> HttpResponse:
-    season_obj = _season(season)
+    season_obj = season_or_404(season)
     form = PlayoffResultForm(request.POST)
     if not form.is_valid():
-        _form_errors(request, form)
+        form_error_messages(request, form)
         return _to_playoffs(season_obj)
     match = form.cleaned_data["match"]
-    _run(
+    run_service(
         request,
         lambda: prize_services.playoff_result_set(
             actor=request.user, season=season_obj, match=match, result=form.cleaned_data["result"]
@@ -134,9 +101,9 @@ def playoff_result(request: HttpRequest, season: str) -> HttpResponse:
 @login_required
 @permission_required("competition.manage_pairings", raise_exception=True)
 def playoff_result_withdraw(request: HttpRequest, season: str) -> HttpResponse:
-    season_obj = _season(season)
+    season_obj = season_or_404(season)
     match = request.POST.get("match", "")[:20]
-    _run(
+    run_service(
         request,
         lambda: prize_services.playoff_result_withdraw(
             actor=request.user, season=season_obj, match=match
@@ -150,13 +117,13 @@ def playoff_result_withdraw(request: HttpRequest, season: str) -> HttpResponse:
 @login_required
 @permission_required("competition.manage_pairings", raise_exception=True)
 def playoff_date(request: HttpRequest, season: str) -> HttpResponse:
-    season_obj = _season(season)
+    season_obj = season_or_404(season)
     form = PlayoffDateForm(request.POST)
     if not form.is_valid():
-        _form_errors(request, form)
+        form_error_messages(request, form)
         return _to_playoffs(season_obj)
     match = form.cleaned_data["match"]
-    _run(
+    run_service(
         request,
         lambda: prize_services.playoff_date_set(
             actor=request.user, season=season_obj, match=match, date=form.cleaned_data["date"]
@@ -170,8 +137,8 @@ def playoff_date(request: HttpRequest, season: str) -> HttpResponse:
 @login_required
 @permission_required("competition.manage_season", raise_exception=True)
 def playoff_prizes(request: HttpRequest, season: str) -> HttpResponse:
-    season_obj = _season(season)
-    _run(request, lambda: prize_services.playoff_prizes_confirm(actor=request.user, season=season_obj),
+    season_obj = season_or_404(season)
+    run_service(request, lambda: prize_services.playoff_prizes_confirm(actor=request.user, season=season_obj),
          _("The playoff prizes are confirmed."))
     return _to_playoffs(season_obj)
 
@@ -182,7 +149,7 @@ def playoff_prizes(request: HttpRequest, season: str) -> HttpResponse:
 @login_required
 @any_permission_required(*MANAGE_PERMS)
 def manage(request: HttpRequest, season: str) -> HttpResponse:
-    season_obj = _season(season)
+    season_obj = season_or_404(season)
     context = prize_selectors.manage_page(season_obj)
     context["next_form"] = NextSeasonForm(initial=next_season_initial(season_obj.start_date, season_obj.name))
     return render(request, "prizes/manage.html", context)
@@ -196,13 +163,13 @@ def _to_manage(season: Season, anchor: str = "") -> HttpResponse:
 @login_required
 @permission_required("competition.override_eligibility", raise_exception=True)
 def override_set(request: HttpRequest, season: str) -> HttpResponse:
-    season_obj = _season(season)
+    season_obj = season_or_404(season)
     form = EligibilityOverrideForm(request.POST, season=season_obj)
     if not form.is_valid():
-        _form_errors(request, form)
+        form_error_messages(request, form)
         return _to_manage(season_obj)
     data = form.cleaned_data
-    _run(
+    run_service(
         request,
         lambda: prize_services.eligibility_override_set(
             actor=request.user, half=data["half"], player=data["player"],
@@ -217,13 +184,13 @@ def override_set(request: HttpRequest, season: str) -> HttpResponse:
 @login_required
 @permission_required("competition.override_eligibility", raise_exception=True)
 def override_clear(request: HttpRequest, season: str) -> HttpResponse:
-    season_obj = _season(season)
+    season_obj = season_or_404(season)
     form = HalfPlayerForm(request.POST, season=season_obj)
     if not form.is_valid():
-        _form_errors(request, form)
+        form_error_messages(request, form)
         return _to_manage(season_obj)
     data = form.cleaned_data
-    _run(
+    run_service(
         request,
         lambda: prize_services.eligibility_override_clear(
             actor=request.user, half=data["half"], player=data["player"]
@@ -237,13 +204,13 @@ def override_clear(request: HttpRequest, season: str) -> HttpResponse:
 @login_required
 @permission_required("competition.manage_season", raise_exception=True)
 def confirm(request: HttpRequest, season: str) -> HttpResponse:
-    season_obj = _season(season)
+    season_obj = season_or_404(season)
     form = HalfForm(request.POST, season=season_obj)
     if not form.is_valid():
-        _form_errors(request, form)
+        form_error_messages(request, form)
         return _to_manage(season_obj)
     half = form.cleaned_data["half"]
-    _run(request, lambda: prize_services.prizes_confirm(actor=request.user, half=half),
+    run_service(request, lambda: prize_services.prizes_confirm(actor=request.user, half=half),
          _("The prizes of the %(h)s are confirmed.") % {"h": half.get_kind_display()})
     return _to_manage(season_obj, f"#half-{half.kind}")
 
@@ -252,14 +219,14 @@ def confirm(request: HttpRequest, season: str) -> HttpResponse:
 @login_required
 @permission_required("competition.manage_season", raise_exception=True)
 def player_kind(request: HttpRequest, season: str) -> HttpResponse:
-    season_obj = _season(season)
+    season_obj = season_or_404(season)
     form = PlayerKindForm(request.POST, season=season_obj)
     if not form.is_valid():
-        _form_errors(request, form)
+        form_error_messages(request, form)
         return _to_manage(season_obj, "#fixed")
     player = form.cleaned_data["player"]
     kind = form.cleaned_data["kind"]
-    _run(request, lambda: prize_services.player_set_kind(actor=request.user, player=player, kind=kind),
+    run_service(request, lambda: prize_services.player_set_kind(actor=request.user, player=player, kind=kind),
          _("%(p)s is a fixed player again.") % {"p": player} if kind == PlayerKind.FIXED
          else _("%(p)s is a flexible player.") % {"p": player})
     return _to_manage(season_obj, "#fixed")
@@ -269,7 +236,7 @@ def player_kind(request: HttpRequest, season: str) -> HttpResponse:
 @login_required
 @permission_required("competition.manage_season", raise_exception=True)
 def next_season(request: HttpRequest, season: str) -> HttpResponse:
-    season_obj = _season(season)
+    season_obj = season_or_404(season)
     if not request.user.has_perm("competition.manage_season"):
         raise PermissionDenied
     form = NextSeasonForm(request.POST)
@@ -278,7 +245,7 @@ def next_season(request: HttpRequest, season: str) -> HttpResponse:
             new = prize_services.season_start_next(actor=request.user, season=season_obj,
                                                    **form.cleaned_data)
         except ValidationError as exc:
-            _errors(request, exc)
+            error_messages(request, exc)
         else:
             messages.success(
                 request,
@@ -287,5 +254,5 @@ def next_season(request: HttpRequest, season: str) -> HttpResponse:
             )
             return _to_manage(new, "#fixed")
     else:
-        _form_errors(request, form)
+        form_error_messages(request, form)
     return _to_manage(season_obj, "#next")

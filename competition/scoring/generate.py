@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 import random
+from typing import Any
 
 from competition.scoring.params import is_ladder, parse_parameters
 from competition.scoring.types import Evening, Game, Player, SeasonInput
@@ -65,7 +66,7 @@ def _evening(rng: random.Random, players: tuple[Player, ...], date: datetime.dat
 
 
 def random_season(
-    seed: int, players: int = 100, evenings: int = 40, system: str = "classic", overrides: dict | None = None
+    seed: int, players: int = 100, evenings: int = 40, system: str = "classic", overrides: dict[str, Any] | None = None
 ) -> SeasonInput:
     """A season of weekly evenings; Keizer seasons split into two equal halves."""
     rng = random.Random(seed)

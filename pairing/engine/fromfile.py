@@ -12,9 +12,9 @@ import datetime as dt
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
-from competition.presets import COMPETITION_PRESETS
 from competition.scoring.keizer import compute_keizer_season, winter_starting_order
 from competition.scoring.ladder import compute_ladder, pairing_order
+from competition.scoring.presets import COMPETITION_PRESETS
 from competition.scoring.types import Evening, LadderParams, SeasonInput
 from pairing.engine.keizer import pair_evening, place_newcomers
 from pairing.engine.types import Colour, Meeting, PairingResult, PairingRules, PresentPlayer
@@ -28,7 +28,7 @@ class PairingInputError(ValueError):
 
 
 def rules_for_system(system: str) -> PairingRules:
-    """The pairing rules of a system's preset (competition/presets.py)."""
+    """The pairing rules of a system's preset (competition/scoring/presets.py)."""
     preset = COMPETITION_PRESETS[system]
     fields = ("max_meetings_per_season", "max_meetings_per_half", "min_evenings_between", "bye_policy")
     return PairingRules(**{key: preset[key] for key in fields})  # type: ignore[arg-type]

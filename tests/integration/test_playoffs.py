@@ -32,7 +32,7 @@ from competition.models import (
 from competition.prizes import selectors as prize_selectors
 from competition.prizes import services as prize_services
 from competition.prizes.engine.playoffs import match_winner
-from competition.scoring.seasonfile import load_season
+from competition.seasonfile import load_season
 from tests import factories as f
 from tests.season_factories import season_dict
 

@@ -25,7 +25,7 @@ from competition.models import (
 )
 from competition.prizes import selectors as prize_selectors
 from competition.prizes import services as prize_services
-from competition.scoring.seasonfile import load_season
+from competition.seasonfile import load_season
 from competition.standings import recalculate_season
 from pairing.services import evening_pair_and_publish
 from tests import factories as f

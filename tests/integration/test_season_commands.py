@@ -19,7 +19,7 @@ from django.core.management.base import CommandError
 
 from competition.models import Game, Player, Season, Standing
 from competition.scoring.generate import random_season
-from competition.scoring.seasonfile import compute, dump_season, load_season
+from competition.seasonfile import compute, dump_season, load_season
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -33,11 +33,11 @@ from competition.models import (
     Standing,
     StandingsSnapshot,
 )
-from competition.presets import COMPETITION_PRESETS
 from competition.scoring.generate import random_season
 from competition.scoring.params import parameters_to_dict, parse_parameters
-from competition.scoring.seasonfile import compute, dump_season, load_season
+from competition.scoring.presets import COMPETITION_PRESETS
 from competition.scoring.types import Player as FilePlayer
+from competition.seasonfile import compute, dump_season, load_season
 from competition.seasonio import SeasonImportError, player_file_ids, season_export, season_import
 from members.models import User
 from pairing.engine.fromfile import pairing_input_from_season, rules_for_system

@@ -114,5 +114,7 @@ def pair_rapid_round(tournament: Tournament, present: Collection[int]) -> RoundP
 
 def _order(a: int, b: int, scores: dict[int, Fraction], ratings: dict[int, int]) -> tuple[int, int]:
     """Higher score (then rating) first, like a pairing list on the wall."""
-    key = lambda p: (scores[p], ratings[p], -p)  # noqa: E731
+    def key(p: int) -> tuple[Fraction, int, int]:
+        return (scores[p], ratings[p], -p)
+
     return (a, b) if key(a) >= key(b) else (b, a)

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from competition.scoring.seasonfile import SeasonFileError, compute
+from competition.seasonfile import SeasonFileError, compute
 from competition.seasonio import read_season_file
 
 BAD_INPUT = 2

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from competition.scoring.seasonfile import SeasonFileError
+from competition.seasonfile import SeasonFileError
 from competition.seasonio import SeasonImportError, read_season_file, season_import
 
 BAD_INPUT = 2

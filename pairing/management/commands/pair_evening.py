@@ -13,7 +13,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from competition.scoring.seasonfile import SeasonFileError
+from competition.seasonfile import SeasonFileError
 from competition.seasonio import read_season_file
 from pairing.engine.fromfile import PairingInputError, pair_from_season
 from pairing.engine.keizer import result_to_dict

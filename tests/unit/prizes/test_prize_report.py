@@ -12,7 +12,7 @@ from competition.prizes.engine.awards import (
     period_dates,
     prize_report,
 )
-from competition.scoring.seasonfile import compute, load_season
+from competition.seasonfile import compute, load_season
 from tests.season_factories import evening, ladder_params, player, season_dict
 
 SEPT, JAN_END = datetime.date(2026, 9, 1), datetime.date(2027, 1, 31)

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from competition.scoring.seasonfile import SeasonFileError, compute, dump_season, load_season
+from competition.seasonfile import SeasonFileError, compute, dump_season, load_season
 from tests.season_factories import season_dict
 
 

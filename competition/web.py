@@ -1,0 +1,56 @@
+"""The views' repeated shape, written once: find the season of a page, turn a service's
+refusal or a form's errors into messages, run a service and say what it did.
+
+Every feature's ``views.py`` (the season, events, prizes, the evening's pairing) uses
+these, so a view reads as: parse the form, call one service, redirect.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+
+from . import selectors
+from .models import Season
+
+
+def season_or_404(slug: str | None = None) -> Season:
+    """The season named in the URL, or the current one; 404 when there is none."""
+    season = (
+        get_object_or_404(Season.objects.select_related("competition"), slug=slug)
+        if slug
+        else selectors.current_season()
+    )
+    if season is None:
+        raise Http404(_("No season has been set up yet."))
+    return season
+
+
+def error_messages(request: HttpRequest, exc: ValidationError, prefix: str = "") -> None:
+    """A service's refusal, one message per reason."""
+    for message in exc.messages:
+        messages.error(request, f"{prefix}{message}")
+
+
+def form_error_messages(request: HttpRequest, form: forms.BaseForm) -> None:
+    for errors in form.errors.values():
+        for message in errors:
+            messages.error(request, str(message))
+
+
+def run_service(request: HttpRequest, call: Callable[[], Any], success: str) -> bool:
+    """Run a service; say ``success`` when it did its work, or why it refused."""
+    try:
+        call()
+    except ValidationError as exc:
+        error_messages(request, exc)
+        return False
+    messages.success(request, success)
+    return True

@@ -1,0 +1,65 @@
+"""The house's rules (docs/architecture.md): the engines are pure, and no module imports
+another that imports it back, lazily or not. ``make lint`` runs import-linter's contracts
+from pyproject.toml; these tests keep that list honest and check cycles module by module."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import grimp
+import networkx as nx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[3]
+PACKAGES = ("competition", "pairing", "members", "config")
+CONFIG = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+
+
+@pytest.fixture(scope="module")
+def graph() -> grimp.ImportGraph:
+    return grimp.build_graph(*PACKAGES, cache_dir=None)
+
+
+def _contract(name_start: str) -> dict:
+    return next(c for c in CONFIG["contracts"] if c["name"].startswith(name_start))
+
+
+def _within(module: str, packages: list[str]) -> bool:
+    return any(module == p or module.startswith(p + ".") for p in packages)
+
+
+def test_every_module_of_the_shell_is_forbidden_to_the_engines(graph):
+    pure = _contract("The rules are pure")
+    sources, forbidden = pure["source_modules"], pure["forbidden_modules"]
+    shell = [m for m in graph.modules if not _within(m, sources) and m not in PACKAGES
+             and m not in ("competition.events", "competition.prizes")]
+    missing = [m for m in shell if not _within(m, forbidden)]
+    assert missing == [], f"add these to the purity contract in pyproject.toml: {missing}"
+
+
+def test_the_engines_import_nothing_but_each_other(graph):
+    sources = _contract("The rules are pure")["source_modules"]
+    outside = sorted(
+        (m, imported)
+        for m in graph.modules if _within(m, sources)
+        for imported in graph.find_modules_directly_imported_by(m)
+        if not _within(imported, sources)
+    )
+    assert outside == []
+
+
+def test_no_module_imports_one_that_imports_it_back(graph):
+    edges = nx.DiGraph(
+        (m, imported)
+        for m in graph.modules
+        for imported in graph.find_modules_directly_imported_by(m)
+    )
+    cycles = [c for c in nx.simple_cycles(edges) if len(c) > 1]
+    assert cycles == []
+
+
+def test_a_lazy_import_inside_a_function_counts(graph):
+    # competition.audit imports the page cache inside record(): the graph must see it,
+    # or a cycle hidden that way would pass the test above.
+    assert "competition.pagecache" in graph.find_modules_directly_imported_by("competition.audit")
