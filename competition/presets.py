@@ -6,6 +6,8 @@ calendar and prize numbers stored as fields on ``Competition``.
 
 from __future__ import annotations
 
+from .scoring.prizes import PERCENTAGE_BY_SYSTEM
+
 COMPETITION_PRESETS: dict[str, dict[str, object]] = {
     "pion": {
         "max_meetings_per_season": 2,
@@ -19,7 +21,7 @@ COMPETITION_PRESETS: dict[str, dict[str, object]] = {
         "max_meetings_per_half": 1,
         "min_evenings_between": 0,
         "bye_policy": "lowest",
-        "eligibility_percentage": 50,
+        "eligibility_percentage": PERCENTAGE_BY_SYSTEM["classic"],  # 0: nobody is refused
     },
     "keizer1956": {
         "max_meetings_per_season": 1,
