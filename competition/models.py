@@ -383,6 +383,10 @@ class StandingsSnapshot(models.Model):
     half = models.ForeignKey(Half, on_delete=models.CASCADE, related_name="snapshots")
     evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="snapshots")
     cycle = models.BooleanField(_("cycle settled"), default=False)
+    cycle_orders = models.PositiveSmallIntegerField(
+        _("orders in the cycle"), default=0,
+        help_text=_("After a cycle the totals are the average over this many orders."),
+    )
     computed_at = models.DateTimeField(auto_now=True)
     digest = models.CharField(max_length=64, blank=True, help_text="of the rows, to skip "
                               "rewriting a snapshot the recalculation left unchanged")

@@ -316,6 +316,7 @@ def _keizer_part(result: HalfResult, names: Mapping[int, str], history: bool) ->
     part: dict[str, Any] = {
         "standings": [_keizer_row(r, names) for r in result.standings],
         "cycle": result.cycle,
+        "cycle_orders": result.cycle_orders,
     }
     if history:
         part["history"] = [_keizer_evening(e, names) for e in result.history]
@@ -327,6 +328,7 @@ def _keizer_evening(evening: EveningStandings, names: Mapping[int, str]) -> dict
         "date": evening.date.isoformat(),
         "standings": [_keizer_row(r, names) for r in evening.rows],
         "cycle": evening.cycle,
+        "cycle_orders": evening.cycle_orders,
     }
 
 

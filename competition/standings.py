@@ -189,10 +189,10 @@ def _standing(snapshot: StandingsSnapshot, row: Any, with_lines: bool) -> Standi
     )
 
 
-def _digest(rows: Any, cycle: bool, with_lines: bool) -> str:
+def _digest(rows: Any, cycle: bool, with_lines: bool, cycle_orders: int = 0) -> str:
     """A fingerprint of what a snapshot would store (repr is deterministic across
     processes, unlike hash)."""
-    parts = [repr(cycle), repr(with_lines)]
+    parts = [repr(cycle), repr(with_lines), repr(cycle_orders)]
     for row in rows:
         parts.append(repr(row) if with_lines else repr(replace(row, lines=())))
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
@@ -220,14 +220,17 @@ def recalculate_season(season_id: int, today: dt.date | None = None) -> int:
             last = i == len(history) - 1
             rows = result.standings if last else evening_rows.rows
             cycle = getattr(evening_rows, "cycle", False)
+            cycle_orders = getattr(evening_rows, "cycle_orders", 0)
             evening_id = data.evening_ids[evening_rows.date]
-            digest = _digest(rows, cycle, last)
+            digest = _digest(rows, cycle, last, cycle_orders)
             pk, old_digest = stored.get((half.pk, evening_id), (None, ""))
             if pk is not None and old_digest == digest:
                 kept.append(pk)  # a result of a later evening leaves earlier ones alone
                 continue
             snapshot, _ = StandingsSnapshot.objects.update_or_create(
-                half=half, evening_id=evening_id, defaults={"cycle": cycle, "digest": digest}
+                half=half,
+                evening_id=evening_id,
+                defaults={"cycle": cycle, "cycle_orders": cycle_orders, "digest": digest},
             )
             kept.append(snapshot.pk)
             snapshot.rows.all().delete()

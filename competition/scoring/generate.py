@@ -41,7 +41,9 @@ def _result(rng: random.Random, white: Player, black: Player) -> str:
     return "0-1"
 
 
-def _evening(rng: random.Random, players: tuple[Player, ...], date: datetime.date, half: str | None) -> Evening:
+def _evening(
+    rng: random.Random, players: tuple[Player, ...], date: datetime.date, half: str | None, chaotic: bool = False
+) -> Evening:
     present: list[Player] = []
     notice: list[int] = []
     duty: list[int] = []
@@ -57,24 +59,39 @@ def _evening(rng: random.Random, players: tuple[Player, ...], date: datetime.dat
     byes: list[int] = []
     if len(present) % 2:
         byes.append(present.pop(rng.randrange(len(present))).id)
-    present.sort(key=lambda p: p.start + rng.random() * 6)  # neighbours, with some mixing
+    if chaotic:
+        rng.shuffle(present)
+    else:
+        present.sort(key=lambda p: p.start + rng.random() * 6)  # neighbours, with some mixing
     games = []
     for a, b in zip(present[::2], present[1::2], strict=True):
         white, black = (a, b) if rng.random() < 0.5 else (b, a)
-        games.append(Game(white.id, black.id, _result(rng, white, black)))
+        result = rng.choice(["1-0", "0-1", "1/2-1/2"]) if chaotic else _result(rng, white, black)
+        games.append(Game(white.id, black.id, result))
     return Evening(date, half, tuple(games), tuple(byes), tuple(notice), tuple(duty))  # type: ignore[arg-type]
 
 
 def random_season(
-    seed: int, players: int = 100, evenings: int = 40, system: str = "classic", overrides: dict[str, Any] | None = None
+    seed: int,
+    players: int = 100,
+    evenings: int = 40,
+    system: str = "classic",
+    overrides: dict[str, Any] | None = None,
+    *,
+    chaotic: bool = False,
 ) -> SeasonInput:
-    """A season of weekly evenings; Keizer seasons split into two equal halves."""
+    """A season of weekly evenings; Keizer seasons split into two equal halves.
+
+    `chaotic`: anyone may meet anyone and results ignore the standings (a win, a draw
+    and a loss equally likely). The fixpoint recalculation then cycles on nearly every
+    evening, often for hundreds of iterations: the benchmark's worst case.
+    """
     rng = random.Random(seed)
     people = random_players(rng, players)
     ladder = is_ladder(system)
     nights = []
     for k in range(evenings):
         half = None if ladder else ("winter" if k < (evenings + 1) // 2 else "summer")
-        nights.append(_evening(rng, people, FIRST_EVENING + datetime.timedelta(weeks=k), half))
+        nights.append(_evening(rng, people, FIRST_EVENING + datetime.timedelta(weeks=k), half, chaotic))
     params = parse_parameters(system, overrides)
     return SeasonInput(system, params, dict(overrides or {}), people, tuple(nights))

@@ -17,7 +17,9 @@ import math
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Literal
 
+from competition.scoring.fixpoint import Recalculation, TotalsMatrix
 from competition.scoring.types import (
     RESULT_OUTCOMES,
     Evening,
@@ -33,6 +35,8 @@ from competition.scoring.types import (
 )
 
 MAX_ITERATIONS = 1000
+
+Engine = Literal["matrix", "python"]
 
 Order = tuple[int, ...]  # player indices (= starting positions, 0-based), best first
 
@@ -117,18 +121,24 @@ class _Totals:
         self.own = [0] * size
         self.terms: list[list[tuple[int, int]]] = [[] for _ in range(size)]
 
-    def add(self, units: _Units, event: _Event) -> None:
+    def add(self, units: _Units, event: _Event, matrix: TotalsMatrix | None = None) -> None:
         term = units.term(event)
         if term is None:
             return
         basis, coefficient = term
         if basis == "fixed":
             self.const[event.player] += coefficient
+            if matrix is not None:
+                matrix.add_fixed(event.player, coefficient)
         elif basis == "own":
             self.own[event.player] += coefficient
+            if matrix is not None:
+                matrix.add_value(event.player, event.player, coefficient)
         else:
             assert event.opponent is not None
             self.terms[event.player].append((event.opponent, coefficient))
+            if matrix is not None:
+                matrix.add_value(event.player, event.opponent, coefficient)
 
     def totals(self, values: Sequence[int]) -> list[int]:
         return [
@@ -146,22 +156,20 @@ def _ordered(active: Sequence[int], totals: Sequence[int]) -> Order:
 # Fixpoint
 
 
-@dataclass(frozen=True)
-class _Recalculation:
-    order: Order
-    totals: list[int]
-    cycle: bool
-    iterations: int
-
-
 def _settle(
-    units: _Units, state: _Totals, active: Sequence[int], size: int, totals_seen: Sequence[list[int]]
-) -> tuple[Order, list[int]]:
-    """Order by the average total over the given orders' totals (sum: same count),
-    then score once with the values of that order."""
-    summed = [sum(column) for column in zip(*totals_seen, strict=True)]
-    order = _ordered(active, summed)
-    return order, state.totals(units.values(order, size))
+    units: _Units,
+    state: _Totals,
+    active: Sequence[int],
+    size: int,
+    cycle_orders: Sequence[Order],
+    iterations: int,
+) -> Recalculation:
+    """Sum the totals (and the values) over the given orders; the settled order is by
+    that sum (the average: same count), ties by starting position."""
+    values_of = [units.values(order, size) for order in cycle_orders]
+    summed = [sum(column) for column in zip(*(state.totals(v) for v in values_of), strict=True)]
+    values = [sum(column) for column in zip(*values_of, strict=True)]
+    return Recalculation(_ordered(active, summed), summed, len(values_of), values, True, iterations)
 
 
 def _recalculate(
@@ -171,30 +179,28 @@ def _recalculate(
     start: Order,
     size: int,
     max_iterations: int = MAX_ITERATIONS,
-) -> _Recalculation:
+) -> Recalculation:
     """Iterate values → totals → order from `start` until the order stays put.
 
     A return to an earlier order is a cycle: it is settled by the average totals over
     the cycle's orders. After `max_iterations` the last two orders are settled alike.
+    This is the plain reference loop; `fixpoint.recalculate` computes the same, faster.
     """
     order = start
     seen: dict[Order, int] = {order: 0}
-    orders: list[Order] = [order]
-    totals_of: list[list[int]] = []
+    orders: list[Order] = [order]  # orders[i] gives the totals of iteration i + 1
     for iteration in range(1, max_iterations + 1):
-        totals = state.totals(units.values(order, size))
-        totals_of.append(totals)
+        values = units.values(order, size)
+        totals = state.totals(values)
         new = _ordered(active, totals)
         if new == order:
-            return _Recalculation(order, totals, False, iteration)
+            return Recalculation(order, totals, 1, values, False, iteration)
         if new in seen:
-            final, final_totals = _settle(units, state, active, size, totals_of[seen[new] :])
-            return _Recalculation(final, final_totals, True, iteration)
+            return _settle(units, state, active, size, orders[seen[new] :], iteration)
         seen[new] = len(orders)
         orders.append(new)
         order = new
-    final, final_totals = _settle(units, state, active, size, totals_of[-2:])
-    return _Recalculation(final, final_totals, True, max_iterations)
+    return _settle(units, state, active, size, orders[-3:-1], max_iterations)
 
 
 # ---------------------------------------------------------------------------
@@ -293,10 +299,11 @@ def new_counts() -> dict[str, int]:
 @dataclass
 class _EveningOutcome:
     order: Order
-    totals: list[int]
-    scoring_values: list[int]  # the values the evening's totals were computed with
+    totals: list[int]  # summed over `orders` orders
+    scoring_values: list[int]  # the values the evening's totals were computed with (summed alike)
     cycle: bool
     iterations: int
+    orders: int = 1  # with a cycle: how many orders the totals average over
 
 
 def compute_keizer_half(
@@ -309,6 +316,7 @@ def compute_keizer_half(
     half: Half = "winter",
     history: bool = True,
     max_iterations: int = MAX_ITERATIONS,
+    engine: Engine = "matrix",
 ) -> HalfResult:
     """The standings of one half after each of its evenings.
 
@@ -319,6 +327,8 @@ def compute_keizer_half(
     absences with notice of earlier halves, for the season limit.
     With `history=False` only the final standings are built (the computation is
     the same: the fixpoint method depends on the previous evening's standings).
+    `engine="python"` runs the fixpoint with the plain reference loop instead of the
+    matrix arithmetic (same results, for tests and the benchmark).
     """
     index = {player_id: i for i, player_id in enumerate(starting_order)}
     if len(index) != len(starting_order):
@@ -333,6 +343,9 @@ def compute_keizer_half(
         absence_counts_before or {},
     )
     state = _Totals(size)
+    matrix = None
+    if params.method == "fixpoint" and engine == "matrix":
+        matrix = TotalsMatrix(size, units.top, units.step)
     frozen = [0] * size  # the frozen method's running totals
     own_added = units.factor_unit if params.own_value_added else 0
     active: list[int] = []
@@ -344,20 +357,26 @@ def compute_keizer_half(
         active += entering[k]
         for p in entering[k]:
             state.own[p] += own_added
+            if matrix is not None and own_added:
+                matrix.add_value(p, p, own_added)
         for event in events[k]:
-            state.add(units, event)
+            state.add(units, event, matrix)
             count_event(counts[event.player], event.outcome, event.colour)
         used = order + tuple(entering[k])
         if params.method == "fixpoint":
-            r = _recalculate(units, state, active, used, size, max_iterations)
-            result = _EveningOutcome(r.order, r.totals, units.values(r.order, size), r.cycle, r.iterations)
+            r = matrix.recalculate(active, used, max_iterations) if matrix is not None else None
+            if r is None:
+                r = _recalculate(units, state, active, used, size, max_iterations)
+            result = _EveningOutcome(r.order, r.totals, r.values, r.cycle, r.iterations, r.orders)
         else:
             result = _score_once(params, units, state, frozen, events[k], active, used)
         outcomes.append(result)
         order = result.order
         if history or k == len(evenings) - 1:
             rows = _rows(units, result, counts, starting_order)
-            rows_by_evening.append(EveningStandings(evening.date, rows, result.cycle, result.iterations))
+            rows_by_evening.append(
+                EveningStandings(evening.date, rows, result.cycle, result.iterations, _cycle_orders(result))
+            )
     if not evenings:
         return HalfResult(half, tuple(starting_order), (), False, ())
     final = rows_by_evening[-1]
@@ -368,7 +387,12 @@ def compute_keizer_half(
         standings=explained,
         cycle=final.cycle,
         history=tuple(rows_by_evening) if history else (),
+        cycle_orders=final.cycle_orders,
     )
+
+
+def _cycle_orders(result: _EveningOutcome) -> int:
+    return result.orders if result.cycle else 0
 
 
 def _score_once(
@@ -402,7 +426,7 @@ def _rows(
         Standing(
             rank=rank0 + 1,
             player_id=ids[p],
-            total=Fraction(result.totals[p], units.total_unit),
+            total=Fraction(result.totals[p], units.total_unit * result.orders),
             value=Fraction(top - step * rank0, units.value_unit),
             stats=PlayerStats(**counts[p]),
         )
@@ -423,17 +447,19 @@ def _explain(
     """Attach to each final row the lines that sum to its total.
 
     fixpoint and lagging score every evening with the last evening's scoring
-    values; frozen scores each evening with its own.
+    values; frozen scores each evening with its own. After a cycle the values and
+    points are averages over the cycle's orders, as the total is.
     """
     last = outcomes[-1].scoring_values
     per_player: dict[int, list[Line]] = {index[row.player_id]: [] for row in rows}
     for k, evening in enumerate(evenings):
-        values = outcomes[k].scoring_values if params.method == "frozen" else last
+        outcome = outcomes[k] if params.method == "frozen" else outcomes[-1]
         for event in events[k]:
-            per_player[event.player].append(_line(units, evening, event, values, ids))
+            line = _line(units, evening, event, outcome.scoring_values, ids, outcome.orders)
+            per_player[event.player].append(line)
     if params.own_value_added:
         for p, lines in per_player.items():
-            value = Fraction(last[p], units.value_unit)
+            value = Fraction(last[p], units.value_unit * outcomes[-1].orders)
             lines.append(Line(None, Outcome.OWN_VALUE, None, value, value))
     return tuple(
         Standing(row.rank, row.player_id, row.total, row.value, row.stats, tuple(per_player[index[row.player_id]]))
@@ -441,15 +467,19 @@ def _explain(
     )
 
 
-def _line(units: _Units, evening: Evening, event: _Event, values: Sequence[int], ids: Sequence[int]) -> Line:
+def _line(
+    units: _Units, evening: Evening, event: _Event, values: Sequence[int], ids: Sequence[int], orders: int = 1
+) -> Line:
+    """One explanation line; `values` summed over `orders` orders give averages."""
     opponent = None if event.opponent is None else ids[event.opponent]
-    points = Fraction(units.points(event, values), units.total_unit)
     rule = units.rules.get(event.outcome)
+    per = 1 if rule is not None and rule[0] == "fixed" else orders  # fixed points are not summed
+    points = Fraction(units.points(event, values), units.total_unit * per)
     value: Fraction | None = None
     if rule is not None and rule[0] == "own":
-        value = Fraction(values[event.player], units.value_unit)
+        value = Fraction(values[event.player], units.value_unit * orders)
     elif rule is not None and rule[0] == "opponent" and event.opponent is not None:
-        value = Fraction(values[event.opponent], units.value_unit)
+        value = Fraction(values[event.opponent], units.value_unit * orders)
     return Line(evening.date, event.outcome, opponent, value, points, event.over_limit)
 
 
@@ -477,6 +507,7 @@ def compute_keizer_season(
     evenings: Sequence[Evening],
     *,
     history: bool = True,
+    engine: Engine = "matrix",
 ) -> dict[Half, HalfResult]:
     """Both halves: the winter final standings are the summer starting order, players
     new in summer follow by `start`; absences with notice count over the season.
@@ -491,7 +522,7 @@ def compute_keizer_season(
     carried: list[int] = []
     if winter:
         results["winter"] = compute_keizer_half(
-            params, winter, by_start, present_from_start=fixed, half="winter", history=history
+            params, winter, by_start, present_from_start=fixed, half="winter", history=history, engine=engine
         )
         carried = [row.player_id for row in results["winter"].standings]
     if summer:
@@ -504,6 +535,7 @@ def compute_keizer_season(
             absence_counts_before=absences_with_notice(winter),
             half="summer",
             history=history,
+            engine=engine,
         )
     return results
 

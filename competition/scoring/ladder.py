@@ -10,8 +10,10 @@ only on the starting positions, so the ladder is a plain running sum.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterator, Mapping, Sequence
+import math
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
+from typing import TypeVar
 
 from competition.scoring.keizer import count_event, new_counts
 from competition.scoring.types import (
@@ -28,6 +30,8 @@ from competition.scoring.types import (
 )
 
 GROUPS = 4
+
+_Row = TypeVar("_Row", LadderStanding, LadderLine, PlayerStats)
 
 
 def ladder_groups(players: Sequence[Player], groups: int = GROUPS) -> dict[int, int]:
@@ -106,65 +110,113 @@ def compute_ladder(
     params: LadderParams, players: Sequence[Player], evenings: Sequence[Evening], *, history: bool = True
 ) -> LadderResult:
     """Ladder standings after every evening. Fixed players are in the standings from
-    the start; flexible players from the first evening that mentions them."""
+    the start; flexible players from the first evening that mentions them.
+
+    Sums are integers in one unit (hundredths with the presets: 0.07 and 0.3 are exact);
+    `Fraction`s appear only in the output, each value built once."""
     starts = {p.id: p.start for p in players}
     points0 = {p.id: start_points(params, p, len(players)) for p in players}
+    numbers = (params.win, params.draw, params.loss, params.place_factor, params.bonus, *points0.values())
+    unit = math.lcm(1, *(Fraction(n).denominator for n in numbers))
+
+    def scaled(number: Fraction) -> int:
+        number = Fraction(number)
+        return number.numerator * (unit // number.denominator)
+
+    fractions: dict[int, Fraction] = {}
+
+    def fraction(units: int) -> Fraction:
+        result = fractions.get(units)
+        if result is None:
+            result = fractions[units] = Fraction(units, unit)
+        return result
+
+    base = {Outcome.WIN: scaled(params.win), Outcome.DRAW: scaled(params.draw), Outcome.LOSS: scaled(params.loss)}
+    factor, bonus = scaled(params.place_factor), scaled(params.bonus)
+    bonused = {Outcome.WIN, Outcome.DRAW, Outcome.LOSS}
+    if params.bonus_for_club_duty:
+        bonused.add(Outcome.CLUB_DUTY)
+    if params.bonus_for_bye:
+        bonused.add(Outcome.BYE)
+    start_units = {p: scaled(points) for p, points in points0.items()}
     groups = ladder_groups(players)
     active = {p.id for p in players if p.fixed}
-    deltas = dict.fromkeys(starts, Fraction(0))
-    bonuses = dict.fromkeys(starts, Fraction(0))
+    deltas = dict.fromkeys(starts, 0)
+    bonuses = dict.fromkeys(starts, 0)
     counts = {player_id: new_counts() for player_id in starts}
     lines: dict[int, list[LadderLine]] = {player_id: [] for player_id in starts}
     snapshots: list[LadderEvening] = []
     for evening in evenings:
-        evening_lines = _evening_lines(params, evening, starts)
-        active |= set(evening_lines)
-        for player_id in active - set(evening_lines):
-            line = LadderLine(evening.date, Outcome.ABSENT_WITHOUT_NOTICE, None, Fraction(0), Fraction(0))
-            evening_lines[player_id] = (line, None)
-        for player_id, (line, colour) in evening_lines.items():
-            deltas[player_id] += line.delta
-            bonuses[player_id] += line.bonus
+        seen: set[int] = set()
+        for player_id, outcome, opponent, colour in _evening_events(evening):
+            if player_id not in starts or (opponent is not None and opponent not in starts):
+                raise ValueError(f"unknown player in evening {evening.date}")
+            if player_id in seen:
+                raise ValueError(f"player {player_id} appears twice in evening {evening.date}")
+            seen.add(player_id)
+            delta = 0
+            if opponent is not None and outcome in base:
+                delta = base[outcome] + factor * (starts[player_id] - starts[opponent])
+            gained = bonus if outcome in bonused else 0
+            deltas[player_id] += delta
+            bonuses[player_id] += gained
+            line = _frozen(
+                LadderLine, date=evening.date, outcome=outcome, opponent=opponent,
+                delta=fraction(delta), bonus=fraction(gained),
+            )
             lines[player_id].append(line)
-            count_event(counts[player_id], line.outcome, colour)
+            count_event(counts[player_id], outcome, colour)
+        active |= seen
+        absent = LadderLine(evening.date, Outcome.ABSENT_WITHOUT_NOTICE, None, fraction(0), fraction(0))
+        for player_id in active - seen:
+            lines[player_id].append(absent)  # equal lines may be one object: they are frozen
+            counts[player_id]["absent_without_notice"] += 1
         if history:
-            rows = _rows(active, starts, groups, points0, deltas, bonuses, counts, lines, with_lines=False)
+            rows = _unit_rows(active, starts, groups, points0, start_units, deltas, bonuses, counts, lines, fraction, False)
             snapshots.append(LadderEvening(evening.date, rows))
-    final = _rows(active, starts, groups, points0, deltas, bonuses, counts, lines, with_lines=True)
+    final = _unit_rows(active, starts, groups, points0, start_units, deltas, bonuses, counts, lines, fraction, True)
     return LadderResult(standings=final, history=tuple(snapshots) if history else ())
 
 
-def _rows(
+def _unit_rows(
     active: set[int],
     starts: Mapping[int, int],
     groups: Mapping[int, int],
     points0: Mapping[int, Fraction],
-    deltas: Mapping[int, Fraction],
-    bonuses: Mapping[int, Fraction],
+    start_units: Mapping[int, int],
+    deltas: Mapping[int, int],
+    bonuses: Mapping[int, int],
     counts: Mapping[int, dict[str, int]],
     lines: Mapping[int, list[LadderLine]],
-    *,
+    fraction: Callable[[int], Fraction],
     with_lines: bool,
 ) -> tuple[LadderStanding, ...]:
-    def points(player_id: int) -> Fraction:
-        return points0[player_id] + deltas[player_id] + bonuses[player_id]
-
-    ordered = sorted(active, key=lambda p: (-points(p), starts[p]))
+    points = {p: start_units[p] + deltas[p] + bonuses[p] for p in active}
+    ordered = sorted(active, key=lambda p: (-points[p], starts[p]))
     return tuple(
-        LadderStanding(
+        _frozen(
+            LadderStanding,
             rank=rank,
             player_id=p,
             start=starts[p],
             group=groups[p],
             start_points=points0[p],
-            points=points(p),
-            pairing_points=points0[p] + deltas[p],
-            bonus=bonuses[p],
-            stats=PlayerStats(**counts[p]),
+            points=fraction(points[p]),
+            pairing_points=fraction(start_units[p] + deltas[p]),
+            bonus=fraction(bonuses[p]),
+            stats=_frozen(PlayerStats, **counts[p]),
             lines=tuple(lines[p]) if with_lines else (),
         )
         for rank, p in enumerate(ordered, start=1)
     )
+
+
+def _frozen(cls: type[_Row], **fields: object) -> _Row:
+    """A frozen dataclass built without its __init__, which sets every field through
+    object.__setattr__ and costs most of a full history. Every field must be given."""
+    row = object.__new__(cls)
+    row.__dict__.update(fields)
+    return row
 
 
 def pairing_order(standings: Sequence[LadderStanding]) -> list[int]:

@@ -6,6 +6,17 @@ calendar and prize numbers stored as fields on ``Competition``.
 
 from __future__ import annotations
 
+PERCENTAGE = 50  # pion: not absent without notice on at least 50% of the evenings
+# Seed 002 (classic) has no prize rules: nobody is refused a prize unless the administrator
+# sets a percentage. 0 switches the rule off (every player reaches 0%).
+PERCENTAGE_BY_SYSTEM = {"pion": PERCENTAGE, "classic": 0, "keizer1956": PERCENTAGE}
+
+
+def default_percentage(system: str) -> int:
+    """The eligibility percentage a system's preset starts with."""
+    return PERCENTAGE_BY_SYSTEM.get(system, PERCENTAGE)
+
+
 COMPETITION_PRESETS: dict[str, dict[str, object]] = {
     "pion": {
         "max_meetings_per_season": 2,
@@ -19,7 +30,7 @@ COMPETITION_PRESETS: dict[str, dict[str, object]] = {
         "max_meetings_per_half": 1,
         "min_evenings_between": 0,
         "bye_policy": "lowest",
-        "eligibility_percentage": 50,
+        "eligibility_percentage": PERCENTAGE_BY_SYSTEM["classic"],  # 0: nobody is refused
     },
     "keizer1956": {
         "max_meetings_per_season": 1,

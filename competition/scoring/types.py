@@ -245,12 +245,14 @@ class Standing:
 
 @dataclass(frozen=True)
 class EveningStandings:
-    """The standings published after one evening."""
+    """The standings published after one evening. After a cycle (`cycle`) each total
+    is the average of the player's totals over the cycle's `cycle_orders` orders."""
 
     date: datetime.date
     rows: tuple[Standing, ...]
     cycle: bool = False
     iterations: int = 1
+    cycle_orders: int = 0  # 0 without a cycle
 
 
 @dataclass(frozen=True)
@@ -260,6 +262,7 @@ class HalfResult:
     standings: tuple[Standing, ...]  # after the last evening, with explanation lines
     cycle: bool  # the last recalculation cycled and was settled by average totals
     history: tuple[EveningStandings, ...] = field(default=())
+    cycle_orders: int = 0  # how many orders the last cycle averaged over (0: no cycle)
 
     def row(self, player_id: int) -> Standing:
         for row in self.standings:

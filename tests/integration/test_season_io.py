@@ -108,7 +108,8 @@ def stored_report(season: Season) -> dict[str, Any]:
                 row.update(points=cents(r.points), pairing_points=cents(r.pairing_points),
                            group=r.group)
             else:
-                row.update(value=cents(r.value), cycle=snapshot.cycle)
+                row.update(value=cents(r.value), cycle=snapshot.cycle,
+                           cycle_orders=snapshot.cycle_orders)
             rows.append(row)
         report[half.kind] = rows
     return report
@@ -125,7 +126,8 @@ def computed_report(data) -> dict[str, Any]:
                 row.update(points=cents(r["points"]), pairing_points=cents(r["pairing_points"]),
                            group=r["group"])
             else:
-                row.update(value=cents(r["value"]), cycle=result["cycle"])
+                row.update(value=cents(r["value"]), cycle=result["cycle"],
+                           cycle_orders=result["cycle_orders"])
             rows.append(row)
         report[part] = rows
     return report

@@ -16,6 +16,7 @@ from typing import Any, Literal
 from competition.scoring.display import points_json
 from competition.scoring.keizer import compute_keizer_season
 from competition.scoring.ladder import compute_ladder, ladder_groups, progress
+from competition.scoring.presets import PERCENTAGE, default_percentage
 from competition.scoring.types import (
     Evening,
     Half,
@@ -32,7 +33,6 @@ from competition.scoring.types import (
 
 PrizeName = Literal["champion", "silver", "bronze", "best_of_rest", "summer_champion"]
 
-PERCENTAGE = 50  # pion: not absent without notice on at least 50% of the evenings
 MIN_GAMES = 14  # ladder: games for a season prize
 MAX_EXEMPTED = 4  # ladder: Friday club-team matches that count as games
 PLAYOFF_GROUP = 4
@@ -265,7 +265,7 @@ def prize_report(
     results: Mapping[Half, HalfResult] | LadderResult | None = None,
     overrides: Mapping[int, bool] | None = None,
     *,
-    percentage: int = PERCENTAGE,
+    percentage: int | None = None,
     min_games: int = MIN_GAMES,
     max_exempted: int = MAX_EXEMPTED,
 ) -> dict[str, Any]:
@@ -275,6 +275,7 @@ def prize_report(
     "summer": {..., "playoff_groups": [[id, ...], ...]}}; ladder: {"season": {"standings",
     "prizes", "period_championship": [{"group", "id", "progress"}]}}. Rows are in standings
     order. `results` are the engines' results for `season` (computed when None);
+    `percentage` defaults to the system's preset (`default_percentage`);
     `merge_prize_report` adds this to the standings report.
     """
     if isinstance(season.params, LadderParams):
@@ -284,6 +285,8 @@ def prize_report(
     halves = results
     if halves is None or isinstance(halves, LadderResult):
         halves = compute_keizer_season(season.params, season.players, season.evenings, history=False)
+    if percentage is None:
+        percentage = default_percentage(season.system)
     report: dict[str, Any] = {}
     for half, result in halves.items():
         evenings = sum(1 for e in season.evenings if e.half == half)

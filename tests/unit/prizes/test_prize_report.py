@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -12,6 +13,8 @@ from competition.prizes.engine.awards import (
     period_dates,
     prize_report,
 )
+from competition.scoring.params import parse_parameters
+from competition.scoring.presets import COMPETITION_PRESETS
 from competition.seasonfile import compute, load_season
 from tests.season_factories import evening, ladder_params, player, season_dict
 
@@ -94,3 +97,14 @@ def test_ladder_prize_report_has_eligibility_prizes_and_period_champions() -> No
     merged = merge_prize_report(compute(season), report)
     assert all("eligible" in row for row in merged["season"]["standings"])
     assert not prize_report(season)["season"]["prizes"]  # 4 games: nobody reaches 14
+
+
+def test_classic_refuses_nobody_a_prize_by_default() -> None:
+    # The pion season above refuses players 1, 4 and 5 in summer; classic has no prize rules.
+    season = replace(_keizer_season(), system="classic", params=parse_parameters("classic", None))
+    summer = {row["id"]: row["eligible"] for row in prize_report(season)["summer"]["standings"]}
+    assert all(summer.values())
+    assert COMPETITION_PRESETS["classic"]["eligibility_percentage"] == 0
+    # ... unless the administrator sets a percentage.
+    strict = {row["id"]: row["eligible"] for row in prize_report(season, percentage=50)["summer"]["standings"]}
+    assert strict == {1: False, 2: True, 3: True, 4: False, 5: False}

@@ -160,3 +160,20 @@ def test_fixpoint_standings_without_a_cycle_reproduce_themselves(
         season.params, winter, order, starting_order=half.starting_order, present_from_start=fixed
     )
     assert {p: total for p, (total, _) in scored.items()} == {r.player_id: r.total for r in half.standings}
+
+
+@FAST
+@given(seeds, st.integers(2, 24), lengths, keizer_systems, methods, st.booleans())
+def test_at_every_evening_the_totals_shown_never_rise_down_the_standings(
+    seed: int, size: int, length: int, system: str, method: str, chaotic: bool
+) -> None:
+    # After a cycle too: the total shown is the average that decided the order.
+    from competition.scoring.display import round_points
+
+    season = random_season(seed, size, length, system, {"method": method}, chaotic=chaotic)
+    for half in _halves(season).values():
+        for entry in half.history:
+            totals = [row.total for row in entry.rows]
+            assert totals == sorted(totals, reverse=True)
+            shown = [round_points(total) for total in totals]
+            assert shown == sorted(shown, reverse=True)

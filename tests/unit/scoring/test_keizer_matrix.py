@@ -1,0 +1,89 @@
+"""The fixpoint on matrix arithmetic gives the plain loop's results bit for bit, and an
+explained total after a cycle is the average over the cycle's orders (RULES.md 4.1)."""
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from competition.scoring.fixpoint import TotalsMatrix
+from competition.scoring.generate import random_season
+from competition.scoring.keizer import compute_keizer_season
+from competition.scoring.types import KeizerParams, Outcome
+
+
+def _both(season, **kwargs):
+    assert isinstance(season.params, KeizerParams)
+    args = (season.params, season.players, season.evenings)
+    return (
+        compute_keizer_season(*args, engine="matrix", **kwargs),
+        compute_keizer_season(*args, engine="python", **kwargs),
+    )
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    st.integers(0, 2**32 - 1),
+    st.integers(2, 30),
+    st.integers(1, 12),
+    st.sampled_from(["pion", "classic", "keizer1956"]),
+    st.booleans(),
+)
+def test_the_matrix_fixpoint_equals_the_plain_loop(seed, size, length, system, chaotic) -> None:
+    season = random_season(seed, size, length, system, {"method": "fixpoint"}, chaotic=chaotic)
+    matrix, python = _both(season)
+    assert matrix == python
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_matrix_fixpoint_equals_the_plain_loop_in_a_large_cycling_season(seed) -> None:
+    season = random_season(seed, 60, 12, "pion", chaotic=True)
+    matrix, python = _both(season)
+    assert sum(e.cycle for h in matrix.values() for e in h.history) > 0
+    assert matrix == python
+
+
+def test_the_matrix_fixpoint_honours_the_iteration_limit_like_the_plain_loop() -> None:
+    season = random_season(5, 40, 8, "classic", chaotic=True)
+    assert isinstance(season.params, KeizerParams)
+    from competition.scoring.keizer import compute_keizer_half, winter_starting_order
+
+    winter = [e for e in season.evenings if e.half == "winter"]
+    start = winter_starting_order(season.players)
+    fixed = [p.id for p in season.players if p.fixed]
+    results = [
+        compute_keizer_half(season.params, winter, start, present_from_start=fixed, max_iterations=3, engine=e)
+        for e in ("matrix", "python")
+    ]
+    assert any(entry.cycle_orders == 2 for entry in results[0].history)
+    assert results[0] == results[1]
+
+
+def test_numbers_too_large_for_exact_floats_fall_back_to_the_plain_loop() -> None:
+    huge = {"method": "fixpoint", "top": 10**16, "step": 1}
+    season = random_season(7, 12, 6, "classic", huge, chaotic=True)
+    matrix, python = _both(season)
+    assert matrix == python
+    grid = TotalsMatrix(2, 10**16, 1)
+    grid.add_value(0, 1, 6)
+    assert grid.recalculate([0, 1], (0, 1), 10) is None
+
+
+def test_after_a_cycle_each_line_is_the_average_over_the_cycle_and_the_lines_sum_to_the_total() -> None:
+    for seed in range(50):
+        season = random_season(seed, 10, 8, "pion")
+        assert isinstance(season.params, KeizerParams)
+        halves = compute_keizer_season(season.params, season.players, season.evenings)
+        cycled = [h for h in halves.values() if h.cycle]
+        if cycled:
+            break
+    half = cycled[0]
+    assert half.cycle_orders >= 2
+    for row in half.standings:
+        assert sum(line.points for line in row.lines) == row.total
+        for line in row.lines:
+            if line.outcome == Outcome.LOSS:
+                assert line.points == Fraction(5)  # fixed points stay as they are
+            if line.outcome == Outcome.WIN and line.value is not None:
+                assert line.points == line.value  # a win: 1 × the average opponent value
