@@ -127,26 +127,26 @@ def assign_colours(
 ) -> tuple[PresentPlayer, PresentPlayer]:
     """(white, black) for a game between `higher` (placed higher) and `lower`.
 
-    1. White to the lower colour balance (whites minus blacks).
+    RULES.md 5, in its order; each step decides only what the steps before leave equal.
+    1. White to the lower colour balance (whites minus blacks): the one with more blacks.
     2. Equal balance: white to the one who had black in his last game (if only one did).
-    3. Otherwise white to the higher placed.
-    4. If that gives someone his third same colour in a row and the other way round
-       gives nobody that, play it the other way round.
+    3. The leader's rule, which RULES leaves to the club; Ranglijst's is:
+       a. nobody plays the same colour a third time in a row if the other way round
+          spares both players that;
+       b. otherwise white to the higher placed.
     """
     if higher.colour_balance != lower.colour_balance:
-        white, black = (
-            (higher, lower) if higher.colour_balance < lower.colour_balance else (lower, higher)
-        )
-    else:
-        higher_black_last = higher.colours[-1:] == ("B",)
-        lower_black_last = lower.colours[-1:] == ("B",)
-        white, black = (
-            (lower, higher) if lower_black_last and not higher_black_last else (higher, lower)
-        )
-    if _third_in_a_row(white, "W") or _third_in_a_row(black, "B"):
-        if not (_third_in_a_row(black, "W") or _third_in_a_row(white, "B")):
-            white, black = black, white
-    return white, black
+        if higher.colour_balance < lower.colour_balance:
+            return higher, lower
+        return lower, higher
+    higher_black_last = higher.colours[-1:] == ("B",)
+    lower_black_last = lower.colours[-1:] == ("B",)
+    if higher_black_last != lower_black_last:
+        return (higher, lower) if higher_black_last else (lower, higher)
+    if _third_in_a_row(higher, "W") or _third_in_a_row(lower, "B"):
+        if not (_third_in_a_row(lower, "W") or _third_in_a_row(higher, "B")):
+            return lower, higher
+    return higher, lower
 
 
 # --- The pairing -----------------------------------------------------------------------

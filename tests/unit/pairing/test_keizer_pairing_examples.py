@@ -263,11 +263,24 @@ def test_colour_white_to_the_higher_placed_when_all_else_is_equal():
     assert whites(colours(1, "BW"), colours(2, "")) == 1
 
 
-def test_colour_no_third_same_colour_in_a_row_when_the_other_order_avoids_it():
-    # Balance sends 1 (balance 0) to white, but 1 had white twice: 2 gets white.
-    assert whites(colours(1, "BBWW"), colours(2, "WWWWBB")) == 2
-    # Balance sends 1 to black a third time: 2 takes black instead.
-    assert whites(colours(1, "WWWBB"), colours(2, "WB")) == 1
+def test_colour_more_blacks_gets_white_even_if_it_is_his_third_white_in_a_row():
+    # RULES 5, first criterion: -1 meets +1 and they go to 0 and 0, not to -2 and +2.
+    assert whites(colours(1, "BBBWW"), colours(2, "WWWBB")) == 1
+    # And he gets white even though the other then plays black a third time in a row.
+    assert whites(colours(1, "WWWBB"), colours(2, "WB")) == 2
+
+
+def test_colour_black_last_gets_white_before_the_leaders_rule():
+    # Equal balance: the one who had black last gets white, even if placed lower.
+    assert whites(colours(1, "BWBW"), colours(2, "WBWB")) == 2
+
+
+def test_colour_no_third_same_colour_in_a_row_decides_what_balance_and_last_colour_leave():
+    # Both +1 with white last: the higher placed would get a third white; the lower has
+    # only one white in a row, so he takes white.
+    assert whites(colours(1, "BWW"), colours(2, "WBW")) == 2
+    # Both 0 with black last: the lower would get a third black, so he gets white.
+    assert whites(colours(1, "BWWB"), colours(2, "WWBB")) == 2
 
 
 def test_colour_third_same_colour_allowed_when_both_orders_give_one():
