@@ -38,7 +38,7 @@ from competition.signup import default_status
 from competition.standings import compute, load_season_data
 
 from .engine import types as pt
-from .engine.keizer import pair_evening, place_newcomers, violations
+from .engine.keizer import bye_violation, pair_evening, place_newcomers, violations
 
 FORFEITS = {Result.WHITE_FORFEIT_WIN, Result.BLACK_FORFEIT_WIN, Result.DOUBLE_FORFEIT}
 
@@ -411,11 +411,21 @@ def pairing_swap_opponents(*, actor: Any, game_a: int, game_b: int) -> None:
 
 
 def pairing_check(evening: Evening) -> list[pt.Relaxation]:
-    """Which rules the evening's current pairing breaks (shown to the leader). Reads the
-    season's earlier games only: no standings are computed."""
+    """Which rules the evening's current pairing breaks (shown to the leader): the meeting
+    rules game by game, then a bye given to a player who had more byes than another
+    player in the pairing. Reads the season's earlier games and byes only: no standings
+    are computed."""
     if evening.kind != EveningKind.PLAYING:
         return []
     games = list(evening.games.order_by("board"))
-    meetings, _colours, _byes, rules, index = _history(evening)
+    meetings, _colours, byes, rules, index = _history(evening)
     paired = tuple(pt.PairedGame(g.board, g.white_id, g.black_id) for g in games)
-    return list(violations(paired, meetings, rules, index, evening.half.kind))
+    found = list(violations(paired, meetings, rules, index, evening.half.kind))
+    bye = Bye.objects.filter(evening=evening).values_list("player_id", flat=True).first()
+    if bye is not None:
+        tonight = [pid for g in games for pid in (g.white_id, g.black_id)] + [bye]
+        players = [pt.PresentPlayer(pid, byes=byes[pid]) for pid in tonight]
+        repeated = bye_violation(players, bye)
+        if repeated is not None:
+            found.append(repeated)
+    return found

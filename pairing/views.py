@@ -76,6 +76,8 @@ def _playing_evening(evening_id: int) -> Evening:
 
 
 def rule_in_words(rule: str, competition: Any) -> str:
+    if rule == "fewest_byes":
+        return _("the pairing bye goes to a player with the fewest byes this season")
     if rule == "max_meetings_per_season":
         n = competition.max_meetings_per_season
         return ngettext(
@@ -163,6 +165,7 @@ def _evening_context(evening: Evening, user: Any) -> dict[str, Any]:
             broken.append({
                 "white": names.get(r.white), "black": names.get(r.black),
                 "rule": r.rule, "words": rule_in_words(r.rule, competition),
+                "bye": r.rule == "fewest_byes",
             })
     paired_ids = set(seat)
     removable = [p for p in players if p.pk in paired_ids]

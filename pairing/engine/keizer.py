@@ -17,6 +17,7 @@ import networkx as nx
 
 from pairing.engine.blossom import Matcher
 from pairing.engine.types import (
+    FEWEST_BYES,
     RULES_WEAKEST_FIRST,
     ByePolicy,
     Colour,
@@ -115,6 +116,19 @@ def bye_groups(
     return groups
 
 
+def bye_violation(players: Sequence[PresentPlayer], bye: PlayerId | None) -> Relaxation | None:
+    """The bye went to a player with more byes this season than another of `players`
+    (those in tonight's pairing): the bye policy's rule is relaxed, which the pairing
+    does only when every player with the fewest byes would leave a meeting rule broken.
+    """
+    if bye is None or not players:
+        return None
+    byes = {p.id: p.byes for p in players}
+    if byes[bye] > min(byes.values()):
+        return Relaxation(bye, None, FEWEST_BYES)
+    return None
+
+
 # --- Colours ---------------------------------------------------------------------------
 
 
@@ -189,6 +203,9 @@ def pair_evening(
         white, black = assign_colours(players[i], players[j])
         games.append(PairedGame(board, white.id, black.id))
         relaxed.extend(Relaxation(white.id, black.id, rule) for rule in breaks.get((i, j), ()))
+    bye_relaxed = bye_violation(players, None if bye is None else ids[bye])
+    if bye_relaxed is not None:
+        relaxed.append(bye_relaxed)
     drawn_from: tuple[PlayerId, ...] = ()
     if bye is not None and rules.bye_policy == "random":
         group = next(g for g in groups if bye in g)

@@ -231,6 +231,21 @@ def test_single_player_gets_the_bye():
     assert result.games == () and result.bye == 7
 
 
+def test_bye_to_a_player_who_had_one_is_reported_when_a_meeting_rule_forces_it():
+    # 1 never had a bye, but 2 and 3 met last week: 1 must play, and the bye goes to
+    # a player who already had one; the pairing says so as it does for meeting rules.
+    present = [PresentPlayer(1), PresentPlayer(2, byes=1), PresentPlayer(3, byes=1)]
+    result = pair(present, [met(2, 3, 11, "summer")], rules=CLASSIC_RULES)
+    assert result.bye == 3
+    assert result.relaxed == (Relaxation(3, None, "fewest_byes"),)
+
+
+def test_bye_to_a_player_with_the_fewest_byes_is_not_reported():
+    present = [PresentPlayer(1, byes=1), PresentPlayer(2, byes=1), PresentPlayer(3, byes=1)]
+    result = pair(present, rules=CLASSIC_RULES)
+    assert result.bye == 3 and result.relaxed == ()
+
+
 def test_even_number_has_no_bye():
     result = pair(players(1, 2, 3, 4))
     assert result.bye is None and result.bye_drawn_from == ()
