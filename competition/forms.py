@@ -170,6 +170,12 @@ class RegistrationForm(forms.Form):
     )
     evenings = forms.MultipleChoiceField(label=_("Evenings"), widget=forms.CheckboxSelectMultiple)
 
-    def __init__(self, *args: Any, evenings: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, evenings: Any, flexible: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["evenings"].choices = [(str(e.pk), e.date.isoformat()) for e in evenings]
+        if flexible:
+            # A flexible player signs up or not; excused absences are the leader's to record.
+            self.fields["status"].choices = [
+                (Attendance.PRESENT, _("Signed up")),
+                (Attendance.ABSENT_WITHOUT_NOTICE, _("Not signed up")),
+            ]

@@ -334,7 +334,7 @@ def registration_set(
         if (
             not by_leader
             and evening.status == EveningStatus.PUBLISHED
-            and status != Attendance.ABSENT_WITH_NOTICE
+            and status not in (Attendance.ABSENT_WITH_NOTICE, Attendance.ABSENT_WITHOUT_NOTICE)
         ):
             # The pairing is out: joining it means changing a game, which is the leader's
             # job. Signing off stays possible (it counts as late, RULES.md 3); the leader's

@@ -1,7 +1,8 @@
 """Signing up and off (RULES.md 3), pure: what a requested status becomes.
 
 A fixed player is present unless he signs off; a flexible player is absent without notice
-unless he signs up. After the deadline a fixed player's sign-off counts as absent without
+unless he signs up, and his own choices are only those two (signed up or not): an absence
+with notice or club duty is recorded for him by the leader. After the deadline a fixed player's sign-off counts as absent without
 notice (the leader may record force majeure), and a flexible player can no longer sign up
 himself (the leader can add him).
 """
@@ -49,6 +50,8 @@ def decide_signup(
         if late and requested == ABSENT_WITH_NOTICE and not force_majeure:
             return SignupDecision(ABSENT_WITHOUT_NOTICE, late)
         return SignupDecision(requested, late)
+    if not fixed:
+        return _flexible_players_own_choice(requested, late)
     if requested == ABSENT_WITHOUT_NOTICE:
         raise SignupRefused("Choose 'absent with notice' to sign off.")
     if not late:
@@ -59,3 +62,19 @@ def decide_signup(
     raise SignupRefused(
         "The sign-up deadline has passed; ask the competition leader to add you."
     )
+
+
+def _flexible_players_own_choice(requested: str, late: bool) -> SignupDecision:
+    """A flexible player signs up or he does not (RULES.md 3): he is absent without notice
+    unless signed up. An absence with notice or club duty would score without playing,
+    so only the leader records those for him (force majeure)."""
+    if requested in (ABSENT_WITH_NOTICE, CLUB_DUTY):
+        raise SignupRefused(
+            "As a flexible player you sign up or you do not; only the competition leader "
+            "can record an absence with notice or club duty for you."
+        )
+    if requested == PRESENT and late:
+        raise SignupRefused(
+            "The sign-up deadline has passed; ask the competition leader to add you."
+        )
+    return SignupDecision(requested, late)

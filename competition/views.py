@@ -250,7 +250,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         messages.info(request, _("You do not take part in this season; ask the competition leader."))
         return redirect("competition:home")
     upcoming = list(selectors.upcoming_evenings(season))
-    form = RegistrationForm(request.POST or None, evenings=upcoming)
+    form = RegistrationForm(request.POST or None, evenings=upcoming, flexible=not me.is_fixed)
     if request.method == "POST" and form.is_valid():
         chosen = [e for e in upcoming if str(e.pk) in form.cleaned_data["evenings"]]
         try:

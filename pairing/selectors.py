@@ -29,7 +29,7 @@ from competition.standings import compute, load_season_data
 from members.permissions import Actor
 
 from .engine import types as pt
-from .engine.keizer import place_newcomers, violations
+from .engine.keizer import bye_violation, place_newcomers, violations
 
 FORFEITS = {Result.WHITE_FORFEIT_WIN, Result.BLACK_FORFEIT_WIN, Result.DOUBLE_FORFEIT}
 
@@ -197,20 +197,32 @@ def published_not_begun(now: dt.datetime | None = None) -> list[int]:
 
 
 def pairing_check(evening: Evening) -> list[pt.Relaxation]:
-    """Which rules the evening's current pairing breaks (shown to the leader). Reads the
-    season's earlier games only: no standings are computed."""
+    """Which rules the evening's current pairing breaks (shown to the leader): the meeting
+    rules game by game, then a bye given to a player who had more byes than another
+    player in the pairing. Reads the season's earlier games and byes only: no standings
+    are computed."""
     if evening.kind != EveningKind.PLAYING:
         return []
     games = list(evening.games.order_by("board"))
-    meetings, _colours, _byes, rules, index = history(evening)
+    meetings, _colours, byes, rules, index = history(evening)
     paired = tuple(pt.PairedGame(g.board, g.white_id, g.black_id) for g in games)
-    return list(violations(paired, meetings, rules, index, half_kind(evening)))
+    found = list(violations(paired, meetings, rules, index, half_kind(evening)))
+    bye = Bye.objects.filter(evening=evening).values_list("player_id", flat=True).first()
+    if bye is not None:
+        tonight = [pid for g in games for pid in (g.white_id, g.black_id)] + [bye]
+        players = [pt.PresentPlayer(pid, byes=byes[pid]) for pid in tonight]
+        repeated = bye_violation(players, bye)
+        if repeated is not None:
+            found.append(repeated)
+    return found
 
 
 # --- The leader's evening page ----------------------------------------------------------
 
 
 def rule_in_words(rule: str, competition: Any) -> str:
+    if rule == "fewest_byes":
+        return _("the pairing bye goes to a player with the fewest byes this season")
     if rule == "max_meetings_per_season":
         n = competition.max_meetings_per_season
         return ngettext(
@@ -300,6 +312,7 @@ def evening_page(evening: Evening, user: Actor) -> dict[str, Any]:
             broken.append({
                 "white": names.get(r.white), "black": names.get(r.black),
                 "rule": r.rule, "words": rule_in_words(r.rule, competition),
+                "bye": r.rule == "fewest_byes",
             })
     paired_ids = set(seat)
     removable = [p for p in players if p.pk in paired_ids]

@@ -14,6 +14,10 @@ Colour = Literal["W", "B"]
 Half = Literal["winter", "summer"]
 ByePolicy = Literal["random", "lowest"]
 Rule = Literal["min_evenings_between", "max_meetings_per_half", "max_meetings_per_season"]
+# The bye policy's rule: the bye goes to a player with the fewest byes this season. Only
+# keeping the meeting rules comes before it, so it is relaxed before any of them.
+ByeRule = Literal["fewest_byes"]
+FEWEST_BYES: ByeRule = "fewest_byes"
 
 # Weakest first: this is the order in which rules are relaxed.
 RULES_WEAKEST_FIRST: tuple[Rule, ...] = (
@@ -87,11 +91,15 @@ class PairedGame:
 
 @dataclass(frozen=True)
 class Relaxation:
-    """The game `white`-`black` breaks `rule`; reported to the competition leader."""
+    """The game `white`-`black` breaks `rule`; reported to the competition leader.
+
+    For `fewest_byes` there is no game: `white` is the player who has the bye although
+    another player present had fewer byes this season, and `black` is None.
+    """
 
     white: PlayerId
-    black: PlayerId
-    rule: Rule
+    black: PlayerId | None
+    rule: Rule | ByeRule
 
 
 @dataclass(frozen=True)

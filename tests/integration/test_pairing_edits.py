@@ -467,3 +467,40 @@ def test_a_paired_player_who_signs_off_late_is_flagged_on_the_leaders_page(publi
     assert html.count("Signed off after the pairing") == 1
     section = html[html.index(f'id="player-{game.white_id}"'):]
     assert "Signed off after the pairing" in section[:section.index("</section>")]
+
+
+def test_a_bye_to_a_player_who_had_one_is_reported_and_shown_to_the_leader(publish, client):
+    """Two of the three present met last week and each had a bye already; the third never
+    had one. Giving him the bye would force the rematch, so it goes to one who had one:
+    the pairing says so in `relaxed` and the leader's page shows it."""
+    s, *_ = season_evening(players=3)
+    earlier, tonight = f.playing_evenings(s)[:3], f.playing_evenings(s)[3]
+    fresh, y, z = s.players.order_by("start")
+    Bye.objects.create(evening=earlier[0], player=y)
+    Bye.objects.create(evening=earlier[1], player=z)
+    Game.objects.create(evening=earlier[2], board=1, white=y, black=z, result=Result.DRAW)
+
+    after = services.evening_pair_and_publish(actor=None, system=True, evening_id=tonight.pk, now=tonight.deadline)
+
+    bye = Bye.objects.get(evening=tonight).player
+    assert bye in (y, z)
+    assert after["relaxed"] == [{"white": bye.pk, "black": None, "rule": "fewest_byes"}]
+    assert last_audit(tonight).after["relaxed"] == after["relaxed"]
+    assert [(r.white, r.black, r.rule) for r in selectors.pairing_check(tonight)] == [
+        (bye.pk, None, "fewest_byes")
+    ]
+    page = leader_client(client).get(reverse("pairing:evening", args=[tonight.pk]))
+    text = page.content.decode()
+    assert 'data-rule="fewest_byes"' in text
+    assert (f"{bye.member.name} has the pairing bye although he had one already and another "
+            "player in the pairing had fewer") in text
+    assert "the pairing bye goes to a player with the fewest byes this season" in text
+
+
+def test_a_bye_to_a_player_with_the_fewest_byes_is_not_reported(publish, client):
+    s, evening = season_evening(players=3)
+    publish(evening)
+    assert Bye.objects.filter(evening=evening).exists()
+    assert selectors.pairing_check(evening) == []
+    page = leader_client(client).get(reverse("pairing:evening", args=[evening.pk]))
+    assert 'data-rule="fewest_byes"' not in page.content.decode()

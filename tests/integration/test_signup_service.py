@@ -154,13 +154,13 @@ def test_every_change_is_audited_with_who_before_and_after(season):
     services.registration_set(actor=flex.member, player=flex, evenings=[evening],
                               status="present", now=early)
     services.registration_set(actor=flex.member, player=flex, evenings=[evening],
-                              status="absent_with_notice", now=early)
+                              status="absent_without_notice", now=early)
 
     records = list(AuditRecord.objects.filter(action="registration.set", player=flex)
                    .order_by("id"))
     assert [(r.before, r.after["status"]) for r in records] == [
         (None, "present"),
-        ({"status": "present", "force_majeure": False}, "absent_with_notice"),
+        ({"status": "present", "force_majeure": False}, "absent_without_notice"),
     ]
     assert {r.actor for r in records} == {flex.member}
     assert {r.evening for r in records} == {evening}
@@ -185,3 +185,55 @@ def test_once_the_pairing_is_published_a_player_can_sign_off_late_but_not_sign_u
     assert Registration.objects.get(evening=evening, player=fixed).status == (
         "absent_without_notice"
     )
+
+
+@pytest.mark.parametrize("status", ["absent_with_notice", "club_duty"])
+def test_flexible_player_cannot_excuse_himself_and_nothing_is_saved(season, status):
+    _fixed, flex = fixed_and_flexible(season)
+    evening = f.playing_evenings(season)[0]
+    with translation.override("en"), pytest.raises(ValidationError) as exc:
+        services.registration_set(actor=flex.member, player=flex, evenings=[evening],
+                                  status=status, now=evening.deadline - HOUR)
+    assert "only the competition leader can record an absence with notice or club duty" in (
+        " ".join(exc.value.messages)
+    )
+    assert not Registration.objects.filter(player=flex).exists()
+    assert not AuditRecord.objects.filter(player=flex, action="registration.set").exists()
+
+
+def test_flexible_player_withdraws_his_sign_up_even_after_the_pairing(season):
+    _fixed, flex = fixed_and_flexible(season)
+    evening = f.playing_evenings(season)[0]
+    services.registration_set(actor=flex.member, player=flex, evenings=[evening],
+                              status="present", now=evening.deadline - HOUR)
+    evening.status = "published"
+    evening.save(update_fields=["status"])
+    (reg,) = services.registration_set(actor=flex.member, player=flex, evenings=[evening],
+                                       status="absent_without_notice", now=evening.deadline + HOUR)
+    assert reg.status == "absent_without_notice"
+
+
+def test_leader_records_absence_with_notice_for_a_flexible_player_audited(season):
+    _fixed, flex = fixed_and_flexible(season)
+    evening = f.playing_evenings(season)[0]
+    leader = f.leader()
+    (reg,) = services.registration_set(actor=leader, player=flex, evenings=[evening],
+                                       status="absent_with_notice", force_majeure=True,
+                                       now=evening.deadline + HOUR)
+    assert reg.status == "absent_with_notice" and reg.force_majeure
+    record = AuditRecord.objects.get(action="registration.set", player=flex)
+    assert record.actor == leader and record.after["status"] == "absent_with_notice"
+
+
+def test_sign_up_page_offers_a_flexible_player_only_signed_up_or_not(season, client):
+    from django.urls import reverse
+
+    fixed, flex = fixed_and_flexible(season)
+    client.force_login(flex.member)
+    page = client.get(reverse("competition:signup"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    choices = page.split('name="status"')[1].split("</select>")[0]
+    assert 'value="present"' in choices and 'value="absent_without_notice"' in choices
+    assert "absent_with_notice\"" not in choices and "club_duty" not in choices
+    client.force_login(fixed.member)
+    page = client.get(reverse("competition:signup"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'value="absent_with_notice"' in page.split('name="status"')[1].split("</select>")[0]

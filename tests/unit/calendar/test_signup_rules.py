@@ -24,11 +24,32 @@ def test_fixed_player_is_present_and_flexible_player_absent_without_notice_by_de
     assert default_status(fixed=False) == ABSENT_WITHOUT_NOTICE
 
 
-@pytest.mark.parametrize("fixed", [True, False])
-def test_sign_off_before_deadline_is_absent_with_notice(fixed):
-    d = decide_signup(fixed=fixed, requested=ABSENT_WITH_NOTICE, now=BEFORE,
+def test_fixed_players_sign_off_before_deadline_is_absent_with_notice():
+    d = decide_signup(fixed=True, requested=ABSENT_WITH_NOTICE, now=BEFORE,
                       deadline=DEADLINE, by_leader=False)
     assert d.status == ABSENT_WITH_NOTICE and not d.late
+
+
+@pytest.mark.parametrize("requested", [ABSENT_WITH_NOTICE, CLUB_DUTY])
+@pytest.mark.parametrize("now", [BEFORE, AFTER])
+def test_flexible_player_cannot_excuse_himself(requested, now):
+    with pytest.raises(SignupRefused, match="only the competition leader can record"):
+        decide_signup(fixed=False, requested=requested, now=now, deadline=DEADLINE,
+                      by_leader=False)
+
+
+@pytest.mark.parametrize("now", [BEFORE, AFTER])
+def test_flexible_player_withdraws_his_sign_up_as_not_signed_up(now):
+    d = decide_signup(fixed=False, requested=ABSENT_WITHOUT_NOTICE, now=now,
+                      deadline=DEADLINE, by_leader=False)
+    assert d.status == ABSENT_WITHOUT_NOTICE and d.late == (now == AFTER)
+
+
+@pytest.mark.parametrize("requested", [ABSENT_WITH_NOTICE, CLUB_DUTY])
+def test_leader_records_an_excused_absence_for_a_flexible_player(requested):
+    d = decide_signup(fixed=False, requested=requested, now=AFTER, deadline=DEADLINE,
+                      by_leader=True, force_majeure=True)
+    assert d.status == requested
 
 
 def test_fixed_players_sign_off_after_deadline_counts_as_absent_without_notice():

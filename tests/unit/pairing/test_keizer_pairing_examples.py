@@ -231,6 +231,21 @@ def test_single_player_gets_the_bye():
     assert result.games == () and result.bye == 7
 
 
+def test_bye_to_a_player_who_had_one_is_reported_when_a_meeting_rule_forces_it():
+    # 1 never had a bye, but 2 and 3 met last week: 1 must play, and the bye goes to
+    # a player who already had one; the pairing says so as it does for meeting rules.
+    present = [PresentPlayer(1), PresentPlayer(2, byes=1), PresentPlayer(3, byes=1)]
+    result = pair(present, [met(2, 3, 11, "summer")], rules=CLASSIC_RULES)
+    assert result.bye == 3
+    assert result.relaxed == (Relaxation(3, None, "fewest_byes"),)
+
+
+def test_bye_to_a_player_with_the_fewest_byes_is_not_reported():
+    present = [PresentPlayer(1, byes=1), PresentPlayer(2, byes=1), PresentPlayer(3, byes=1)]
+    result = pair(present, rules=CLASSIC_RULES)
+    assert result.bye == 3 and result.relaxed == ()
+
+
 def test_even_number_has_no_bye():
     result = pair(players(1, 2, 3, 4))
     assert result.bye is None and result.bye_drawn_from == ()
@@ -263,11 +278,24 @@ def test_colour_white_to_the_higher_placed_when_all_else_is_equal():
     assert whites(colours(1, "BW"), colours(2, "")) == 1
 
 
-def test_colour_no_third_same_colour_in_a_row_when_the_other_order_avoids_it():
-    # Balance sends 1 (balance 0) to white, but 1 had white twice: 2 gets white.
-    assert whites(colours(1, "BBWW"), colours(2, "WWWWBB")) == 2
-    # Balance sends 1 to black a third time: 2 takes black instead.
-    assert whites(colours(1, "WWWBB"), colours(2, "WB")) == 1
+def test_colour_more_blacks_gets_white_even_if_it_is_his_third_white_in_a_row():
+    # RULES 5, first criterion: -1 meets +1 and they go to 0 and 0, not to -2 and +2.
+    assert whites(colours(1, "BBBWW"), colours(2, "WWWBB")) == 1
+    # And he gets white even though the other then plays black a third time in a row.
+    assert whites(colours(1, "WWWBB"), colours(2, "WB")) == 2
+
+
+def test_colour_black_last_gets_white_before_the_leaders_rule():
+    # Equal balance: the one who had black last gets white, even if placed lower.
+    assert whites(colours(1, "BWBW"), colours(2, "WBWB")) == 2
+
+
+def test_colour_no_third_same_colour_in_a_row_decides_what_balance_and_last_colour_leave():
+    # Both +1 with white last: the higher placed would get a third white; the lower has
+    # only one white in a row, so he takes white.
+    assert whites(colours(1, "BWW"), colours(2, "WBW")) == 2
+    # Both 0 with black last: the lower would get a third black, so he gets white.
+    assert whites(colours(1, "BWWB"), colours(2, "WWBB")) == 2
 
 
 def test_colour_third_same_colour_allowed_when_both_orders_give_one():
