@@ -9,3 +9,5 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 app = Celery("ranglijst")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+# Feature packages inside an app keep their tasks in their own module.
+app.autodiscover_tasks(["competition.ratings"])

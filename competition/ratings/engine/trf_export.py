@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from competition.scoring.trf import TrfFile, TrfPlayer, TrfRound, write
@@ -144,6 +144,11 @@ def export_trf(
             points=sum((_POINTS[r.result] for r in rounds_of), Fraction(0)),
             rounds=rounds_of,
         ))
+    # TRF wants a rank: by game points, then the starting order (the Keizer order is
+    # the club's own; the rating officer needs only the games).
+    order = sorted(trf_players, key=lambda p: (-p.points, p.number))
+    rank = {p.number: i for i, p in enumerate(order, start=1)}
+    trf_players = [replace(p, rank=rank[p.number]) for p in trf_players]
     dates = [r.date for r in rounds]
     headers: list[tuple[str, str]] = [("012", name)]
     if city:
