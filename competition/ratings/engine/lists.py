@@ -168,7 +168,7 @@ def open_list(path: str) -> tuple[BinaryIO, int]:
         members = [i for i in archive.infolist() if not i.is_dir()]
         if not members:
             raise RatingListError(UNKNOWN_FORMAT)
-        inner = io.BufferedReader(archive.open(members[0]), buffer_size=HEAD_BYTES)  # type: ignore[arg-type]
+        inner = io.BufferedReader(archive.open(members[0]), buffer_size=HEAD_BYTES)  # type: ignore[arg-type,type-var]
         return inner, members[0].file_size  # type: ignore[return-value]
     except zipfile.BadZipFile:
         raise RatingListError(UNKNOWN_FORMAT) from None
@@ -248,7 +248,7 @@ def read_list(
 ) -> list[ListEntry]:
     """The kept entries of the list in ``stream`` (format detected unless ``fmt``)."""
     if not hasattr(stream, "peek"):
-        stream = io.BufferedReader(stream, buffer_size=HEAD_BYTES)  # type: ignore[arg-type]
+        stream = io.BufferedReader(stream, buffer_size=HEAD_BYTES)  # type: ignore[arg-type,type-var]
     head = stream.peek(HEAD_BYTES)[:HEAD_BYTES]  # type: ignore[attr-defined]
     if not head.strip():
         raise RatingListError(EMPTY)
@@ -375,7 +375,7 @@ def _csv(
     stream: BinaryIO, head: bytes, mapping: dict[str, str], report: Callable[[], None]
 ) -> Iterator[ListEntry]:
     encoding = "utf-8-sig" if _is_utf8(head) else "cp1252"
-    text = io.TextIOWrapper(stream, encoding=encoding, errors="replace", newline="")  # type: ignore[arg-type]
+    text = io.TextIOWrapper(stream, encoding=encoding, errors="replace", newline="")  # type: ignore[arg-type,type-var]
     header_line = text.readline()
     delimiter = _delimiter(header_line)
     header = _split_header(header_line)

@@ -126,11 +126,11 @@ def match(
     for m in members:
         number = m.number(number_kind)
         if number:
-            entry = by_number.get(number)
-            if entry is None or entry.rating is None:
-                not_found.append(NotFound(m.id, m.name, number, unrated=entry is not None))
+            found = by_number.get(number)
+            if found is None or found.rating is None:
+                not_found.append(NotFound(m.id, m.name, number, unrated=found is not None))
             else:
-                matched.append(Matched(m.id, m.name, number, m.rating, entry.rating, entry.name))
+                matched.append(Matched(m.id, m.name, number, m.rating, found.rating, found.name))
             continue
         alike = [
             e for e in by_name.get(name_key(m.name), [])
