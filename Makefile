@@ -45,6 +45,7 @@ MYPY_TARGETS := competition/scoring competition/events/engine competition/prizes
 	competition/audit.py competition/jobs.py competition/tasks.py competition/seasonio.py \
 	competition/events/services.py competition/events/selectors.py \
 	competition/prizes/services.py competition/prizes/selectors.py \
+	competition/ratings/engine competition/ratings/services.py competition/ratings/selectors.py \
 	pairing/services.py pairing/selectors.py pairing/notices.py pairing/tasks.py \
 	members/permissions.py members/models.py
 

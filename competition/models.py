@@ -491,6 +491,9 @@ class AuditAction(models.TextChoices):
     EVENT_ROUND_FINISH = "event.round_finish", _("round finished")
     EVENT_PLAYOFF_CREATE = "event.playoff_create", _("playoff created")
     EVENT_IMPORT = "event.import", _("event imported")
+    RATINGS_UPLOAD = "ratings.upload", _("rating list uploaded")
+    RATINGS_APPLY = "ratings.apply", _("ratings saved from a list")
+    RATINGS_SEASON_START = "ratings.season_start", _("starting order set from the ratings")
     ADMIN_ADD = "admin.add", _("added in the admin")
     ADMIN_CHANGE = "admin.change", _("changed in the admin")
     ADMIN_DELETE = "admin.delete", _("deleted in the admin")
@@ -803,3 +806,53 @@ class PlayoffDate(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match}: {self.date}"
+
+
+# --- Rating lists (issue 16) -------------------------------------------------------------
+
+
+class RatingImportStatus(models.TextChoices):
+    MAPPING = "mapping", _("columns to be mapped")
+    READING = "reading", _("being read")
+    READY = "ready", _("ready to check")
+    FAILED = "failed", _("refused")
+    APPLIED = "applied", _("saved")
+
+
+class RatingImport(models.Model):
+    """An uploaded rating list on its way: read by a task (``progress`` 0-100), matched to
+    the members (``matching``), shown to the leader, and saved by him in one action."""
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    file_name = models.CharField(_("file"), max_length=200)
+    path = models.CharField(max_length=400, blank=True, help_text="The upload, until it is read.")
+    size = models.PositiveBigIntegerField(default=0)
+    format = models.CharField(_("format"), max_length=10)
+    number_kind = models.CharField(_("numbers in the list"), max_length=4)
+    columns = models.JSONField(default=list, blank=True)
+    mapping = models.JSONField(default=dict, blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=RatingImportStatus.choices,
+        default=RatingImportStatus.READING,
+    )
+    progress = models.PositiveSmallIntegerField(default=0)
+    error = models.JSONField(null=True, blank=True, help_text="code and parameters")
+    matching = models.JSONField(null=True, blank=True)
+    applied_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = _("rating list upload")
+        verbose_name_plural = _("rating list uploads")
+        constraints = [
+            models.CheckConstraint(condition=Q(progress__lte=100), name="rating_import_progress"),
+            models.CheckConstraint(
+                condition=Q(number_kind__in=["knsb", "fide"]), name="rating_import_number_kind"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.file_name} ({self.status})"

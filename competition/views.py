@@ -25,6 +25,7 @@ from .ical import calendar_ics
 from .models import Evening, EveningKind, Game, HalfKind, Player, Result, Season
 from .pagecache import cache_public_page, evening_version
 from .prizes import selectors as prize_selectors
+from .ratings import selectors as rating_selectors
 from .rules_text import describe_competition
 from .tables import KEIZER_CSV, LADDER_CSV, KeizerTable, LadderTable
 from .web import season_or_404
@@ -201,8 +202,10 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
         Player.objects.select_related("member", "season__competition"), pk=player_id
     )
     context = selectors.player_page(player_obj)
+    performances = rating_selectors.half_performances(player_obj)
     for entry in context["explained"]:
         entry["eligibility"] = prize_selectors.eligibility_detail(entry["half"], player_obj)
+        entry["tpr"] = performances.get(entry["half"].pk)
     context["chart"] = place_chart_svg(context["places"], title=_("Place after each evening"))
     return render(request, "competition/player.html", context)
 

@@ -220,6 +220,12 @@ PAGE_CACHE_SECONDS = env.int("PAGE_CACHE_SECONDS", default=600)
 # ... and may be served for this many seconds after a change before being rendered anew.
 PAGE_STALE_SECONDS = env.int("PAGE_STALE_SECONDS", default=5)
 
+# Rating lists (issue 16): uploads wait here until the worker has read them (web and
+# worker share this folder), and are refused above this size (FIDE's zipped lists are
+# about 40 MB, unzipped text about 200 MB).
+RATINGS_UPLOAD_DIR = env.str("RATINGS_UPLOAD_DIR", default=str(VAR_DIR / "uploads" / "ratings"))
+RATINGS_UPLOAD_MAX_BYTES = env.int("RATINGS_UPLOAD_MAX_MB", default=250) * 2**20
+
 # --- Static files -----------------------------------------------------------------------
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"

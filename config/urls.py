@@ -11,5 +11,7 @@ urlpatterns = [
     path("pairing/", include("pairing.urls")),
     path("events/", include("competition.events.urls")),
     path("prizes/", include("competition.prizes.urls")),
+    # Before competition.urls, whose leader/<season>/ would take "ratings" for a season.
+    path("leader/ratings/", include("competition.ratings.urls")),
     path("", include("competition.urls")),
 ]

@@ -39,6 +39,7 @@ class User(AbstractUser):
         _("KNSB rating"), null=True, blank=True, help_text=_("National (KNSB) rating.")
     )
     knsb_number = models.CharField(_("KNSB relation number"), max_length=12, blank=True)
+    fide_id = models.CharField(_("FIDE id"), max_length=12, blank=True)
 
     USERNAME_FIELD = "email"
     REQUIRED_FIELDS = ["name"]

@@ -310,7 +310,8 @@ def evening_page(evening: Evening, user: Actor) -> dict[str, Any]:
     if published:
         for r in pairing_check(evening):
             broken.append({
-                "white": names.get(r.white), "black": names.get(r.black),
+                "white": names.get(r.white),
+                "black": names.get(r.black) if r.black is not None else None,
                 "rule": r.rule, "words": rule_in_words(r.rule, competition),
                 "bye": r.rule == "fewest_byes",
             })

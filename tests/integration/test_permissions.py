@@ -49,6 +49,7 @@ from competition.models import (
     EveningStatus,
     Game,
     Player,
+    RatingImport,
     Registration,
     Result,
     Season,
@@ -417,6 +418,21 @@ MATRIX: list[Row] = [
     _r("prizes:playoff_prizes",        POST, ["season"],                LOGIN,       403,   403,    403,   302,
        data=lambda w: {}, state=lambda w: AuditRecord.objects.count(),
        label="POST playoff_prizes (no bracket: refused by rule)"),
+    # --- rating lists (leader and administrator); the demo season has games, so the
+    # starting order is refused by its rule for the administrator, by role for the others
+    _r("ratings:index",                GET,  [],                        LOGIN,       403,   403,    200,   200),
+    _r("ratings:index",                POST, [],                        LOGIN,       403,   403,    200,   200,
+       data=lambda w: {"number_kind": "knsb"}, state=lambda w: RatingImport.objects.count(),
+       label="POST ratings:index (no file)"),
+    _r("ratings:detail",               GET,  ["=999999"],               LOGIN,       403,   403,    404,   404),
+    _r("ratings:save",                 POST, ["=999999"],               LOGIN,       403,   403,    404,   404,
+       state=audit_and(lambda w: RatingImport.objects.count())),
+    _r("ratings:season_start",         POST, ["season"],                LOGIN,       403,   403,    403,   302,
+       state=audit_and(lambda w: list(Player.objects.filter(season__slug=w.season)
+                                      .order_by("pk").values_list("start", "rating")))),
+    _r("ratings:export",               GET,  ["season"],                LOGIN,       403,   403,    200,   200),
+    _r("ratings:export",               GET,  ["season"],                LOGIN,       403,   403,    200,   200,
+       query="?id_kind=knsb&download=1", label="GET ratings:export download"),
     _r("prizes:manage",                GET,  ["season"],                LOGIN,       403,   403,    403,   200),
     _r("prizes:override",              POST, ["season"],                LOGIN,       403,   403,    403,   DONE,
        data=lambda w: {"half": w.winter, "player": w.other, "eligible": "0", "reason": "lid af"},
@@ -498,7 +514,7 @@ def test_every_url_is_in_the_matrix():
     """A new URL without a row fails here: say who may use it."""
     from django.urls import get_resolver
 
-    ours = {"competition", "pairing", "swiss", "prizes"}
+    ours = {"competition", "pairing", "swiss", "prizes", "ratings"}
     names = set()
     for ns, (_prefix, resolver) in get_resolver().namespace_dict.items():
         if ns in ours:

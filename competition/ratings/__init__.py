@@ -1,0 +1,1 @@
+"""Ratings in and out: rating lists matched to the members, the competition out as TRF."""

@@ -1,0 +1,1 @@
+"""Pure rating-list code: parsers, matching, TRF export, performance rating (no Django)."""

@@ -1,0 +1,142 @@
+"""Reads for rating lists, the TRF export and the performance rating."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from django.db.models import Prefetch, Q, QuerySet
+
+from competition.models import (
+    Evening,
+    EveningKind,
+    Game,
+    Half,
+    Player,
+    RatingImport,
+    Result,
+    Season,
+)
+
+from .engine.matching import Matching
+from .engine.tpr import RatedGame, performance
+from .engine.trf_export import Export, ExportGame, ExportPlayer, ExportRound, export_trf
+
+PLAYED_POINTS = {
+    Result.WHITE_WINS: (Fraction(1), Fraction(0)),
+    Result.DRAW: (Fraction(1, 2), Fraction(1, 2)),
+    Result.BLACK_WINS: (Fraction(0), Fraction(1)),
+}
+
+
+def recent_imports(limit: int = 10) -> QuerySet[RatingImport]:
+    return RatingImport.objects.select_related("created_by")[:limit]
+
+
+def import_preview(ri: RatingImport) -> dict[str, Any]:
+    """What the leader checks before saving: the three lists of the matching."""
+    if not ri.matching:
+        return {}
+    matching = Matching.from_json(ri.matching)
+    return {
+        "matching": matching,
+        "changed": [m for m in matching.matched if m.changed],
+        "unchanged": [m for m in matching.matched if not m.changed],
+        "not_found": matching.not_found,
+        "lookalikes": matching.lookalikes,
+    }
+
+
+# --- TRF export --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LeftOutGame:
+    date: dt.date
+    white: str
+    black: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class SeasonExport:
+    export: Export
+    left_out: tuple[LeftOutGame, ...]
+    rounds: int
+    players: int
+    filename: str
+
+
+def _evenings(season: Season, half: Half | None, start: dt.date | None,
+              end: dt.date | None) -> list[Evening]:
+    qs = season.evenings.filter(kind=EveningKind.PLAYING)
+    if half is not None:
+        qs = qs.filter(half=half)
+    if start:
+        qs = qs.filter(date__gte=start)
+    if end:
+        qs = qs.filter(date__lte=end)
+    qs = qs.filter(Q(games__isnull=False) | Q(bye__isnull=False)).distinct().order_by("date")
+    return list(qs.select_related("bye").prefetch_related(
+        Prefetch("games", queryset=Game.objects.order_by("board"))
+    ))
+
+
+def season_export(
+    season: Season, *, half: Half | None = None, start: dt.date | None = None,
+    end: dt.date | None = None, id_kind: str = "knsb",
+) -> SeasonExport:
+    """The TRF of a half or a date range, with the games left out and why."""
+    evenings = _evenings(season, half, start, end)
+    players = list(Player.objects.filter(season=season).select_related("member").order_by("start"))
+    names = {p.pk: p.member.name for p in players}
+    rounds = []
+    for ev in evenings:
+        bye = getattr(ev, "bye", None)
+        rounds.append(ExportRound(
+            date=ev.date,
+            games=tuple(ExportGame(g.white_id, g.black_id, g.result, g.board) for g in ev.games.all()),
+            bye=bye.player_id if bye else None,
+        ))
+    export = export_trf(
+        name=f"{season.competition.name} {season.name}" + (f" {half.get_kind_display()}" if half else ""),
+        players=[
+            ExportPlayer(p.pk, p.member.name, p.member.rating or p.rating,
+                         fide_id=p.member.fide_id, knsb_number=p.member.knsb_number)
+            for p in players
+        ],
+        rounds=rounds,
+        id_kind=id_kind,
+        kind="Ladder" if season.competition.is_ladder else "Keizer",
+        time_control="90 min/40 moves + 30 min, 30 s/move",
+    )
+    left_out = tuple(
+        LeftOutGame(lo.date, names.get(lo.white, "?"), names.get(lo.black, "?"), lo.reason)
+        for lo in export.left_out
+    )
+    part = half.kind if half else f"{start or ''}_{end or ''}"
+    return SeasonExport(export, left_out, len(rounds), len(export.numbers),
+                        f"{season.slug}-{part}.trf")
+
+
+# --- Performance rating --------------------------------------------------------------------
+
+
+def half_performances(player: Player) -> dict[int, int | None]:
+    """The player's TPR in each half he played a game in (half id -> TPR)."""
+    games = (
+        Game.objects.filter(Q(white=player) | Q(black=player), result__in=list(PLAYED_POINTS))
+        .select_related("evening", "white__member", "black__member")
+    )
+    by_half: dict[int, list[RatedGame]] = defaultdict(list)
+    for g in games:
+        white = g.white_id == player.pk
+        opponent = g.black if white else g.white
+        points = PLAYED_POINTS[Result(g.result)][0 if white else 1]
+        rating = opponent.rating or opponent.member.rating
+        if g.evening.half_id:
+            by_half[g.evening.half_id].append(RatedGame(rating, points))
+    return {half_id: performance(rated) for half_id, rated in by_half.items()}

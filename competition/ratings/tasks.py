@@ -1,0 +1,12 @@
+"""Celery entry point: read an uploaded rating list (a service does the work)."""
+
+from celery import shared_task
+
+from . import services
+
+
+@shared_task(acks_late=True)
+def read_rating_list(import_id: int) -> str:
+    """Read, filter and match a stored list; the page polls its progress row."""
+    ri = services.rating_import_read(import_id=import_id)
+    return ri.status if ri else "missing"

@@ -1,0 +1,13 @@
+from django.urls import path
+
+from . import views
+
+app_name = "ratings"
+
+urlpatterns = [
+    path("", views.index, name="index"),
+    path("<int:import_id>/", views.detail, name="detail"),
+    path("<int:import_id>/save/", views.save, name="save"),
+    path("<slug:season>/start-order/", views.season_start, name="season_start"),
+    path("<slug:season>/export/", views.export, name="export"),
+]

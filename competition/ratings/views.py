@@ -1,0 +1,129 @@
+"""The leader's rating pages: upload a list, map a CSV's columns, follow the reading,
+check the preview and save; set a season's starting order; export a half as TRF."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from competition.jobs import enqueue
+from competition.models import RatingImport, RatingImportStatus, Season
+from members.decorators import any_permission_required
+
+from . import selectors, services
+from .engine.lists import CSV_FIELDS
+from .forms import ExportForm, MappingForm, UploadForm
+from .texts import error_text
+
+REFRESH_SECONDS = 2
+leader_required = any_permission_required(services.IMPORT_PERM)
+
+
+def _errors(request: HttpRequest, exc: ValidationError) -> None:
+    for m in exc.messages:
+        messages.error(request, m)
+
+
+READ_TASK = "competition.ratings.tasks.read_rating_list"
+
+
+@leader_required
+def index(request: HttpRequest) -> HttpResponse:
+    form = UploadForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            ri = services.rating_import_create(
+                actor=request.user, upload=form.cleaned_data["file"],
+                number_kind=form.cleaned_data["number_kind"],
+            )
+        except ValidationError as exc:
+            for m in exc.messages:
+                form.add_error("file", m)
+        else:
+            if ri.status == RatingImportStatus.READING:
+                enqueue(READ_TASK, ri.pk)
+            return redirect("ratings:detail", import_id=ri.pk)
+    return render(request, "ratings/index.html", {
+        "form": form, "imports": selectors.recent_imports(),
+        "seasons": Season.objects.order_by("-start_date"),
+    })
+
+
+@leader_required
+def detail(request: HttpRequest, import_id: int) -> HttpResponse:
+    ri = get_object_or_404(RatingImport, pk=import_id)
+    context: dict = {"ri": ri, "refresh": REFRESH_SECONDS}
+    if ri.status == RatingImportStatus.MAPPING:
+        form = MappingForm(request.POST or None, columns=ri.columns,
+                           initial={**ri.mapping, "number_kind": ri.number_kind})
+        if request.method == "POST" and form.is_valid():
+            try:
+                services.rating_import_set_mapping(
+                    actor=request.user, rating_import=ri, mapping=form.mapping(),
+                    number_kind=form.cleaned_data["number_kind"],
+                )
+            except ValidationError as exc:
+                for m in exc.messages:
+                    form.add_error(None, m)
+            else:
+                enqueue(READ_TASK, ri.pk)
+                return redirect("ratings:detail", import_id=ri.pk)
+        context["form"] = form
+        context["fields"] = [form[f] for f in CSV_FIELDS]
+    elif ri.status == RatingImportStatus.FAILED:
+        error = ri.error or {}
+        context["error"] = error_text(error.get("code", ""), error.get("params", {}))
+    else:
+        context.update(selectors.import_preview(ri))
+    return render(request, "ratings/detail.html", context)
+
+
+@require_POST
+@leader_required
+def save(request: HttpRequest, import_id: int) -> HttpResponse:
+    ri = get_object_or_404(RatingImport, pk=import_id)
+    try:
+        changed = services.ratings_apply(
+            actor=request.user, rating_import=ri, confirmed=set(request.POST.getlist("confirm"))
+        )
+    except ValidationError as exc:
+        _errors(request, exc)
+    else:
+        messages.success(request, _("Ratings saved: %(n)s members changed.") % {"n": changed})
+    return redirect("ratings:detail", import_id=ri.pk)
+
+
+@require_POST
+@leader_required
+def season_start(request: HttpRequest, season: str) -> HttpResponse:
+    season_obj = get_object_or_404(Season, slug=season)
+    try:
+        services.season_start_from_ratings(actor=request.user, season=season_obj)
+    except ValidationError as exc:
+        _errors(request, exc)
+    else:
+        messages.success(request, _("The starting order follows the ratings now."))
+    return redirect("competition:leader_season", season=season_obj.slug)
+
+
+@leader_required
+def export(request: HttpRequest, season: str) -> HttpResponse:
+    season_obj = get_object_or_404(Season.objects.select_related("competition"), slug=season)
+    form = ExportForm(request.GET or None, season=season_obj)
+    result = None
+    if request.GET and form.is_valid():
+        data = form.cleaned_data
+        result = selectors.season_export(
+            season_obj, half=data["half"], start=data["start"], end=data["end"],
+            id_kind=data["id_kind"],
+        )
+        if request.GET.get("download") and result.rounds:
+            response = HttpResponse(result.export.text, content_type="text/plain; charset=utf-8")
+            response["Content-Disposition"] = f'attachment; filename="{result.filename}"'
+            return response
+    return render(request, "ratings/export.html",
+                  {"season": season_obj, "form": form, "result": result})
