@@ -239,6 +239,9 @@ def main() -> int:
         season_file.write_text(json.dumps(dump_season(season)))
         print(manage(env, "import_season", str(season_file), "--name", "bench-2026-2027"))
         print(f"set-up (migrate, static files, import): {time.perf_counter() - started:.1f} s")
+        cpu = subprocess.run([PYTHON, str(ROOT / "bench" / "member_cpu.py")], env=env, cwd=folder,
+                             capture_output=True, text=True)
+        print(cpu.stdout.strip() or cpu.stderr.strip()[-2000:])
 
         port = free_port()
         server = subprocess.Popen(

@@ -34,6 +34,7 @@ from .models import (
     SwissGame,
     SwissRound,
 )
+from .pagecache import pages_changed
 from .scoring.params import ParameterError, parameters_to_dict, parse_parameters
 from .services import schedule_recalculation
 
@@ -76,6 +77,7 @@ class AuditedAdmin(admin.ModelAdmin):
             player=obj if isinstance(obj, Player) else None,
             before=before, after={"model": obj._meta.model_name, **(after or {})},
         )
+        pages_changed()
         for half_id in Half.objects.filter(season_id=self._season_id(obj)).values_list(
             "pk", flat=True
         ):
@@ -94,6 +96,7 @@ class AuditedAdmin(admin.ModelAdmin):
             audit.record(actor=request.user, action=audit.Action.ADMIN_DELETE,
                          season=season_id, before=before,
                          after={"model": obj._meta.model_name})
+            pages_changed()
 
 
 class CompetitionInline(admin.StackedInline):

@@ -1,4 +1,7 @@
-"""The audit trail: every write that matters records who, when, before and after."""
+"""The audit trail: every write that matters records who, when, before and after.
+
+It only records; what the write changes on the pages is the write's own business
+(``competition.pagecache.pages_changed``)."""
 
 from __future__ import annotations
 
@@ -23,13 +26,6 @@ def record(
         season = evening.season_id
     if player is not None and season is None:
         season = player.season_id
-    from .pagecache import bump_data_version, bump_evening_version
-
-    if action == AuditAction.REGISTRATION_SET and evening is not None and evening.status != "published":
-        # A sign-up for an evening still to be paired shows only on that evening's page.
-        bump_evening_version(evening.date)
-    else:
-        bump_data_version()
     return AuditRecord.objects.create(
         actor=actor if getattr(actor, "is_authenticated", False) else None,
         action=action,

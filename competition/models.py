@@ -390,6 +390,11 @@ class StandingsSnapshot(models.Model):
     computed_at = models.DateTimeField(auto_now=True)
     digest = models.CharField(max_length=64, blank=True, help_text="of the rows, to skip "
                               "rewriting a snapshot the recalculation left unchanged")
+    eligibility = models.JSONField(
+        default=dict, blank=True,
+        help_text="The latest snapshot of a half: {player id: Eligibility} with the "
+                  "administrator's overrides applied, stored by the recalculation.",
+    )
 
     class Meta:
         ordering = ["half", "evening__date"]

@@ -1,7 +1,8 @@
 """Whole public pages cached for visitors who are not signed in.
 
-A page is stored with the club's *data version*, which every recorded change and every
-recalculation moves on (after commit). A page is served while its version is current or
+A page is stored with the club's *data version*, which moves on once after each committed
+write: at the write's commit, or, when the write scheduled a recalculation, when that
+recalculation has stored the new standings (``pages_changed``, ``recalculation_scheduled``). A page is served while its version is current or
 it is younger than ``PAGE_STALE_SECONDS`` (a few seconds: the standings reach everyone
 "within seconds", and a busy results evening does not re-render every player's page after
 every board). After that, the first visitor renders the page anew; visitors arriving while he does get the previous version (so a burst of visitors
@@ -12,10 +13,12 @@ always get a fresh page.
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import hashlib
 import time
 from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
@@ -27,33 +30,117 @@ from .selectors import club_today
 VERSION_KEY = "club-data-version"
 
 
+def _version(key: str) -> str:
+    """A version number; when the cache lost it (a restart, an eviction) it starts again
+    from the clock, never from a number an old cached page may carry."""
+    found = cache.get(key)
+    if found is None:
+        cache.add(key, time.time_ns() // 1000, None)
+        found = cache.get(key)
+    return str(found)
+
+
 def data_version() -> str:
-    return str(cache.get(VERSION_KEY) or 0)
-
-
-def bump_data_version() -> None:
-    """Call inside the writing transaction: the version moves on once it commits."""
-
-    _bump_after_commit(VERSION_KEY)
+    return _version(VERSION_KEY)
 
 
 def evening_version(day: str) -> str:
-    return str(cache.get(f"evening-version:{day}") or 0)
+    return _version(f"evening-version:{day}")
 
 
-def bump_evening_version(day) -> None:
-    """A change that shows only on one evening's page (a sign-up before the pairing)."""
-    _bump_after_commit(f"evening-version:{day.isoformat() if hasattr(day, 'isoformat') else day}")
+def _bump(key: str) -> None:
+    try:
+        cache.incr(key)
+    except ValueError:  # not there (evicted): a fresh number from the clock
+        cache.set(key, time.time_ns() // 1000, None)
 
 
-def _bump_after_commit(key: str) -> None:
-    def bump() -> None:
-        try:
-            cache.incr(key)
-        except ValueError:  # not there yet (or evicted)
-            cache.set(key, 1, None)
+def bump_data_version() -> None:
+    """The recalculation's own bump, after it has stored the new standings."""
+    transaction.on_commit(lambda: _bump(VERSION_KEY))
 
-    transaction.on_commit(bump)
+
+# One bump per committed write (see docs/architecture.md, "One invalidation story"). A
+# write calls ``pages_changed`` inside its transaction; a write that schedules a
+# recalculation calls ``recalculation_scheduled`` instead (``schedule_recalculation``
+# does), and then no bump happens at its commit: the recalculation moves the version on
+# when it has stored the new standings, so no visitor caches the standings from before.
+_STATE = "ranglijst_page_changes"
+
+
+def _transaction_key(connection: Any) -> tuple[int, str | None] | None:
+    """The write's own transaction: the outermost atomic block that is not a test case's
+    (the one ``durable=True`` refers to), told apart by its savepoint when it is nested
+    in a test's transaction. None outside a transaction."""
+    blocks = connection.atomic_blocks
+    for depth, block in enumerate(blocks):
+        if not getattr(block, "_from_testcase", False):
+            sid = connection.savepoint_ids[depth - 1] if 0 < depth <= len(
+                connection.savepoint_ids) else None
+            return depth, sid
+    return None
+
+
+def _changes() -> dict[str, Any] | None:
+    """This transaction's pending page changes, flushed once at its commit; None
+    outside a transaction (the caller then bumps at once)."""
+    connection = transaction.get_connection()
+    key = _transaction_key(connection) if connection.in_atomic_block else None
+    if key is None:
+        return None
+    states = connection.__dict__.setdefault(_STATE, {})
+    state = states.get(key)
+    pending = [func for _sids, func, _robust in connection.run_on_commit]
+    if state is None or state["flush"] not in pending:  # new, or its transaction rolled back
+        state = {"data": False, "recalculation": False, "evenings": set()}
+        state["flush"] = functools.partial(_flush, connection, key, state)
+        states[key] = state
+        transaction.on_commit(state["flush"])
+    return state
+
+
+def _flush(connection: Any, key: tuple[int, str | None], state: dict[str, Any]) -> None:
+    states = connection.__dict__.get(_STATE, {})
+    if states.get(key) is state:
+        del states[key]
+    if state["recalculation"]:
+        return  # the recalculation bumps when it has stored the standings
+    if state["data"]:
+        _bump(VERSION_KEY)
+        return
+    for day in state["evenings"]:
+        _bump(f"evening-version:{day}")
+
+
+def pages_changed(*, evening_day: dt.date | None = None) -> None:
+    """Visitors' pages show this write once its transaction commits. With
+    ``evening_day``, only that evening's page changes (a sign-up before the pairing)."""
+    state = _changes()
+    if state is None:
+        _bump(f"evening-version:{evening_day.isoformat()}" if evening_day else VERSION_KEY)
+    elif evening_day is None:
+        state["data"] = True
+    else:
+        state["evenings"].add(evening_day.isoformat())
+
+
+def recalculation_scheduled() -> None:
+    """This transaction's write is shown by the recalculation it scheduled."""
+    state = _changes()
+    if state is not None:
+        state["recalculation"] = True
+
+
+def versioned(parts: tuple[Any, ...], compute: Callable[[], Any], timeout: int = 3600) -> Any:
+    """``compute()`` once per version of the club's data (and ``parts``): for the small
+    reads every request of a page repeats (which season, half and standings it shows)."""
+    version = data_version()
+    key = "memo:" + hashlib.sha256(repr((version, *parts)).encode()).hexdigest()
+    found = cache.get(key)
+    if found is None:
+        found = compute()
+        cache.set(key, found, timeout)
+    return found
 
 
 def _cacheable(request: HttpRequest) -> bool:

@@ -47,6 +47,7 @@ from .models import (
     Registration,
     Season,
 )
+from .pagecache import pages_changed
 from .scoring import types as t
 from .scoring.params import parameters_to_dict, preset
 from .scoring.presets import COMPETITION_PRESETS
@@ -110,6 +111,7 @@ def season_import(
                 season=season,
                 after={"name": name, "players": len(data.players), "evenings": len(data.evenings)},
             )
+            pages_changed()
             recalculate_season(season.pk, today=data.evenings[-1].date)
     except DatabaseError as error:  # a constraint the checks above did not foresee
         message = " ".join(str(error).split())

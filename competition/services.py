@@ -40,6 +40,7 @@ from .models import (
     Season,
     System,
 )
+from .pagecache import pages_changed, recalculation_scheduled
 from .scoring.params import ParameterError, parse_parameters, preset
 from .scoring.presets import COMPETITION_PRESETS
 from .signup import SignupRefused, decide_signup
@@ -68,6 +69,7 @@ def schedule_recalculation(half_id: int | None) -> None:
     """
     if half_id is None:
         return
+    recalculation_scheduled()
     deferred = _deferred.get()
     if deferred is not None:
         deferred.add(half_id)
@@ -157,6 +159,7 @@ def season_set_up(
             note=_calendar_note(proposed),
         )
     audit.record(actor=actor, action=Action.SEASON_SET_UP, season=season, after={"name": name})
+    pages_changed()
     return season
 
 
@@ -193,6 +196,7 @@ def competition_set_parameters(
         before=before,
         after={"system": system, "parameters": competition.parameters},
     )
+    pages_changed()
     for half_id in competition.season.halves.values_list("id", flat=True):
         schedule_recalculation(half_id)
     return competition
@@ -221,6 +225,7 @@ def evening_update(
         before=before,
         after={"kind": kind, "half": evening.half_id, "note": note},
     )
+    pages_changed()
     for half_id in {old_half, evening.half_id}:
         schedule_recalculation(half_id)
     return evening
@@ -259,6 +264,7 @@ def player_add(
         player=player,
         after={"member": member.pk, "kind": kind, "start": start},
     )
+    pages_changed()
     return player
 
 
@@ -270,6 +276,7 @@ def players_order_by_rating(*, actor: Actor, season: Season) -> list[Player]:
     ordered = sorted(players, key=lambda p: (-(p.rating or 0), p.member.name, p.pk))
     renumber(ordered, "start")
     audit.record(actor=actor, action=Action.PLAYERS_ORDER_BY_RATING, season=season)
+    pages_changed()
     return ordered
 
 
@@ -372,6 +379,9 @@ def registration_set(
             before=before,
             after={"status": reg.status, "force_majeure": reg.force_majeure, "late": decision.late},
         )
+        # A sign-up for an evening still to be paired shows only on that evening's page.
+        published = evening.status == EveningStatus.PUBLISHED
+        pages_changed(evening_day=None if published else evening.date)
         saved.append(reg)
         if evening.status != "open" or evening.date <= now.date():
             schedule_recalculation(evening.half_id)
@@ -416,6 +426,7 @@ def result_set(
         before=before,
         after={"result": result, "note": locked.note, "board": locked.board},
     )
+    pages_changed()
     schedule_recalculation(locked.evening.half_id)
     return locked
 

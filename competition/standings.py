@@ -20,6 +20,7 @@ from django.db.models import Exists, OuterRef, Q
 from .models import (
     Attendance,
     Bye,
+    EligibilityOverride,
     Evening,
     EveningKind,
     EveningStatus,
@@ -34,6 +35,7 @@ from .models import (
 from .pagecache import bump_data_version
 from .scoring import types as t
 from .scoring.display import round_points
+from .scoring.eligibility import keizer_eligibility, ladder_eligibility
 from .scoring.keizer import compute_keizer_season
 from .scoring.ladder import compute_ladder
 from .scoring.params import parse_parameters
@@ -189,6 +191,30 @@ def _standing(snapshot: StandingsSnapshot, row: Any, with_lines: bool) -> Standi
     )
 
 
+def half_eligibility(
+    season: Season, data: SeasonData, kind: str, result: Any
+) -> dict[str, dict[str, Any]]:
+    """Who competes for a prize after the half's last counted evening (RULES.md 6), with
+    the administrator's overrides: stored with the latest snapshot, so a page reads it
+    with the standings instead of computing it."""
+    competition = season.competition
+    half = data.halves[kind]
+    overrides = dict(
+        EligibilityOverride.objects.filter(half=half).values_list("player_id", "eligible")
+    )
+    if isinstance(data.params, t.LadderParams):
+        found = ladder_eligibility(
+            result.standings, len(data.evenings), min_games=competition.eligibility_min_games,
+            max_exempted=competition.eligibility_max_exempted, overrides=overrides,
+        )
+    else:
+        evenings = sum(1 for e in data.evenings if e.half == kind)
+        found = keizer_eligibility(result.standings, evenings,
+                                   percentage=competition.eligibility_percentage,
+                                   overrides=overrides)
+    return {str(player_id): e.to_json() for player_id, e in found.items()}
+
+
 def _digest(rows: Any, cycle: bool, with_lines: bool, cycle_orders: int = 0) -> str:
     """A fingerprint of what a snapshot would store (repr is deterministic across
     processes, unlike hash)."""
@@ -215,6 +241,7 @@ def recalculate_season(season_id: int, today: dt.date | None = None) -> int:
     kept: list[int] = []
     for kind, result in results.items():
         half = data.halves[kind]
+        eligible = half_eligibility(season, data, kind, result)
         history = list(result.history)
         for i, evening_rows in enumerate(history):
             last = i == len(history) - 1
@@ -223,6 +250,9 @@ def recalculate_season(season_id: int, today: dt.date | None = None) -> int:
             cycle_orders = getattr(evening_rows, "cycle_orders", 0)
             evening_id = data.evening_ids[evening_rows.date]
             digest = _digest(rows, cycle, last, cycle_orders)
+            if last:
+                digest = hashlib.sha256((digest + repr(sorted(eligible.items()))).encode()
+                                        ).hexdigest()
             pk, old_digest = stored.get((half.pk, evening_id), (None, ""))
             if pk is not None and old_digest == digest:
                 kept.append(pk)  # a result of a later evening leaves earlier ones alone
@@ -230,7 +260,8 @@ def recalculate_season(season_id: int, today: dt.date | None = None) -> int:
             snapshot, _ = StandingsSnapshot.objects.update_or_create(
                 half=half,
                 evening_id=evening_id,
-                defaults={"cycle": cycle, "cycle_orders": cycle_orders, "digest": digest},
+                defaults={"cycle": cycle, "cycle_orders": cycle_orders, "digest": digest,
+                          "eligibility": eligible if last else {}},
             )
             kept.append(snapshot.pk)
             snapshot.rows.all().delete()
@@ -239,6 +270,7 @@ def recalculate_season(season_id: int, today: dt.date | None = None) -> int:
     Season.objects.filter(pk=season.pk, standings_stale_since=stale_since).update(
         standings_stale_since=None
     )
+    # Visitors' pages move on once, after the new standings are committed.
     bump_data_version()
     return len(kept)
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+from functools import cached_property
+from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
@@ -22,8 +24,8 @@ from . import selectors, services
 from .charts import place_chart_svg
 from .forms import EveningForm, ParametersForm, RegistrationForm, SeasonSetUpForm
 from .ical import calendar_ics
-from .models import Evening, EveningKind, Game, HalfKind, Player, Result, Season
-from .pagecache import cache_public_page, evening_version
+from .models import Evening, EveningKind, Game, Half, HalfKind, Player, Result, Season
+from .pagecache import cache_public_page, data_version, evening_version, versioned
 from .prizes import selectors as prize_selectors
 from .ratings import selectors as rating_selectors
 from .rules_text import describe_competition
@@ -60,8 +62,46 @@ def home(request: HttpRequest) -> HttpResponse:
 # --- Standings --------------------------------------------------------------------------
 
 
-@cache_public_page
-def standings(request: HttpRequest, season: str | None = None, half: str | None = None):
+class _StandingsBody:
+    """What the standings page's body shows, computed only when its cached fragment is
+    missing: a signed-in member's page reuses the fragment and renders only its
+    personal parts (the header) fresh."""
+
+    def __init__(self, request: HttpRequest, season: Season, half: Half, show_all: bool):
+        self.request, self.season, self.half, self.show_all = request, season, half, show_all
+
+    @cached_property
+    def _rows(self) -> tuple[Any, list[Any]]:
+        return selectors.standings_table_rows(
+            self.half, limit=None if self.show_all else PUBLIC_ROWS
+        )
+
+    @cached_property
+    def table(self) -> Any:
+        snapshot, rows = self._rows
+        marks = prize_selectors.eligibility_marks(self.half) if rows else {}
+        for row in rows:
+            row.eligible = marks.get(row.player_id, True)
+        table_class = LadderTable if self.season.competition.is_ladder else KeizerTable
+        table = table_class(rows)
+        RequestConfig(self.request, paginate=False).configure(table)
+        return table
+
+    @cached_property
+    def total_rows(self) -> int:
+        snapshot, rows = self._rows
+        return len(rows) if self.show_all else selectors.standings_count(snapshot)
+
+
+def _sort_key(request: HttpRequest, columns: Any) -> str:
+    """The table's sort parameter when it names a column; anything else sorts nothing
+    and so must not make a new cached fragment either."""
+    sort = request.GET.get("sort", "")
+    return sort if sort.lstrip("-") in columns else ""
+
+
+def _standings_of(season: str | None, half: str | None) -> tuple[Season, Half, Any]:
+    """The season, half and latest standings a standings address shows (404 if none)."""
     season_obj = season_or_404(season)
     if half:
         if half not in HalfKind.values:
@@ -71,32 +111,27 @@ def standings(request: HttpRequest, season: str | None = None, half: str | None 
         half_obj = selectors.running_half(season_obj)
         if half_obj is None:
             raise Http404(_("This season has no halves yet."))
+    return season_obj, half_obj, selectors.latest_snapshot(half_obj)
+
+
+@cache_public_page
+def standings(request: HttpRequest, season: str | None = None, half: str | None = None):
+    # Which standings an address shows changes only with the club's data (or the day).
+    season_obj, half_obj, snapshot = versioned(
+        ("standings", season, half, selectors.club_today()), lambda: _standings_of(season, half)
+    )
     show_all = request.GET.get("all") == "1" or request.user.is_authenticated
-    export = request.GET.get("export") == "csv"
-    snapshot, rows = selectors.standings_table_rows(
-        half_obj, limit=None if show_all or export else PUBLIC_ROWS
-    )
-    if export:
+    if request.GET.get("export") == "csv":
+        _snapshot, rows = selectors.standings_table_rows(half_obj)
         return _standings_csv(season_obj, half_obj, rows)
-    total_rows = len(rows) if show_all else selectors.standings_count(snapshot)
-    marks = prize_selectors.eligibility_marks(half_obj) if rows else {}
-    for row in rows:
-        row.eligible = marks.get(row.player_id, True)
-    ladder = season_obj.competition.is_ladder
-    table_class = LadderTable if ladder else KeizerTable
-    table = table_class(rows)
-    RequestConfig(request, paginate=False).configure(table)
-    # Rendering a long table is the page's main cost: the fragment is cached per version
-    # of the standings, language, length, sort order and eligibility marks.
-    table_version = ":".join(
-        str(part) for part in (
-            snapshot.pk if snapshot else 0,
-            snapshot.computed_at.timestamp() if snapshot else 0,
-            int(show_all),
-            request.GET.get("sort", ""),
-            ",".join(str(pid) for pid in sorted(pid for pid, ok in marks.items() if not ok)),
-        )
-    )
+    table_class = LadderTable if season_obj.competition.is_ladder else KeizerTable
+    # The body is cached per version of the club's data and of these standings, per
+    # length and sort order (the language is added in the template).
+    body_key = ":".join(str(part) for part in (
+        data_version(), half_obj.pk, snapshot.pk if snapshot else 0,
+        snapshot.computed_at.timestamp() if snapshot else 0, int(show_all),
+        _sort_key(request, table_class.base_columns),
+    ))
     return render(
         request,
         "competition/standings.html",
@@ -106,9 +141,8 @@ def standings(request: HttpRequest, season: str | None = None, half: str | None 
             "halves": season_obj.halves.order_by("start_date"),
             "seasons": Season.objects.order_by("-start_date").prefetch_related("halves"),
             "snapshot": snapshot,
-            "table": table,
-            "table_version": table_version,
-            "total_rows": total_rows,
+            "body": _StandingsBody(request, season_obj, half_obj, show_all),
+            "body_key": body_key,
             "show_all": show_all,
             "public_rows": PUBLIC_ROWS,
         },

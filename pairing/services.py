@@ -30,6 +30,7 @@ from competition.models import (
     Registration,
     Tempo,
 )
+from competition.pagecache import pages_changed
 from competition.services import bye_set, game_create, renumber, schedule_recalculation
 from members.permissions import Actor, person, require
 
@@ -104,6 +105,7 @@ def evening_pair_and_publish(
         before=before,
         after=after,
     )
+    pages_changed()
     notices.pairing_changed(evening)
     _recalculate_after_commit(evening)
     return after
@@ -162,6 +164,7 @@ def _edit_done(actor: Actor, evening: Evening, action: Action, before: dict[str,
         before=before,
         after={**pairing_snapshot(evening), **detail},
     )
+    pages_changed()
     notices.pairing_changed(evening)
     _recalculate_after_commit(evening)
 
@@ -316,6 +319,7 @@ def tempo_request(
         before=before,
         after={"tempo": game.tempo, "board": game.board, "opponent_agrees": True},
     )
+    pages_changed()
     return game
 
 
@@ -342,5 +346,6 @@ def tempo_decide(*, actor: Actor, game: Game, approve: bool) -> Game:
         before=before,
         after={"tempo": game.tempo, "board": game.board},
     )
+    pages_changed()
     notices.tempo_decided(game)
     return game

@@ -37,6 +37,7 @@ from competition.models import (
     SwissGame,
     SwissRound,
 )
+from competition.pagecache import pages_changed
 from competition.services import Conflict, renumber
 from members.permissions import Actor, require
 
@@ -96,6 +97,7 @@ def _record(actor: Actor, action: Action, event: SwissEvent, before: Any = None,
         actor=actor, action=action, season=event.season_id, before=before,
         after={"event": event.pk, **after},
     )
+    pages_changed()
 
 
 def _unique_name(season: Season, name: str) -> str:

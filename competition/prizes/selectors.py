@@ -9,14 +9,12 @@ results and moved dates. Every function runs a fixed number of queries.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.core.cache import cache
-from django.db.models import Count, OuterRef, Q, Subquery
+from django.db.models import Count, Q, Subquery
 from django.utils.translation import gettext as _
 
 from competition.models import (
@@ -40,6 +38,7 @@ from competition.models import (
 )
 from competition.scoring import types as t
 from competition.scoring.display import round_points
+from competition.scoring.eligibility import Eligibility, keizer_eligibility, ladder_eligibility
 from competition.selectors import club_today
 from competition.standings import SeasonData, compute, load_season_data
 
@@ -72,7 +71,6 @@ KIND_ORDER = {
 }
 HALF_ORDER = {HalfKind.WINTER: 0, HalfKind.SUMMER: 1, HalfKind.SEASON: 0}
 PENDING = (Result.PENDING, Result.POSTPONED)
-CACHE_SECONDS = 24 * 3600
 
 
 # --- The season's engine results, read once ---------------------------------------------
@@ -97,17 +95,17 @@ class SeasonState:
             return len(self.data.evenings)
         return sum(1 for e in self.data.evenings if e.half == half.kind)
 
-    def eligibility(self, half: Half) -> dict[int, pure.Eligibility]:
+    def eligibility(self, half: Half) -> dict[int, Eligibility]:
         competition = self.season.competition
         overrides = {p: o.eligible for p, o in self.overrides.get(half.pk, {}).items()}
         standings = self.standings(half)
         evenings = self.evening_count(half)
         if isinstance(self.data.params, t.LadderParams):
-            return pure.ladder_eligibility(
+            return ladder_eligibility(
                 standings, evenings, min_games=competition.eligibility_min_games,
                 max_exempted=competition.eligibility_max_exempted, overrides=overrides,
             )
-        return pure.keizer_eligibility(
+        return keizer_eligibility(
             standings, evenings, percentage=competition.eligibility_percentage, overrides=overrides
         )
 
@@ -132,7 +130,7 @@ def _season_of(half: Half) -> Season:
 # --- Eligibility ------------------------------------------------------------------------
 
 
-def eligibility(half: Half, today: dt.date | None = None) -> dict[int, pure.Eligibility]:
+def eligibility(half: Half, today: dt.date | None = None) -> dict[int, Eligibility]:
     """{player id: Eligibility} for the half's standings so far, overrides applied.
 
     The evenings counted are the half's playing evenings the standings count (published,
@@ -140,63 +138,32 @@ def eligibility(half: Half, today: dt.date | None = None) -> dict[int, pure.Elig
     return season_state(_season_of(half), today).eligibility(half)
 
 
-def _eligibility_version(half: Half) -> tuple[Any, ...] | None:
-    """What the cached eligibility depends on, in one query; None when there are no
-    standings yet (nothing worth caching)."""
-    snapshots = StandingsSnapshot.objects.filter(half__season_id=OuterRef("season_id"))
-    overrides = EligibilityOverride.objects.filter(half_id=OuterRef("pk"))
-    row = (
-        Half.objects.filter(pk=half.pk)
-        .annotate(
-            computed=Subquery(snapshots.order_by("-computed_at").values("computed_at")[:1]),
-            decided=Subquery(overrides.order_by("-decided_at").values("decided_at")[:1]),
-            decisions=Subquery(
-                overrides.values("half_id").annotate(n=Count("pk")).values("n")[:1]
-            ),
-        )
-        .values(
-            "computed", "decided", "decisions", "season__competition__eligibility_percentage",
-            "season__competition__eligibility_min_games",
-            "season__competition__eligibility_max_exempted",
-        )
-        .first()
+def _stored_eligibility(half: Half) -> dict[int, Eligibility]:
+    """The eligibility the recalculation stored with the half's latest standings (one
+    query); empty before the half's first counted evening."""
+    stored = (
+        StandingsSnapshot.objects.filter(half=half).order_by("-evening__date")
+        .values_list("eligibility", flat=True).first()
     )
-    if row is None or row["computed"] is None:
-        return None
-    return (*row.values(), club_today())
-
-
-def _cached_eligibility(half: Half) -> dict[int, pure.Eligibility]:
-    """`eligibility` from the cache while the standings and the overrides are unchanged
-    (one query); computed again after every recalculation or override."""
-    version = _eligibility_version(half)
-    if version is None:
-        return eligibility(half)
-    digest = hashlib.sha256("|".join(str(v) for v in version).encode()).hexdigest()
-    key = f"eligibility:{half.pk}:{digest}"
-    found = cache.get(key)
-    if found is None:
-        found = eligibility(half)
-        cache.set(key, found, CACHE_SECONDS)
-    return found
+    return {int(pid): Eligibility.from_json(e) for pid, e in (stored or {}).items()}
 
 
 def eligibility_marks(half: Half) -> dict[int, bool]:
-    """{player id: eligible} for the mark beside the names in the standings; cached."""
-    return {player_id: e.eligible for player_id, e in _cached_eligibility(half).items()}
+    """{player id: eligible} for the mark beside the names in the standings."""
+    return {player_id: e.eligible for player_id, e in _stored_eligibility(half).items()}
 
 
-def eligibility_detail(half: Half, player: Player) -> pure.Eligibility | None:
+def eligibility_detail(half: Half, player: Player) -> Eligibility | None:
     """The numbers behind one player's eligibility (player page); None when he is not in
-    the half's standings. Cached like `eligibility_marks`."""
-    return _cached_eligibility(half).get(player.pk)
+    the half's standings."""
+    return _stored_eligibility(half).get(player.pk)
 
 
 @dataclass(frozen=True)
 class EligibilityRow:
     rank: int
     player: Player
-    eligibility: pure.Eligibility
+    eligibility: Eligibility
     override: EligibilityOverride | None
 
     @property

@@ -31,6 +31,7 @@ from competition.models import (
     PrizeKind,
     Season,
 )
+from competition.pagecache import pages_changed
 from competition.scoring import types as t
 from competition.scoring.display import round_points
 from competition.scoring.ladder import start_points
@@ -85,6 +86,8 @@ def eligibility_override_set(
         actor=actor, action=Action.ELIGIBILITY_OVERRIDE, season=half.season, player=player,
         before=before, after={"half": half.kind, "eligible": eligible, "reason": override.reason},
     )
+    pages_changed()
+    services.schedule_recalculation(half.pk)  # the eligibility is stored with the standings
     return override
 
 
@@ -100,7 +103,9 @@ def eligibility_override_clear(*, actor: Actor, half: Half, player: Player) -> N
         actor=actor, action=Action.ELIGIBILITY_OVERRIDE_CLEAR, season=half.season, player=player,
         before={"half": half.kind, "eligible": existing.eligible, "reason": existing.reason},
     )
+    pages_changed()
     existing.delete()
+    services.schedule_recalculation(half.pk)
 
 
 # --- Confirming the prizes of a half ----------------------------------------------------
@@ -141,6 +146,7 @@ def prizes_confirm(*, actor: Actor, half: Half) -> list[Prize]:
                "prizes": [_prize_json(p.kind, p.group, p.member_id) for p in created],
                "playoff_groups": [[p.pk for p in g] for g in proposal.playoff_groups]},
     )
+    pages_changed()
     return created
 
 
@@ -198,6 +204,7 @@ def playoffs_create(*, actor: Actor, season: Season) -> PlayoffBracket:
     )
     audit.record(actor=actor, action=Action.PLAYOFFS_CREATE, season=season,
                  after={"seed": seed, "groups": row.groups})
+    pages_changed()
     return row
 
 
@@ -249,6 +256,7 @@ def playoff_result_set(*, actor: Actor, season: Season, match: str, result: str)
         after={"match": match, "result": result, "white": found.white, "black": found.black,
                "unlocked": [m.id for m in updated.matches if m not in built.matches and m.id != match]},
     )
+    pages_changed()
     return updated
 
 
@@ -273,6 +281,7 @@ def playoff_result_withdraw(*, actor: Actor, season: Season, match: str) -> engi
         actor=actor, action=Action.PLAYOFFS_RESULT_WITHDRAW, season=season,
         before={"match": match, "result": wrong.result}, after=None,
     )
+    pages_changed()
     return rebuilt
 
 
@@ -309,6 +318,7 @@ def playoff_date_set(*, actor: Actor, season: Season, match: str, date: dt.date)
         before={"match": match, "date": before.isoformat()} if before else None,
         after={"match": match, "date": date.isoformat()},
     )
+    pages_changed()
     return moved_row
 
 
@@ -341,6 +351,7 @@ def playoff_prizes_confirm(*, actor: Actor, season: Season) -> list[Prize]:
     created = Prize.objects.bulk_create(rows)
     audit.record(actor=actor, action=Action.PLAYOFFS_PRIZES, season=season, before=before or None,
                  after=[_prize_json(p.kind, p.group, p.member_id) for p in created])
+    pages_changed()
     return created
 
 
@@ -360,6 +371,7 @@ def player_set_kind(*, actor: Actor, player: Player, kind: str) -> Player:
     player.kind = kind
     player.save(update_fields=["kind"])
     audit.record(actor=actor, action=Action.PLAYER_KIND, player=player, before=before, after={"kind": kind})
+    pages_changed()
     services.schedule_recalculation(
         Half.objects.filter(season_id=player.season_id).order_by("start_date").values_list("pk", flat=True).first()
     )
@@ -421,6 +433,7 @@ def season_start_next(
         actor=actor, action=Action.SEASON_START_NEXT, season=new,
         after={"from": old.slug, "players": len(members), "system": system},
     )
+    pages_changed()
     return new
 
 

@@ -19,6 +19,7 @@ from competition import audit
 from competition import services as competition_services
 from competition.audit import Action
 from competition.models import Game, Player, RatingImport, RatingImportStatus, Season
+from competition.pagecache import pages_changed
 from members.models import User
 from members.permissions import Actor, person, require
 
@@ -89,6 +90,7 @@ def rating_import_create(*, actor: Actor, upload: Any, number_kind: str = FIDE) 
     )
     audit.record(actor=actor, action=Action.RATINGS_UPLOAD,
                  after={"import": ri.pk, "file": ri.file_name, "format": fmt})
+    pages_changed()
     return ri
 
 
@@ -218,6 +220,7 @@ def ratings_apply(
     ri.save(update_fields=["status", "applied_at"])
     audit.record(actor=actor, action=Action.RATINGS_APPLY, before=before,
                  after={"import": ri.pk, "file": ri.file_name, "members": after})
+    pages_changed()
     return len(after)
 
 
@@ -242,6 +245,7 @@ def season_start_from_ratings(*, actor: Actor, season: Season) -> list[Player]:
     Player.objects.bulk_update(players, ["rating"])
     audit.record(actor=actor, action=Action.RATINGS_SEASON_START, season=season,
                  before=before, after=after)
+    pages_changed()
     with transaction.atomic():
         ordered = competition_services.players_order_by_rating(actor=actor, season=season)
     for half_id in season.halves.values_list("pk", flat=True):

@@ -125,3 +125,23 @@ def test_a_change_reaches_visitors_within_the_stale_window(
     now = clock.time()
     monkeypatch.setattr("competition.pagecache.time.time", lambda: now + 6)
     assert 'data-result="0-1"' in client.get(url).content.decode()  # after it: the new one
+
+
+@override_settings(PAGE_CACHE_SECONDS=600)
+def test_signed_in_members_reuse_the_standings_body_and_render_only_their_header(
+    client, club, django_assert_max_num_queries
+):
+    s, _evening = club
+    first, second = (p.member for p in s.players.order_by("start")[:2])
+    url = reverse("competition:standings_half", args=[s.slug, "winter"])
+    client.force_login(first)
+    page = client.get(url).content.decode()
+    client.force_login(second)
+    # Session, user, his permissions for the menu: the standings themselves come from the
+    # body rendered for the first member (no query for the season, half or rows).
+    with django_assert_max_num_queries(4) as queries:
+        again = client.get(url).content.decode()
+    assert not any("competition_standing" in q["sql"] for q in queries.captured_queries)
+    body = page[page.index("<main"):]
+    assert again[again.index("<main"):] == body
+    assert first.name in body and second.name in body  # every row: signed in sees all

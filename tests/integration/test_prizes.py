@@ -118,14 +118,20 @@ def test_eligibility_query_count_is_fixed(django_assert_max_num_queries):
         assert len(prize_selectors.eligibility(half(big))) == 24
 
 
-def test_eligibility_marks_follow_an_override_and_a_recalculation():
+def test_eligibility_marks_follow_an_override_and_a_recalculation(
+    django_capture_on_commit_callbacks,
+):
+    # The marks are stored with the standings: an override schedules the recalculation
+    # that stores them anew, after its commit.
     season = import_season(full_winter({n: {8} for n in range(6)}))
     winter, eighth = half(season), pid(season, 8)
     assert prize_selectors.eligibility_marks(winter)[eighth.pk] is False
-    prize_services.eligibility_override_set(actor=f.admin(), half=winter, player=eighth,
-                                            eligible=True, reason="ill, with a doctor's note")
+    with django_capture_on_commit_callbacks(execute=True):
+        prize_services.eligibility_override_set(actor=f.admin(), half=winter, player=eighth,
+                                                eligible=True, reason="ill, with a doctor's note")
     assert prize_selectors.eligibility_marks(winter)[eighth.pk] is True
-    prize_services.eligibility_override_clear(actor=f.admin(), half=winter, player=eighth)
+    with django_capture_on_commit_callbacks(execute=True):
+        prize_services.eligibility_override_clear(actor=f.admin(), half=winter, player=eighth)
     assert prize_selectors.eligibility_marks(winter)[eighth.pk] is False
 
 

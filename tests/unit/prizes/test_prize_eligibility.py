@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from competition.prizes.engine.awards import keizer_eligibility, ladder_eligibility
+from competition.scoring.eligibility import keizer_eligibility, ladder_eligibility
 from competition.scoring.types import LadderStanding, PlayerStats, Standing
 
 

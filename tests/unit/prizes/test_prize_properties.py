@@ -10,8 +10,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from competition.prizes.engine.awards import (
-    evenings_in_standings,
-    keizer_eligibility,
     playoff_groups,
     playoff_players,
     prize_report,
@@ -19,6 +17,7 @@ from competition.prizes.engine.awards import (
     winter_prizes,
 )
 from competition.prizes.engine.playoffs import RESULTS, build_bracket, record_result, winners
+from competition.scoring.eligibility import evenings_in_standings, keizer_eligibility
 from competition.scoring.generate import random_season
 from competition.scoring.keizer import compute_keizer_season
 from competition.scoring.types import KeizerParams, PlayerStats, Standing

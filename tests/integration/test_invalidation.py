@@ -1,0 +1,101 @@
+"""One invalidation story (docs/architecture.md): every committed write moves visitors'
+pages on exactly once; a write that recalculates moves them on only when the
+recalculation has stored the new standings; the audit trail only records."""
+
+from __future__ import annotations
+
+from unittest import mock
+
+import pytest
+from django.core.cache import cache
+
+from competition import audit, pagecache, services
+from competition.models import Result, StandingsSnapshot
+from pairing.services import evening_pair_and_publish, tempo_request
+from tests import factories as f
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def club(django_capture_on_commit_callbacks):
+    cache.clear()
+    s = f.season(players=6)
+    evening = f.playing_evenings(s)[0]
+    with django_capture_on_commit_callbacks(execute=True):
+        evening_pair_and_publish(actor=None, system=True, evening_id=evening.pk,
+                                 now=evening.deadline)
+    return s, evening
+
+
+def version() -> int:
+    return int(pagecache.data_version())
+
+
+def test_a_result_moves_the_pages_on_once_and_only_after_the_standings_are_stored(
+    club, django_capture_on_commit_callbacks
+):
+    s, evening = club
+    game = evening.games.order_by("board").first()
+    seen: list[tuple[int, bool]] = []  # (version, standings stored?) at every bump
+    real_bump = pagecache._bump
+
+    def bump(key: str) -> None:
+        stored = StandingsSnapshot.objects.filter(half=evening.half).exists()
+        real_bump(key)
+        seen.append((version(), stored))
+
+    before = version()
+    with mock.patch.object(pagecache, "_bump", bump), \
+            django_capture_on_commit_callbacks(execute=True):
+        services.result_set(actor=f.arbiter(), game=game, result=Result.WHITE_WINS)
+    assert version() == before + 1
+    assert seen == [(before + 1, True)]  # one bump, by the recalculation, standings stored
+
+
+def test_a_write_that_does_not_recalculate_moves_the_pages_on_once(
+    club, django_capture_on_commit_callbacks, monkeypatch
+):
+    s, evening = club
+    game = evening.games.order_by("board").first()
+    before = version()
+    with django_capture_on_commit_callbacks(execute=True):
+        tempo_request(actor=game.white.member, game=game, opponent_agrees=True,
+                      now=evening.deadline)
+    assert version() == before + 1
+
+
+def test_a_sign_off_for_several_unpaired_evenings_moves_only_those_evenings_pages(
+    club, django_capture_on_commit_callbacks
+):
+    s, _evening = club
+    later = f.playing_evenings(s)[-3:]  # still to come: not counted, not paired
+    player = s.players.order_by("start").first()
+    before = version()
+    evenings_before = [pagecache.evening_version(e.date.isoformat()) for e in later]
+    with django_capture_on_commit_callbacks(execute=True):
+        services.registration_set(actor=f.leader(), player=player, evenings=later,
+                                  status="absent_with_notice")
+    assert version() == before
+    assert [int(pagecache.evening_version(e.date.isoformat())) for e in later] == [
+        int(v) + 1 for v in evenings_before
+    ]
+
+
+def test_a_rolled_back_write_moves_nothing(club, django_capture_on_commit_callbacks):
+    from django.db import transaction
+
+    before = version()
+    with django_capture_on_commit_callbacks(execute=True):
+        with pytest.raises(RuntimeError), transaction.atomic():
+            pagecache.pages_changed()
+            raise RuntimeError("the write failed")
+    assert version() == before
+
+
+def test_the_audit_trail_only_records(club, django_capture_on_commit_callbacks):
+    s, evening = club
+    before = version()
+    with django_capture_on_commit_callbacks(execute=True):
+        audit.record(actor=None, action=audit.Action.EVENING_UPDATE, evening=evening)
+    assert version() == before
