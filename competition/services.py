@@ -172,7 +172,7 @@ def _calendar_note(proposed: Any) -> str:
     return ""  # the kind says it all (rapid, closed, no competition)
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def competition_set_parameters(
     *, actor: Actor, competition: Competition, system: str, overrides: dict[str, Any] | None
 ) -> Competition:
@@ -202,7 +202,7 @@ def competition_set_parameters(
     return competition
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def evening_update(
     *, actor: Actor, evening: Evening, kind: str, half: Half | None, note: str = ""
 ) -> Evening:

@@ -169,7 +169,7 @@ def _edit_done(actor: Actor, evening: Evening, action: Action, before: dict[str,
     _recalculate_after_commit(evening)
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def pairing_swap_colours(*, actor: Actor, game_id: int) -> Game:
     require(actor, "competition.manage_pairings")
     game = Game.objects.select_related("evening").get(pk=game_id)
@@ -185,7 +185,7 @@ def pairing_swap_colours(*, actor: Actor, game_id: int) -> Game:
     return game
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def pairing_remove_player(*, actor: Actor, evening_id: int, player_id: int) -> None:
     """A late withdrawal: the player leaves the pairing and is absent without notice,
     unless the leader recorded another absence for him already (force majeure, club
@@ -219,7 +219,7 @@ def pairing_remove_player(*, actor: Actor, evening_id: int, player_id: int) -> N
     _edit_done(actor, evening, Action.PAIRING_REMOVE_PLAYER, before, {"removed": player.pk})
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def pairing_add_player(*, actor: Actor, evening_id: int, player_id: int) -> None:
     """A late arrival: he plays whoever has the bye, or takes the bye himself."""
     require(actor, "competition.manage_pairings")
@@ -241,7 +241,7 @@ def pairing_add_player(*, actor: Actor, evening_id: int, player_id: int) -> None
     _edit_done(actor, evening, Action.PAIRING_ADD_PLAYER, before, {"added": player.pk})
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def pairing_swap_opponents(*, actor: Actor, game_a: int, game_b: int) -> None:
     """Exchange the black players of two games (the leader's manual correction)."""
     require(actor, "competition.manage_pairings")
@@ -281,7 +281,7 @@ def _locked_game(game: Game) -> Game:
     )
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def tempo_request(
     *, actor: Actor, game: Game, opponent_agrees: bool, now: dt.datetime | None = None
 ) -> Game:
@@ -323,7 +323,7 @@ def tempo_request(
     return game
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def tempo_decide(*, actor: Actor, game: Game, approve: bool) -> Game:
     """The leader approves or refuses a pending request; both players get an e-mail
     after commit."""

@@ -159,7 +159,7 @@ def _rounds_set(event: SwissEvent) -> bool:
     return event.rounds_fixed
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def event_set_rounds(*, actor: Actor, event: SwissEvent, rounds: int) -> SwissEvent:
     """The arbiter sets the number of rounds (a blitz: after the proposal)."""
     require(actor, ARBITER)
@@ -193,7 +193,7 @@ def _season_rating(event: SwissEvent, member: Any) -> int | None:
     return member.rating
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def entrant_add(*, actor: Actor, event: SwissEvent, member: Any, rating: int | None = None) -> SwissEntrant:
     """Enter a member. Until a round is paired the start numbers follow the rating; later
     entrants get the next number (and a zero-point bye for the rounds they missed)."""
@@ -235,7 +235,7 @@ def _rapid_evening(event: SwissEvent, after: dt.date | None) -> Evening:
     return evening
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def round_open(*, actor: Actor, event: SwissEvent, evening: Evening | None = None) -> SwissRound:
     """The next round, ready for marking who is present. Opening twice gives the same
     round. A rapid round belongs to a rapid evening (today's or the next, or ``evening``);
@@ -272,7 +272,7 @@ def round_open(*, actor: Actor, event: SwissEvent, evening: Evening | None = Non
     return rnd
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def presence_set(*, actor: Actor, round: SwissRound, entrant_ids: Iterable[int]) -> SwissRound:
     """The arbiter marks who is present for a round (RULES 7: present 15 minutes before the
     round, the arbiter's marking is the record). Only before the round is paired."""
@@ -303,7 +303,7 @@ def _pair(event: SwissEvent, rnd: SwissRound, entrants: list[SwissEntrant], pres
         raise ValidationError(str(exc)) from exc
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def round_pair(*, actor: Actor, round: SwissRound) -> SwissRound:
     """Pair the round among the present entrants (rapid: two-game matches; blitz: Dutch)
     and store its boards and the engine's notes. A paired round is not paired again."""
@@ -362,7 +362,7 @@ def _check_result(event: SwissEvent, white: Fraction, black: Fraction, forfeit: 
         )
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def game_result_set(
     *,
     actor: Actor,
@@ -410,7 +410,7 @@ def _num(value: Decimal | None) -> str | None:
     return None if value is None else str(value)
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def round_finish(*, actor: Actor, round: SwissRound) -> SwissRound:
     """Close a round once every board has a result; its points then count in the standings
     and the next round can be opened. Finishing twice changes nothing."""
@@ -437,7 +437,7 @@ def round_finish(*, actor: Actor, round: SwissRound) -> SwissRound:
 # --- The blitz playoff ------------------------------------------------------------------
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def blitz_playoff_create(*, actor: Actor, event: SwissEvent) -> SwissEvent:
     """The playoff of an unbroken tie for first (RULES 8): a double round robin by the Berger
     tables, every tied player meeting every other with both colours, all games created at
@@ -502,7 +502,7 @@ def event_to_trf(event: SwissEvent) -> str:
 _TRF_POINTS: dict[str, Fraction | int] = {"1": 1, "W": 1, "=": Fraction(1, 2), "D": Fraction(1, 2), "0": 0, "L": 0, "+": 1, "-": 0}
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def event_from_trf(*, actor: Actor, season: Season, text: str, name: str) -> SwissEvent:
     """A blitz event from a TRF file (played elsewhere, or an earlier year). Players are
     matched to members by name; every round is stored finished."""

@@ -62,7 +62,7 @@ def _locked_half(half: Half) -> Half:
 # --- Eligibility overrides --------------------------------------------------------------
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def eligibility_override_set(
     *, actor: Actor, half: Half, player: Player, eligible: bool, reason: str
 ) -> EligibilityOverride:
@@ -91,7 +91,7 @@ def eligibility_override_set(
     return override
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def eligibility_override_clear(*, actor: Actor, half: Half, player: Player) -> None:
     """Withdraw the decision: the rule decides again."""
     require(actor, "competition.override_eligibility")
@@ -111,7 +111,7 @@ def eligibility_override_clear(*, actor: Actor, half: Half, player: Player) -> N
 # --- Confirming the prizes of a half ----------------------------------------------------
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def prizes_confirm(*, actor: Actor, half: Half) -> list[Prize]:
     """Write the half's prizes as the rules give them now, replacing an earlier
     confirmation of the half. Refused while evenings or results are outstanding."""
@@ -179,7 +179,7 @@ def _summer(season: Season) -> Half:
     return half
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def playoffs_create(*, actor: Actor, season: Season) -> PlayoffBracket:
     """Draw the playoffs after the summer half: the eligible players in summer final
     order, in groups (`prizes.playoff_groups`), colours from a recorded, reproducible lot."""
@@ -230,7 +230,7 @@ def _open_match(built: engine.Bracket, match_id: str) -> engine.Match:
     return match
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def playoff_result_set(*, actor: Actor, season: Season, match: str, result: str) -> engine.Bracket:
     """Enter the result of an open playoff match. A drawn match gets its decider at once
     (same evening, reduced tempo); a drawn decider is won by the player with black."""
@@ -260,7 +260,7 @@ def playoff_result_set(*, actor: Actor, season: Season, match: str, result: str)
     return updated
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def playoff_result_withdraw(*, actor: Actor, season: Season, match: str) -> engine.Bracket:
     """Take back a wrongly entered playoff result (the leader). Refused while a later
     result follows from it (a decider, the next round): withdraw those first."""
@@ -285,7 +285,7 @@ def playoff_result_withdraw(*, actor: Actor, season: Season, match: str) -> engi
     return rebuilt
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def playoff_date_set(*, actor: Actor, season: Season, match: str, date: dt.date) -> PlayoffDate:
     """Move a match that has not been played to another date agreed with the leader.
     The top group's final is not moved, nor a decider (it follows its match at once)."""
@@ -322,7 +322,7 @@ def playoff_date_set(*, actor: Actor, season: Season, match: str, date: dt.date)
     return moved_row
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def playoff_prizes_confirm(*, actor: Actor, season: Season) -> list[Prize]:
     """The playoff prizes once every group is decided: club champion (the top group's
     winner) and a group prize for the winner of every other group."""
@@ -358,7 +358,7 @@ def playoff_prizes_confirm(*, actor: Actor, season: Season) -> list[Prize]:
 # --- The next season --------------------------------------------------------------------
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def player_set_kind(*, actor: Actor, player: Player, kind: str) -> Player:
     """Fixed or flexible (a fixed player opts in again for the new season)."""
     require(actor, "competition.manage_season")
@@ -378,7 +378,7 @@ def player_set_kind(*, actor: Actor, player: Player, kind: str) -> Player:
     return player
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def season_start_next(
     *,
     actor: Actor,

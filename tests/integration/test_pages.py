@@ -11,13 +11,13 @@ import re
 
 import pytest
 from django.conf import settings
-from django.db import transaction
 from django.utils import timezone
 from pytest_django.asserts import assertContains, assertNotContains
 
 from competition.demo import build_demo
 from competition.models import Evening, EveningKind, EveningStatus, Game, Player, Standing
 from members.models import User
+from tests.transactions import rolled_back
 
 pytestmark = pytest.mark.django_db
 
@@ -29,10 +29,9 @@ PLAYERS = 30
 def demo(django_db_setup, django_db_blocker):
     """The demo club, built once for this module and rolled back after it; each test runs
     in a savepoint inside this transaction."""
-    with django_db_blocker.unblock(), transaction.atomic():
+    with django_db_blocker.unblock(), rolled_back():
         season = build_demo(today=TODAY)
         yield season
-        transaction.set_rollback(True)
 
 
 @pytest.fixture(autouse=True)

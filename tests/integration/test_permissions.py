@@ -33,7 +33,6 @@ from unittest import mock
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
@@ -63,6 +62,7 @@ from competition.prizes.forms import PLAYOFF_RESULTS
 from members.models import User
 from pairing import services as tempo
 from pairing.services import evening_pair_and_publish
+from tests.transactions import rolled_back
 
 pytestmark = pytest.mark.django_db
 
@@ -110,7 +110,7 @@ class World:
 @pytest.fixture(scope="module")
 def world(django_db_setup, django_db_blocker):
     now = timezone.make_aware(dt.datetime.combine(TODAY, dt.time(12)))
-    with django_db_blocker.unblock(), transaction.atomic(), mock.patch(
+    with django_db_blocker.unblock(), rolled_back(), mock.patch(
         "django.utils.timezone.now", return_value=now
     ):
         season = build_demo(today=TODAY)
@@ -173,7 +173,6 @@ def world(django_db_setup, django_db_blocker):
             ),
             trf=swiss.event_to_trf(live),
         )
-        transaction.set_rollback(True)
 
 
 @pytest.fixture(autouse=True)

@@ -10,6 +10,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from competition.models import Season
+from competition.pagecache import pages_changed
 from members.models import User
 
 
@@ -35,6 +36,7 @@ class Command(BaseCommand):
         try:
             with transaction.atomic():
                 call_command("loaddata", tmp.name, verbosity=0)
+                pages_changed()  # nothing cached before the restore is shown after it
         finally:
             os.unlink(tmp.name)
         self.stderr.write(f"Restored {Season.objects.count()} season(s) from {file}.")
