@@ -23,3 +23,11 @@ STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 # Tests read fresh pages; tests/integration/test_page_cache.py turns the cache on.
 PAGE_CACHE_SECONDS = 0
 PAGE_STALE_SECONDS = 0
+# Under pytest-xdist every worker process has its own test database (pytest-django adds
+# the worker id to its name) and var/ directory (above); on a shared Redis it also needs
+# its own cache keys and Celery queue, so workers never read each other's pages, version
+# counters or jobs.
+XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+if XDIST_WORKER and REDIS_URL:  # noqa: F405
+    CACHES["default"]["KEY_PREFIX"] += f"-{XDIST_WORKER}"  # noqa: F405
+    CELERY_TASK_DEFAULT_QUEUE = f"celery-{XDIST_WORKER}"

@@ -21,7 +21,7 @@ log = logging.getLogger(__name__)
 
 @shared_task(acks_late=True)
 def close_due_evenings() -> list[int]:
-    """Beat entry (Thursday 18:00 and a frequent catch-up). Safe to run twice at once:
+    """Beat entry, every minute (each evening has its own deadline). Safe to run twice at once:
     each evening is paired under its row lock, and a published one is left alone."""
     paired = []
     for evening_id in due_evenings():
