@@ -15,6 +15,8 @@ $(STAMP): pyproject.toml requirements-dev.lock
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -r requirements-dev.lock
 	$(BIN)/python -m pip install --quiet --no-deps -e .
+	@$(BIN)/python -m pip check >/dev/null || { $(BIN)/python -m pip check; \
+	  echo "pyproject.toml and requirements-dev.lock disagree: run make lock"; exit 1; }
 	@touch $(STAMP)
 
 install: $(STAMP)
@@ -24,7 +26,9 @@ install: $(STAMP)
 # adds the test and lint tools at the same versions of everything shared.
 LOCK := $(BIN)/uv pip compile pyproject.toml --universal --python-version 3.11 \
 	--generate-hashes --custom-compile-command "make lock" --quiet
-lock: install
+lock:
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@test -x $(BIN)/uv || $(BIN)/python -m pip install --quiet uv
 	$(LOCK) --extra dev -o requirements-dev.lock
 	$(LOCK) -c requirements-dev.lock -o requirements.lock
 

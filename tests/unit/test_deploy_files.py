@@ -89,7 +89,7 @@ def test_the_compose_file_holds_no_password(compose):
     assert "DJANGO_SECRET_KEY" not in text  # from .env only
 
 
-def test_env_example_documents_every_variable(compose):
+def test_env_example_and_the_operations_doc_name_every_variable(compose):
     example = (ROOT / ".env.example").read_text()
     documented = set(re.findall(r"^#?\s*([A-Z][A-Z0-9_]+)\s*[= ]", example, re.M))
     text = (ROOT / "docker-compose.yml").read_text()
@@ -99,6 +99,8 @@ def test_env_example_documents_every_variable(compose):
     in_settings |= set(re.findall(r"""environ\.get\(\s*["']([A-Z][A-Z0-9_]+)""", settings))
     assert {"POSTGRES_PASSWORD", "DATABASE_URL", "DJANGO_SECRET_KEY"} <= in_compose | in_settings
     assert sorted((in_compose | in_settings) - documented) == []
+    operations = (ROOT / "docs" / "operations.md").read_text()
+    assert sorted(v for v in in_compose | in_settings if f"`{v}`" not in operations) == []
 
 
 def test_env_files_stay_out_of_git_and_of_the_image():
