@@ -7,6 +7,11 @@ os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-secret-key")
 os.environ.setdefault("DJANGO_SECURE_HTTPS", "0")
 # The embedded broker, cache and beat files of a test run live apart from `make run`'s.
 os.environ.setdefault("RANGLIJST_VAR_DIR", tempfile.mkdtemp(prefix="ranglijst-test-"))
+# pytest-xdist workers inherit the directory of the process that started them: each
+# takes its own below it (a shared file cache would mix their pages and versions).
+XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+if XDIST_WORKER:
+    os.environ["RANGLIJST_VAR_DIR"] = os.path.join(os.environ["RANGLIJST_VAR_DIR"], XDIST_WORKER)
 
 from config.settings import *  # noqa: E402,F403
 
@@ -27,7 +32,6 @@ PAGE_STALE_SECONDS = 0
 # the worker id to its name) and var/ directory (above); on a shared Redis it also needs
 # its own cache keys and Celery queue, so workers never read each other's pages, version
 # counters or jobs.
-XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
 if XDIST_WORKER and REDIS_URL:  # noqa: F405
     CACHES["default"]["KEY_PREFIX"] += f"-{XDIST_WORKER}"  # noqa: F405
     CELERY_TASK_DEFAULT_QUEUE = f"celery-{XDIST_WORKER}"

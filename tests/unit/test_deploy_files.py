@@ -159,18 +159,28 @@ def test_declared_dependencies_are_in_the_locks():
     assert sorted(normal(n) for n in dev - everything) == []
 
 
-def test_each_xdist_worker_has_its_own_redis_keys_and_queue():
-    """Two pytest-xdist workers on one Redis must not share pages, counters or jobs."""
+def _worker_settings(worker: str, **env: str) -> list[str]:
     code = (
         "from django.conf import settings as s; "
-        "print(s.CACHES['default']['KEY_PREFIX'], s.CELERY_TASK_DEFAULT_QUEUE)"
+        "print(s.VAR_DIR, s.CACHES['default'].get('KEY_PREFIX', '-'), "
+        "getattr(s, 'CELERY_TASK_DEFAULT_QUEUE', '-'))"
     )
-    env = {"DJANGO_SETTINGS_MODULE": "config.test_settings", "PATH": "/usr/bin:/bin",
-           "REDIS_URL": "redis://127.0.0.1:6379/0"}
-    answers = [
-        subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                       text=True, env={**env, "PYTEST_XDIST_WORKER": worker}, check=True,
-                       timeout=60).stdout.split()[-2:]
-        for worker in ("gw0", "gw1")
-    ]
-    assert answers == [["ranglijst-gw0", "celery-gw0"], ["ranglijst-gw1", "celery-gw1"]]
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
+        env={"DJANGO_SETTINGS_MODULE": "config.test_settings", "PATH": "/usr/bin:/bin",
+             "PYTEST_XDIST_WORKER": worker, **env},
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()[-3:]
+
+
+def test_each_xdist_worker_has_its_own_files_redis_keys_and_queue(tmp_path):
+    """Workers inherit the var/ directory of the process that started them; sharing it (or
+    one Redis) would mix their cached pages, version counters and jobs."""
+    inherited = {"RANGLIJST_VAR_DIR": str(tmp_path)}
+    gw0 = _worker_settings("gw0", **inherited)
+    gw1 = _worker_settings("gw1", **inherited)
+    assert gw0[0] == str(tmp_path / "gw0") and gw1[0] == str(tmp_path / "gw1")
+    redis = {**inherited, "REDIS_URL": "redis://127.0.0.1:6379/0"}
+    assert _worker_settings("gw0", **redis)[1:] == ["ranglijst-gw0", "celery-gw0"]
+    assert _worker_settings("gw1", **redis)[1:] == ["ranglijst-gw1", "celery-gw1"]
