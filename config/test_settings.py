@@ -2,16 +2,25 @@
 
 import os
 import tempfile
+from urllib.parse import urlsplit
 
 os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-secret-key")
 os.environ.setdefault("DJANGO_SECURE_HTTPS", "0")
 # The embedded broker, cache and beat files of a test run live apart from `make run`'s.
 os.environ.setdefault("RANGLIJST_VAR_DIR", tempfile.mkdtemp(prefix="ranglijst-test-"))
-# pytest-xdist workers inherit the directory of the process that started them: each
-# takes its own below it (a shared file cache would mix their pages and versions).
+# pytest-xdist workers (gw0, gw1, ...) each have their own test database (pytest-django
+# appends the worker id to its name). They inherit the var/ directory of the process that
+# started them: each takes its own below it, or their file caches would mix pages and
+# versions. On Redis, worker gwK uses database number N+K of REDIS_URL's server (N: the
+# URL's number), so one worker's cache.clear() (a FLUSHDB) never empties another's cache
+# or broker queue; the environment is set too, for the subprocesses a test starts.
 XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
 if XDIST_WORKER:
     os.environ["RANGLIJST_VAR_DIR"] = os.path.join(os.environ["RANGLIJST_VAR_DIR"], XDIST_WORKER)
+    if os.environ.get("REDIS_URL"):
+        _redis = urlsplit(os.environ["REDIS_URL"])
+        _db = int(_redis.path.strip("/") or 0) + int(XDIST_WORKER.removeprefix("gw"))
+        os.environ["REDIS_URL"] = _redis._replace(path=f"/{_db}").geturl()
 
 from config.settings import *  # noqa: E402,F403
 
@@ -28,10 +37,3 @@ STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 # Tests read fresh pages; tests/integration/test_page_cache.py turns the cache on.
 PAGE_CACHE_SECONDS = 0
 PAGE_STALE_SECONDS = 0
-# Under pytest-xdist every worker process has its own test database (pytest-django adds
-# the worker id to its name) and var/ directory (above); on a shared Redis it also needs
-# its own cache keys and Celery queue, so workers never read each other's pages, version
-# counters or jobs.
-if XDIST_WORKER and REDIS_URL:  # noqa: F405
-    CACHES["default"]["KEY_PREFIX"] += f"-{XDIST_WORKER}"  # noqa: F405
-    CELERY_TASK_DEFAULT_QUEUE = f"celery-{XDIST_WORKER}"

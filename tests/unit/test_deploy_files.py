@@ -161,9 +161,8 @@ def test_declared_dependencies_are_in_the_locks():
 
 def _worker_settings(worker: str, **env: str) -> list[str]:
     code = (
-        "from django.conf import settings as s; "
-        "print(s.VAR_DIR, s.CACHES['default'].get('KEY_PREFIX', '-'), "
-        "getattr(s, 'CELERY_TASK_DEFAULT_QUEUE', '-'))"
+        "import os; from django.conf import settings as s; "
+        "print(s.VAR_DIR, s.REDIS_URL or '-', os.environ.get('REDIS_URL', '-'))"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
@@ -174,13 +173,15 @@ def _worker_settings(worker: str, **env: str) -> list[str]:
     return done.stdout.split()[-3:]
 
 
-def test_each_xdist_worker_has_its_own_files_redis_keys_and_queue(tmp_path):
-    """Workers inherit the var/ directory of the process that started them; sharing it (or
-    one Redis) would mix their cached pages, version counters and jobs."""
+def test_each_xdist_worker_has_its_own_var_directory_and_redis_database(tmp_path):
+    """Workers inherit the var/ directory of the process that started them; sharing it, or
+    one Redis database (a test's cache.clear() flushes it), would mix their cached pages,
+    version counters and broker queues. Subprocesses a test starts inherit the same."""
     inherited = {"RANGLIJST_VAR_DIR": str(tmp_path)}
-    gw0 = _worker_settings("gw0", **inherited)
-    gw1 = _worker_settings("gw1", **inherited)
-    assert gw0[0] == str(tmp_path / "gw0") and gw1[0] == str(tmp_path / "gw1")
-    redis = {**inherited, "REDIS_URL": "redis://127.0.0.1:6379/0"}
-    assert _worker_settings("gw0", **redis)[1:] == ["ranglijst-gw0", "celery-gw0"]
-    assert _worker_settings("gw1", **redis)[1:] == ["ranglijst-gw1", "celery-gw1"]
+    assert _worker_settings("gw0", **inherited) == [str(tmp_path / "gw0"), "-", "-"]
+    assert _worker_settings("gw1", **inherited)[0] == str(tmp_path / "gw1")
+    redis = {**inherited, "REDIS_URL": "redis://127.0.0.1:6379/4"}
+    assert _worker_settings("gw0", **redis)[1:] == ["redis://127.0.0.1:6379/4"] * 2
+    assert _worker_settings("gw3", **redis)[1:] == ["redis://127.0.0.1:6379/7"] * 2
+    assert _worker_settings("gw1", REDIS_URL="redis://127.0.0.1:6379")[1:] == [
+        "redis://127.0.0.1:6379/1"] * 2
