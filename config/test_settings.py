@@ -13,9 +13,11 @@ os.environ.setdefault("RANGLIJST_VAR_DIR", tempfile.mkdtemp(prefix="ranglijst-te
 # started them: each takes its own below it, or their file caches would mix pages and
 # versions. On Redis, worker gwK uses database number N+K of REDIS_URL's server (N: the
 # URL's number), so one worker's cache.clear() (a FLUSHDB) never empties another's cache
-# or broker queue; the environment is set too, for the subprocesses a test starts.
+# or broker queue; the environment is set too, for the subprocesses a test starts (once:
+# a subprocess on these settings inherits the worker's values and keeps them).
 XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
-if XDIST_WORKER:
+if XDIST_WORKER and os.environ.get("RANGLIJST_TEST_WORKER") != XDIST_WORKER:
+    os.environ["RANGLIJST_TEST_WORKER"] = XDIST_WORKER
     os.environ["RANGLIJST_VAR_DIR"] = os.path.join(os.environ["RANGLIJST_VAR_DIR"], XDIST_WORKER)
     if os.environ.get("REDIS_URL"):
         _redis = urlsplit(os.environ["REDIS_URL"])

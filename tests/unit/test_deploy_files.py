@@ -185,3 +185,8 @@ def test_each_xdist_worker_has_its_own_var_directory_and_redis_database(tmp_path
     assert _worker_settings("gw3", **redis)[1:] == ["redis://127.0.0.1:6379/7"] * 2
     assert _worker_settings("gw1", REDIS_URL="redis://127.0.0.1:6379")[1:] == [
         "redis://127.0.0.1:6379/1"] * 2
+    # A subprocess of a test on gw3 (same settings, the worker's environment) stays there.
+    inside = {"RANGLIJST_VAR_DIR": str(tmp_path / "gw3"), "REDIS_URL": "redis://127.0.0.1:6379/7",
+              "RANGLIJST_TEST_WORKER": "gw3"}
+    assert _worker_settings("gw3", **inside) == [str(tmp_path / "gw3")] + [
+        "redis://127.0.0.1:6379/7"] * 2
