@@ -7,15 +7,30 @@ BIN    := $(VENV)/bin
 PORT   ?= 8000
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test install migrate demo bench loadtest lint messages clean
+.PHONY: run test install lock migrate demo bench loadtest lint messages clean
 
-$(STAMP): pyproject.toml
+# The pinned versions of requirements-dev.lock (hashes checked), then the project itself.
+$(STAMP): pyproject.toml requirements-dev.lock
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m pip install --quiet -r requirements-dev.lock
+	$(BIN)/python -m pip install --quiet --no-deps -e .
+	@$(BIN)/python -m pip check >/dev/null || { $(BIN)/python -m pip check; \
+	  echo "pyproject.toml and requirements-dev.lock disagree: run make lock"; exit 1; }
 	@touch $(STAMP)
 
 install: $(STAMP)
+
+# After a change of the dependencies in pyproject.toml: pin every package again.
+# requirements.lock is what production installs (the Dockerfile), requirements-dev.lock
+# adds the test and lint tools at the same versions of everything shared.
+LOCK := $(BIN)/uv pip compile pyproject.toml --universal --python-version 3.11 \
+	--generate-hashes --custom-compile-command "make lock" --quiet
+lock:
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@test -x $(BIN)/uv || $(BIN)/python -m pip install --quiet uv
+	$(LOCK) --extra dev -o requirements-dev.lock
+	$(LOCK) -c requirements-dev.lock -o requirements.lock
 
 migrate: install
 	DJANGO_DEBUG=1 $(BIN)/python manage.py migrate --noinput
@@ -27,8 +42,11 @@ demo: migrate
 run: demo
 	DJANGO_DEBUG=1 PORT=$(PORT) $(BIN)/python scripts/serve.py
 
+# One pytest process per core (pytest-xdist); PYTEST_ARGS come after, so
+# `make test PYTEST_ARGS="-n 0 -k signup"` runs in one process.
+PYTEST_WORKERS ?= auto
 test: install
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
 bench: install
 	@for f in bench/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done

@@ -152,20 +152,17 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE = {
-    # The sign-up deadline: Thursday 18:00 in the club's time zone (CELERY_TIMEZONE).
-    "close-deadlines-thursday": {
+    # The sign-up deadline is each evening's own (a parameter of its competition, Thursday
+    # 18:00 by default), so one job every minute pairs every evening whose deadline has
+    # passed: within a minute of it, and as soon as a worker is back after an outage.
+    "close-due-evenings": {
         "task": "pairing.tasks.close_due_evenings",
-        "schedule": crontab(hour=18, minute=0, day_of_week="thu"),
+        "schedule": crontab(minute="*"),
     },
     # Standings whose recalculation task was lost (broker down, worker killed).
     "recalculate-stale-seasons": {
         "task": "competition.tasks.recalculate_stale_seasons",
         "schedule": crontab(minute="*"),
-    },
-    # Catch-up: an evening whose deadline passed while no worker ran is paired on return.
-    "close-deadlines-catch-up": {
-        "task": "pairing.tasks.close_due_evenings",
-        "schedule": crontab(minute="*/5"),
     },
 }
 

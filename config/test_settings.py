@@ -2,11 +2,27 @@
 
 import os
 import tempfile
+from urllib.parse import urlsplit
 
 os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-secret-key")
 os.environ.setdefault("DJANGO_SECURE_HTTPS", "0")
 # The embedded broker, cache and beat files of a test run live apart from `make run`'s.
 os.environ.setdefault("RANGLIJST_VAR_DIR", tempfile.mkdtemp(prefix="ranglijst-test-"))
+# pytest-xdist workers (gw0, gw1, ...) each have their own test database (pytest-django
+# appends the worker id to its name). They inherit the var/ directory of the process that
+# started them: each takes its own below it, or their file caches would mix pages and
+# versions. On Redis, worker gwK uses database number N+K of REDIS_URL's server (N: the
+# URL's number), so one worker's cache.clear() (a FLUSHDB) never empties another's cache
+# or broker queue; the environment is set too, for the subprocesses a test starts (once:
+# a subprocess on these settings inherits the worker's values and keeps them).
+XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+if XDIST_WORKER and os.environ.get("RANGLIJST_TEST_WORKER") != XDIST_WORKER:
+    os.environ["RANGLIJST_TEST_WORKER"] = XDIST_WORKER
+    os.environ["RANGLIJST_VAR_DIR"] = os.path.join(os.environ["RANGLIJST_VAR_DIR"], XDIST_WORKER)
+    if os.environ.get("REDIS_URL"):
+        _redis = urlsplit(os.environ["REDIS_URL"])
+        _db = int(_redis.path.strip("/") or 0) + int(XDIST_WORKER.removeprefix("gw"))
+        os.environ["REDIS_URL"] = _redis._replace(path=f"/{_db}").geturl()
 
 from config.settings import *  # noqa: E402,F403
 

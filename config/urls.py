@@ -2,8 +2,10 @@ from django.contrib import admin
 from django.urls import include, path
 
 from competition import views as competition_views
+from config import health
 
 urlpatterns = [
+    path("healthz", health.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

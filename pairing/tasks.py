@@ -14,9 +14,8 @@ log = logging.getLogger(__name__)
 
 @shared_task(acks_late=True)
 def close_due_evenings() -> list[int]:
-    """Beat entry (every few minutes): close sign-ups, pair and publish each evening whose
-    deadline has passed. Safe to run twice at once: each evening is paired under its row
-    lock, and a published one is left alone."""
+    """Beat entry, every minute (each evening has its own deadline). Safe to run twice at once:
+    each evening is paired under its row lock, and a published one is left alone."""
     paired = []
     for evening_id in due_evenings():
         try:

@@ -149,15 +149,16 @@ def test_odd_number_present_gives_one_bye_recorded_with_its_lot(
     assert len(mail.outbox) == 7
 
 
-def test_beat_runs_the_job_thursday_18_00_amsterdam_and_the_deadline_holds_across_dst():
+def test_beat_runs_the_job_every_minute_so_any_deadline_holds_across_dst():
+    """One beat entry: each evening's deadline is a parameter of its competition, so the
+    job runs every minute and pairs whatever is due, whatever the deadline is."""
     from config.celery import app
 
     assert settings.CELERY_TIMEZONE == "Europe/Amsterdam"
-    thursday = settings.CELERY_BEAT_SCHEDULE["close-deadlines-thursday"]
-    assert thursday["task"] == "pairing.tasks.close_due_evenings"
-    assert thursday["schedule"] == crontab(minute=0, hour=18, day_of_week="thu")
-    catch_up = settings.CELERY_BEAT_SCHEDULE["close-deadlines-catch-up"]
-    assert catch_up["task"] == "pairing.tasks.close_due_evenings"
+    jobs = [name for name, entry in settings.CELERY_BEAT_SCHEDULE.items()
+            if entry["task"] == "pairing.tasks.close_due_evenings"]
+    assert jobs == ["close-due-evenings"]
+    assert settings.CELERY_BEAT_SCHEDULE["close-due-evenings"]["schedule"] == crontab(minute="*")
 
     s = f.season(players=0)
     before_dst = Evening.objects.get(season=s, date=dt.date(2026, 10, 23))
@@ -168,11 +169,18 @@ def test_beat_runs_the_job_thursday_18_00_amsterdam_and_the_deadline_holds_acros
     assert after_dst.deadline.isoformat() == "2026-10-29T17:00:00+00:00"  # 18:00+01:00
 
     # Celery's own computation of the next run, in the app's time zone, the week the
-    # clocks go back (Sunday 25 October): Thursday 29 October 18:00+01:00 = the deadline.
-    now = dt.datetime(2026, 10, 26, 12, 0, tzinfo=AMS)
-    schedule = crontab(minute=0, hour=18, day_of_week="thu", app=app, nowfun=lambda: now)
-    last_run = dt.datetime(2026, 10, 22, 18, 0, tzinfo=AMS)
-    assert now + schedule.remaining_estimate(last_run) == after_dst.deadline
+    # clocks go back (Sunday 25 October): half a minute before the deadline, the next run
+    # is the deadline, 18:00+01:00; and so for a deadline at any other minute.
+    schedule = settings.CELERY_BEAT_SCHEDULE["close-due-evenings"]["schedule"]
+
+    def next_run(after: dt.datetime) -> dt.datetime:
+        at = crontab(minute=schedule._orig_minute, app=app, nowfun=lambda: after)
+        return after + at.remaining_estimate(after)
+
+    assert next_run(after_dst.deadline - dt.timedelta(seconds=30)) == after_dst.deadline
+    for minutes in range(1, 60):
+        deadline = after_dst.deadline - dt.timedelta(minutes=minutes)
+        assert next_run(deadline - dt.timedelta(seconds=30)) == deadline
 
 
 def test_pairing_keeps_the_meeting_rules_over_the_winter_half(
