@@ -580,7 +580,3 @@ def score_with_order(
         result[start[p]] = (sum((line.points for line in player_lines), Fraction(0)), tuple(player_lines))
     return result
 
-
-def keizer_value(params: KeizerParams, rank: int) -> Fraction:
-    """value(rank) = top - step × (rank - 1): with top 60, 10th is worth 51."""
-    return params.top - params.step * (rank - 1)

@@ -3,7 +3,7 @@
 from fractions import Fraction
 
 from competition.scoring.display import format_points
-from competition.scoring.keizer import keizer_value, score_with_order
+from competition.scoring.keizer import compute_keizer_half, score_with_order
 from competition.scoring.types import Outcome
 from tests.season_factories import evening, keizer_params
 
@@ -26,10 +26,11 @@ def _order_with(places: dict[int, int]) -> list[int]:
 
 
 def test_tenth_place_is_worth_51_and_twelfth_49_with_top_60_step_1() -> None:
+    # The values the engine gives the standings' places, not a formula beside it.
     params = keizer_params("classic")
-    assert keizer_value(params, 1) == 60
-    assert keizer_value(params, 10) == 51
-    assert keizer_value(params, 12) == 49
+    standings = compute_keizer_half(params, ROUNDS, EVERYONE, present_from_start=EVERYONE).standings
+    values = {row.rank: row.value for row in standings}
+    assert (values[1], values[10], values[12]) == (60, 51, 49)
 
 
 def test_henk_jan_after_round_3_scores_125_67_at_value_95() -> None:

@@ -7,7 +7,6 @@ import pytest
 
 from competition.scoring.params import (
     ParameterError,
-    describe,
     parameters_to_dict,
     parse_parameters,
     preset,
@@ -123,17 +122,3 @@ def test_absent_with_notice_limit_may_be_null_for_no_limit() -> None:
     assert isinstance(p, KeizerParams)
     assert p.absent_with_notice_limit is None
     assert parameters_to_dict(p)["absent_with_notice_limit"] is None
-
-
-@pytest.mark.parametrize("name", ["pion", "classic", "keizer1956", "ladder"])
-def test_describe_gives_one_sentence_per_parameter(name: str) -> None:
-    sentences = describe(parse_parameters(name, None))
-    assert sorted(key for key, _ in sentences) == sorted(preset(name))
-    assert all(text.endswith(".") for _, text in sentences)
-
-
-def test_describe_words_a_rule_plainly() -> None:
-    sentences = dict(describe(parse_parameters("classic", None)))
-    assert sentences["bye"] == "A pairing bye scores 2/3 × the player's own value."
-    assert sentences["loss"] == "A loss scores 0 points."
-    assert sentences["top"] == "The player ranked first has the value 60."
