@@ -22,6 +22,7 @@ from django.db.models import Q
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
+from competition import links
 from competition.jobs import enqueue_on_commit
 from competition.models import Bye, Evening, EveningStatus, Game, Player, Tempo
 
@@ -34,13 +35,24 @@ CLAIM_SECONDS = 600
 
 
 def _signature(player_id: int, game: Game | None, bye_player: int | None) -> str:
-    """What the player has been told: opponent, colours and tempo (or the bye). The board
-    number is left out: renumbering after a withdrawal does not e-mail the other boards."""
+    """What the player has been told: opponent, colours, tempo and board (or the bye).
+    The board is part of it, so a player whose board moved is told; the leader's edits
+    move no board but the one they change (a withdrawal leaves its board empty)."""
     if bye_player == player_id:
         return "bye"
     if game is None:
         return "none"
-    return f"{game.white_id}-{game.black_id}:{game.tempo}"
+    return f"{game.white_id}-{game.black_id}:{game.tempo}@{game.board}"
+
+
+def _same(told: str | None, signature: str) -> bool:
+    """Whether the player knows this already. Rows written before the board was part of
+    the signature (no ``@``) compare without it."""
+    if told is None:
+        return False
+    if "@" not in told:
+        return told == signature.split("@")[0]
+    return told == signature
 
 
 def _latest(evening: Evening) -> dict[int, str]:
@@ -84,7 +96,7 @@ def pairing_changed(evening: Evening) -> None:
     news = []
     for player, game in targets:
         signature = _signature(player.pk, game, bye.player_id if bye else None)
-        if latest.get(player.pk) != signature and player.member.email:
+        if not _same(latest.get(player.pk), signature) and player.member.email:
             news.append((player, signature))
     _queue(evening, news, NoticeKind.PAIRING)
 
@@ -119,15 +131,20 @@ def _message(notice: PairingNotice, evening: Evening) -> tuple[str, str] | None:
         .first()
     )
     bye = Bye.objects.filter(evening=evening).values_list("player_id", flat=True).first()
-    if _signature(player.pk, game, bye) != notice.signature:
+    if not _same(notice.signature, _signature(player.pk, game, bye)):
         return None
     context = {"evening": evening, "player": player, "game": game, "bye": game is None,
-               "approved": game is not None and game.tempo == Tempo.APPROVED}
+               "approved": game is not None and game.tempo == Tempo.APPROVED,
+               **_links(evening, player)}
     template = "tempo_email" if notice.kind == NoticeKind.TEMPO else "email"
     with translation.override(settings.LANGUAGE_CODE):
         subject = render_to_string(f"pairing/{template}_subject.txt", context).strip()
         body = render_to_string(f"pairing/{template}_body.txt", context)
     return subject, body
+
+
+def _links(evening: Evening, player: Player) -> dict[str, str]:
+    return {"evening_url": links.evening_url(evening), "player_url": links.player_url(player)}
 
 
 def deliver(evening_id: int) -> int:

@@ -30,7 +30,7 @@ from competition.models import (
     Registration,
     Tempo,
 )
-from competition.services import bye_set, game_create, renumber, schedule_recalculation
+from competition.services import bye_set, game_create, schedule_recalculation
 from members.permissions import Actor, person, require
 
 from . import notices
@@ -147,9 +147,14 @@ def _set_attendance(actor: Actor, evening: Evening, player: Player, status: str)
     reg.save()
 
 
-def _renumber(evening: Evening) -> None:
-    """Boards 1..n again after a removal (two steps: the board numbers are unique)."""
-    renumber(list(evening.games.order_by("board")), "board")
+def _free_board(evening: Evening) -> int:
+    """The lowest board without a game: a withdrawal leaves its board empty (no other
+    game moves, so nobody else needs an e-mail), and a late arrival fills it."""
+    taken = set(evening.games.values_list("board", flat=True))
+    board = 1
+    while board in taken:
+        board += 1
+    return board
 
 
 def _edit_done(actor: Actor, evening: Evening, action: Action, before: dict[str, Any], detail: dict[str, Any]) -> None:
@@ -187,7 +192,8 @@ def pairing_remove_player(*, actor: Actor, evening_id: int, player_id: int) -> N
     """A late withdrawal: the player leaves the pairing and is absent without notice,
     unless the leader recorded another absence for him already (force majeure, club
     duty): that one stands. His opponent takes the bye, or, if somebody has the bye
-    already, plays him."""
+    already, plays him on the same board. No other board moves: the board is left empty
+    when the opponent takes the bye."""
     require(actor, "competition.manage_pairings")
     evening = _locked_published(evening_id)
     player = _season_player(evening, player_id)
@@ -200,16 +206,14 @@ def pairing_remove_player(*, actor: Actor, evening_id: int, player_id: int) -> N
         if game.has_result:
             raise ValidationError(_("The game has a result already."))
         opponent = game.black if game.white_id == player.pk else game.white
+        board = game.board
         game.delete()
-        _renumber(evening)
         if bye is None:
             bye_set(evening=evening, player=opponent)
         else:
             waiting = bye.player
             bye.delete()
-            game_create(
-                evening=evening, board=evening.games.count() + 1, white=opponent, black=waiting
-            )
+            game_create(evening=evening, board=board, white=opponent, black=waiting)
     else:
         raise ValidationError(_("%(p)s is not in this pairing.") % {"p": player})
     _set_attendance(actor, evening, player, Attendance.ABSENT_WITHOUT_NOTICE)
@@ -233,7 +237,7 @@ def pairing_add_player(*, actor: Actor, evening_id: int, player_id: int) -> None
             raise ValidationError(_("%(p)s is already paired.") % {"p": player})
         waiting = bye.player
         bye.delete()
-        game_create(evening=evening, board=evening.games.count() + 1, white=player, black=waiting)
+        game_create(evening=evening, board=_free_board(evening), white=player, black=waiting)
     _set_attendance(actor, evening, player, Attendance.PRESENT)
     _edit_done(actor, evening, Action.PAIRING_ADD_PLAYER, before, {"added": player.pk})
 

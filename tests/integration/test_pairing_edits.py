@@ -196,7 +196,7 @@ def test_remove_withdrawn_player_via_the_service_opponent_plays_the_bye(publish,
     assert reg.status == "absent_without_notice"
     record = last_audit(evening)
     assert record.action == "pairing.remove_player" and record.after["removed"] == withdrawn.pk
-    # The other boards were renumbered, but their games did not change: no e-mail.
+    # The other boards did not move and their games did not change: no e-mail.
     assert recipients() == emails(opponent, bye)
 
 
