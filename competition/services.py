@@ -373,6 +373,12 @@ def registration_set(
             after={"status": reg.status, "force_majeure": reg.force_majeure, "late": decision.late},
         )
         saved.append(reg)
+        if (
+            not by_leader and evening.status == EveningStatus.PUBLISHED
+            and reg.status != Attendance.PRESENT
+        ):
+            # A paired player's opponent and the leaders are told (pairing.notices).
+            enqueue_on_commit("pairing.tasks.notify_withdrawals", evening.pk)
         if evening.status != "open" or evening.date <= now.date():
             schedule_recalculation(evening.half_id)
     return saved

@@ -37,6 +37,7 @@ from . import notices
 from .engine.keizer import pair_evening
 from .selectors import (
     half_kind,
+    leader_emails,
     pairing_input,
     pairing_snapshot,
     present_players,
@@ -267,6 +268,18 @@ def pairing_swap_opponents(*, actor: Actor, game_a: int, game_b: int) -> None:
     game_create(evening=evening, board=boards[0], white=a.white, black=black_b)
     game_create(evening=evening, board=boards[1], white=b.white, black=black_a)
     _edit_done(actor, evening, Action.PAIRING_SWAP_OPPONENTS, before, {"boards": list(boards)})
+
+
+@transaction.atomic
+def withdrawals_notify(*, evening_id: int) -> int:
+    """Tell the opponent and the leaders of every paired player who signed off himself
+    after the pairing was published, once (the task after his sign-off, and the catch-up
+    job, call it). Returns how many e-mails were queued."""
+    require(None, "competition.manage_pairings", system=True)
+    evening = Evening.objects.select_for_update(of=("self",)).filter(pk=evening_id).first()
+    if evening is None or evening.status != EveningStatus.PUBLISHED:
+        return 0
+    return notices.withdrawals(evening, leader_emails())
 
 
 # --- The tempo exception (RULES.md 5) ---------------------------------------------------------

@@ -26,7 +26,13 @@ from competition.models import (
     Tempo,
 )
 from competition.services import registration_set
-from competition.web import error_messages, form_error_messages, run_service
+from competition.web import (
+    confirmation_page,
+    confirmed,
+    error_messages,
+    form_error_messages,
+    run_service,
+)
 from members.decorators import any_permission_required
 
 from . import selectors as pairing_selectors
@@ -118,6 +124,14 @@ def registration(request: HttpRequest, evening_id: int) -> HttpResponse:
 def publish(request: HttpRequest, evening_id: int) -> HttpResponse:
     evening_obj = _playing_evening(evening_id)
     repair = request.POST.get("repair") == "1"
+    if not confirmed(request):
+        return confirmation_page(
+            request,
+            title=_("Re-pair the evening?") if repair else _("Pair and publish now?"),
+            consequences=pairing_selectors.publish_consequences(evening_obj, repair),
+            cancel=reverse("pairing:evening", args=[evening_obj.pk]) + "#pairing",
+            button=_("Re-pair") if repair else _("Pair and publish now"),
+        )
     try:
         done = services.evening_pair_and_publish(
             evening_id=evening_obj.pk, actor=request.user, force=repair
@@ -172,6 +186,14 @@ def _player_edit(request: HttpRequest, evening_id: int, service, message: str) -
         form_error_messages(request, form)
         return _back(evening_obj, "pairing")
     player = form.cleaned_data["player"]
+    if service is services.pairing_remove_player and not confirmed(request):
+        return confirmation_page(
+            request,
+            title=_("Remove %(name)s from the pairing?") % {"name": player.member.name},
+            consequences=pairing_selectors.remove_consequences(evening_obj, player),
+            cancel=reverse("pairing:evening", args=[evening_obj.pk]) + "#pairing",
+            button=_("Remove from the pairing"),
+        )
     return _edit(
         request, evening_obj,
         lambda: service(actor=request.user, evening_id=evening_obj.pk, player_id=player.pk),

@@ -208,7 +208,8 @@ def test_remove_withdrawn_player_via_the_leaders_page_opponent_takes_the_bye(
     game = evening.games.get(board=4)
     with django_capture_on_commit_callbacks(execute=True):
         response = leader_client(client).post(
-            reverse("pairing:remove_player", args=[evening.pk]), {"player": game.black_id}
+            reverse("pairing:remove_player", args=[evening.pk]),
+            {"player": game.black_id, "confirm": "1"},
         )
     assert response.status_code == 302
     assert Bye.objects.get(evening=evening).player == game.white
@@ -266,7 +267,7 @@ def test_pair_and_publish_now_via_the_leaders_page(client, django_capture_on_com
     _s, evening = season_evening(players=4)
     with django_capture_on_commit_callbacks(execute=True):
         response = leader_client(client).post(
-            reverse("pairing:publish", args=[evening.pk]), follow=True
+            reverse("pairing:publish", args=[evening.pk]), {"confirm": "1"}, follow=True
         )
     assert response.status_code == 200
     evening.refresh_from_db()
@@ -288,7 +289,7 @@ def test_repair_after_a_late_withdrawal_emails_only_the_players_whose_game_chang
     leader.post(reverse("pairing:registration", args=[evening.pk]),
                 {"player": withdrawn.pk, "status": "absent_with_notice", "force_majeure": "on"})
     with django_capture_on_commit_callbacks(execute=True):
-        response = leader.post(reverse("pairing:publish", args=[evening.pk]), {"repair": "1"})
+        response = leader.post(reverse("pairing:publish", args=[evening.pk]), {"repair": "1", "confirm": "1"})
     assert response.status_code == 302
     after = told(evening)
     assert evening.games.count() == 4 and withdrawn.pk not in after
@@ -309,7 +310,7 @@ def test_repair_is_refused_once_results_exist_with_a_clear_message(publish, clie
         services.evening_pair_and_publish(evening_id=evening.pk, actor=leader, force=True)
 
     response = leader_client(client, leader).post(
-        reverse("pairing:publish", args=[evening.pk]), {"repair": "1"}, follow=True
+        reverse("pairing:publish", args=[evening.pk]), {"repair": "1", "confirm": "1"}, follow=True
     )
     assert "Results have been entered already; edit the pairing instead." in (
         response.content.decode()
@@ -331,10 +332,11 @@ def test_player_without_permission_gets_403_and_nothing_changes(publish, client)
     audits = AuditRecord.objects.count()
     client.force_login(player.member)
     posts = [
-        (reverse("pairing:publish", args=[evening.pk]), {"repair": "1"}),
+        (reverse("pairing:publish", args=[evening.pk]), {"repair": "1", "confirm": "1"}),
         (reverse("pairing:swap_colours", args=[a.pk]), {}),
         (reverse("pairing:swap_opponents", args=[evening.pk]), {"game_a": a.pk, "game_b": b.pk}),
-        (reverse("pairing:remove_player", args=[evening.pk]), {"player": a.white_id}),
+        (reverse("pairing:remove_player", args=[evening.pk]),
+         {"player": a.white_id, "confirm": "1"}),
         (reverse("pairing:add_player", args=[evening.pk]), {"player": late.pk}),
         (reverse("pairing:registration", args=[evening.pk]),
          {"player": player.pk, "status": "absent_with_notice"}),
