@@ -30,7 +30,12 @@ from competition.models import (
     Registration,
     Tempo,
 )
-from competition.services import bye_set, game_create, schedule_recalculation
+from competition.services import (
+    bye_set,
+    game_create,
+    registration_set,
+    schedule_recalculation,
+)
 from members.permissions import Actor, person, require
 
 from . import notices
@@ -112,6 +117,35 @@ def evening_pair_and_publish(
 
 def _recalculate_after_commit(evening: Evening) -> None:
     schedule_recalculation(evening.half_id)
+
+
+# --- Sign-ups on players' behalf, several at once -----------------------------------------------
+
+
+@transaction.atomic
+def registrations_set_bulk(
+    *, actor: Actor, evening_id: int, player_ids: list[int], status: str,
+    force_majeure: bool = False,
+) -> list[Registration]:
+    """One status for several players of one evening (the leader's evening page): each
+    is set as ``registration_set`` does (audited per player), all or none."""
+    require(actor, "competition.manage_registrations")
+    evening = Evening.objects.get(pk=evening_id)
+    wanted = set(player_ids)
+    if not wanted:
+        raise ValidationError(_("Choose at least one player."))
+    players = list(
+        Player.objects.filter(season_id=evening.season_id, pk__in=wanted).order_by("start")
+    )
+    if len(players) != len(wanted):
+        raise ValidationError(_("That player does not take part in this season."))
+    saved: list[Registration] = []
+    for player in players:
+        saved += registration_set(
+            actor=actor, player=player, evenings=[evening], status=status,
+            force_majeure=force_majeure,
+        )
+    return saved
 
 
 # --- The leader's edits of a published pairing ----------------------------------------------

@@ -14,10 +14,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from competition import selectors
 from competition.models import (
+    Attendance,
     Evening,
     EveningKind,
     EveningStatus,
@@ -38,6 +40,8 @@ from members.decorators import any_permission_required
 from . import selectors as pairing_selectors
 from . import services
 from .forms import (
+    BulkRegistrationForm,
+    PlayerEveningsForm,
     PlayerForm,
     RegistrationOnBehalfForm,
     SwapOpponentsForm,
@@ -114,6 +118,70 @@ def registration(request: HttpRequest, evening_id: int) -> HttpResponse:
                 "The pairing is published: remove or add the player in the pairing below."
             ))
     return _back(evening_obj, f"player-{player.pk}")
+
+
+@require_POST
+@leader_required
+def registration_bulk(request: HttpRequest, evening_id: int) -> HttpResponse:
+    """One status for the players ticked in the evening's table."""
+    evening_obj = _playing_evening(evening_id)
+    form = BulkRegistrationForm(request.POST, evening=evening_obj)
+    if not form.is_valid():
+        form_error_messages(request, form)
+        return _back(evening_obj, "players")
+    players = list(form.cleaned_data["players"])
+    status = form.cleaned_data["status"]
+    done = run_service(
+        request,
+        lambda: services.registrations_set_bulk(
+            actor=request.user, evening_id=evening_obj.pk, player_ids=[p.pk for p in players],
+            status=status, force_majeure=form.cleaned_data["force_majeure"],
+        ),
+        ngettext("%(n)s player: %(status)s.", "%(n)s players: %(status)s.", len(players))
+        % {"n": len(players), "status": dict(Attendance.choices)[status]},
+    )
+    if done and evening_obj.status == EveningStatus.PUBLISHED:
+        messages.info(request, _(
+            "The pairing is published: remove or add the player in the pairing below."
+        ))
+    return _back(evening_obj, "players")
+
+
+@leader_required
+def player_evenings(request: HttpRequest, evening_id: int, player_id: int) -> HttpResponse:
+    """The leader signs one player up or off for several evenings at once."""
+    evening_obj = _playing_evening(evening_id)
+    player = get_object_or_404(
+        Player.objects.select_related("member"), pk=player_id, season_id=evening_obj.season_id
+    )
+    if not request.user.has_perm("competition.manage_registrations"):
+        raise PermissionDenied
+    upcoming = selectors.upcoming_evenings(evening_obj.season)
+    form = PlayerEveningsForm(
+        request.POST if request.method == "POST" else None, evenings=upcoming,
+        initial={"evenings": [evening_obj.pk]},
+    )
+    if request.method == "POST" and form.is_valid():
+        chosen = list(form.cleaned_data["evenings"])
+        try:
+            registration_set(
+                actor=request.user, player=player, evenings=chosen,
+                status=form.cleaned_data["status"],
+                force_majeure=form.cleaned_data["force_majeure"],
+            )
+        except ValidationError as exc:
+            for m in exc.messages:
+                form.add_error(None, m)
+        else:
+            messages.success(request, ngettext(
+                "%(name)s: saved for %(n)s evening.", "%(name)s: saved for %(n)s evenings.",
+                len(chosen),
+            ) % {"name": player.member.name, "n": len(chosen)})
+            return _back(evening_obj, f"player-{player.pk}")
+    return render(request, "pairing/player_evenings.html", {
+        "evening": evening_obj, "player": player, "form": form,
+        "statuses": selectors.statuses_for(player, list(upcoming)),
+    })
 
 
 # --- Pairing and the leader's corrections ---------------------------------------------------

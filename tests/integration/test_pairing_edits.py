@@ -397,7 +397,7 @@ def test_leaders_page_shows_every_players_status_and_who_changed_it(publish, cli
     # two fixed players present and one flexible absent by default
     assert page.count('<span class="small muted">(default)</span>') == 3
     assert "Leader" in page and "absent with notice (after the deadline) (force majeure)" in page
-    assert f'<label class="visually-hidden" for="status-{flexible.pk}">' in page
+    assert f'<input type="checkbox" name="players" value="{flexible.pk}" id="pick-{flexible.pk}">' in page
 
 
 def test_leader_changes_a_status_on_a_players_behalf_via_the_page(client):
@@ -468,7 +468,7 @@ def test_a_paired_player_who_signs_off_late_is_flagged_on_the_leaders_page(publi
     html = page.content.decode()
     assert html.count("Signed off after the pairing") == 1
     section = html[html.index(f'id="player-{game.white_id}"'):]
-    assert "Signed off after the pairing" in section[:section.index("</section>")]
+    assert "Signed off after the pairing" in section[:section.index("</tr>")]
 
 
 def test_a_bye_to_a_player_who_had_one_is_reported_and_shown_to_the_leader(publish, client):
