@@ -7,7 +7,7 @@ from collections import defaultdict
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from .models import (
@@ -183,12 +183,16 @@ def member_overview(player: Player) -> dict[str, Any]:
     """The signed-in member's own status and next game (home page)."""
     season = player.season
     upcoming = list(upcoming_evenings(season)[:4])
+    signed_off = Registration.objects.filter(
+        player=player, evening=OuterRef("evening"),
+    ).exclude(status=Attendance.PRESENT)
     next_game = (
         Game.objects.filter(
             Q(white=player) | Q(black=player),
             evening__status=EveningStatus.PUBLISHED,
             evening__date__gte=club_today(),
         )
+        .exclude(Exists(signed_off))  # he signed off after the pairing: no game to announce
         .select_related("evening", "white__member", "black__member")
         .order_by("evening__date")
         .first()

@@ -383,6 +383,12 @@ def registration_set(
         published = evening.status == EveningStatus.PUBLISHED
         pages_changed(evening_day=None if published else evening.date)
         saved.append(reg)
+        if (
+            not by_leader and evening.status == EveningStatus.PUBLISHED
+            and reg.status != Attendance.PRESENT
+        ):
+            # A paired player's opponent and the leaders are told (pairing.notices).
+            enqueue_on_commit("pairing.tasks.notify_withdrawals", evening.pk)
         if evening.status != "open" or evening.date <= now.date():
             schedule_recalculation(evening.half_id)
     return saved

@@ -22,6 +22,7 @@ from django_tables2 import RequestConfig
 
 from . import selectors, services
 from .charts import place_chart_svg
+from .consequences import late_sign_offs
 from .forms import EveningForm, ParametersForm, RegistrationForm, SeasonSetUpForm
 from .ical import calendar_ics
 from .models import Evening, EveningKind, Game, Half, HalfKind, Player, Result, Season
@@ -30,7 +31,7 @@ from .prizes import selectors as prize_selectors
 from .ratings import selectors as rating_selectors
 from .rules_text import describe_competition
 from .tables import KEIZER_CSV, LADDER_CSV, KeizerTable, LadderTable
-from .web import season_or_404
+from .web import confirmed, season_or_404
 
 PUBLIC_ROWS = 8
 
@@ -290,6 +291,15 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = RegistrationForm(request.POST or None, evenings=upcoming, flexible=not me.is_fixed)
     if request.method == "POST" and form.is_valid():
         chosen = [e for e in upcoming if str(e.pk) in form.cleaned_data["evenings"]]
+        late = late_sign_offs(me, chosen, form.cleaned_data["status"], timezone.now())
+        if late and not confirmed(request):
+            return render(request, "competition/signup_late.html", {
+                "late": late, "fields": [
+                    (name, value) for name in request.POST
+                    if name not in ("csrfmiddlewaretoken", "confirm")
+                    for value in request.POST.getlist(name)
+                ],
+            })
         try:
             services.registration_set(
                 actor=request.user, player=me, evenings=chosen, status=form.cleaned_data["status"]
@@ -299,6 +309,11 @@ def signup(request: HttpRequest) -> HttpResponse:
                 messages.error(request, m)
         else:
             messages.success(request, _("Your status is saved."))
+            if late:
+                messages.warning(request, _(
+                    "Recorded as absent without notice; if you were paired, your opponent "
+                    "and the competition leader get an e-mail."
+                ))
             target = request.POST.get("next", "")
             if url_has_allowed_host_and_scheme(target, {request.get_host()}):
                 return redirect(target)

@@ -13,8 +13,8 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpRequest
-from django.shortcuts import get_object_or_404
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
 from . import selectors
@@ -54,3 +54,30 @@ def run_service(request: HttpRequest, call: Callable[[], Any], success: str) -> 
         return False
     messages.success(request, success)
     return True
+
+
+# --- A confirmation step before what cannot be taken back --------------------------------
+# A form that e-mails people, throws work away or fixes a result says so and asks first.
+# With script its ``data-confirm`` text opens a <dialog> (static/js/confirm.js) and the
+# form is sent with ``confirm=1``; without script, or without the flag, the view answers
+# with ``confirmation_page`` and nothing is saved.
+
+
+def confirmed(request: HttpRequest) -> bool:
+    return request.POST.get("confirm") == "1"
+
+
+def confirmation_page(
+    request: HttpRequest, *, title: str, consequences: list[str], cancel: str, button: str
+) -> HttpResponse:
+    """The page that says what the form will do, and sends it again with ``confirm=1``."""
+    fields = [
+        (name, value)
+        for name in request.POST
+        if name not in ("csrfmiddlewaretoken", "confirm")
+        for value in request.POST.getlist(name)
+    ]
+    return render(request, "confirm.html", {
+        "title": title, "consequences": consequences, "fields": fields,
+        "action": request.path, "cancel": cancel, "button": button,
+    })

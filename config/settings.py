@@ -203,6 +203,9 @@ EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.cons
 if env.str("EMAIL_URL", default=""):
     vars().update(env.email_url("EMAIL_URL"))
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Ranglijst <competitie@localhost>")
+# The site's public address: e-mails are sent outside a request, so their links are built
+# from this (scheme and host, no trailing slash).
+SITE_URL = env.str("SITE_URL", default="http://localhost:8000").rstrip("/")
 
 # --- Internationalisation ---------------------------------------------------------------
 LANGUAGE_CODE = "nl"

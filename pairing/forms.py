@@ -35,6 +35,38 @@ class RegistrationOnBehalfForm(forms.Form):
         ).select_related("member")
 
 
+class BulkRegistrationForm(forms.Form):
+    """The leader gives several players of the evening one status at once."""
+
+    players = forms.ModelMultipleChoiceField(
+        label=_("Players"), queryset=Player.objects.none(),
+        error_messages={"required": _("Choose at least one player.")},
+    )
+    status = forms.ChoiceField(label=_("Status"), choices=Attendance.choices)
+    force_majeure = forms.BooleanField(label=_("Force majeure"), required=False)
+
+    def __init__(self, *args: Any, evening: Evening, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["players"].queryset = Player.objects.filter(season_id=evening.season_id)
+
+
+class PlayerEveningsForm(forms.Form):
+    """The leader signs one player up or off for several evenings at once."""
+
+    evenings = forms.ModelMultipleChoiceField(
+        label=_("Evenings"), queryset=Evening.objects.none(),
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={"required": _("Choose at least one evening.")},
+    )
+    status = forms.ChoiceField(label=_("Status"), choices=Attendance.choices)
+    force_majeure = forms.BooleanField(label=_("Force majeure"), required=False)
+
+    def __init__(self, *args: Any, evenings: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["evenings"].queryset = evenings
+        self.fields["evenings"].label_from_instance = lambda e: e.date.strftime("%d-%m-%Y")
+
+
 class PlayerForm(forms.Form):
     """One player of the season: the one to remove from or add to the pairing."""
 

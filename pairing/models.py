@@ -12,6 +12,12 @@ from django.utils.translation import gettext_lazy as _
 class NoticeKind(models.TextChoices):
     PAIRING = "pairing", _("pairing")
     TEMPO = "tempo", _("tempo decision")
+    WITHDRAWAL = "withdrawal", _("a paired player signed off")
+
+
+# What a player was last told about his own game; a withdrawal notice is news about
+# somebody else's, and does not replace it.
+GAME_KINDS = (NoticeKind.PAIRING, NoticeKind.TEMPO)
 
 
 class NoticeState(models.TextChoices):
@@ -29,6 +35,9 @@ class PairingNotice(models.Model):
     )
     signature = models.CharField(max_length=200, help_text=_("colours, opponent, tempo"))
     kind = models.CharField(max_length=10, choices=NoticeKind.choices, default=NoticeKind.PAIRING)
+    recipient = models.EmailField(
+        blank=True, help_text=_("another address than the player's: the leader's")
+    )
     state = models.CharField(
         max_length=10, choices=NoticeState.choices, default=NoticeState.PENDING, db_index=True
     )

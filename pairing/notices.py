@@ -20,12 +20,23 @@ from django.conf import settings
 from django.core.mail import send_mail
 from django.db.models import Q
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone, translation
 
+from competition import links
 from competition.jobs import enqueue_on_commit
-from competition.models import Bye, Evening, EveningStatus, Game, Player, Tempo
+from competition.models import (
+    Attendance,
+    Bye,
+    Evening,
+    EveningStatus,
+    Game,
+    Player,
+    Registration,
+    Tempo,
+)
 
-from .models import NoticeKind, NoticeState, PairingNotice
+from .models import GAME_KINDS, NoticeKind, NoticeState, PairingNotice
 
 log = logging.getLogger(__name__)
 
@@ -34,20 +45,31 @@ CLAIM_SECONDS = 600
 
 
 def _signature(player_id: int, game: Game | None, bye_player: int | None) -> str:
-    """What the player has been told: opponent, colours and tempo (or the bye). The board
-    number is left out: renumbering after a withdrawal does not e-mail the other boards."""
+    """What the player has been told: opponent, colours, tempo and board (or the bye).
+    The board is part of it, so a player whose board moved is told; the leader's edits
+    move no board but the one they change (a withdrawal leaves its board empty)."""
     if bye_player == player_id:
         return "bye"
     if game is None:
         return "none"
-    return f"{game.white_id}-{game.black_id}:{game.tempo}"
+    return f"{game.white_id}-{game.black_id}:{game.tempo}@{game.board}"
+
+
+def _same(told: str | None, signature: str) -> bool:
+    """Whether the player knows this already. Rows written before the board was part of
+    the signature (no ``@``) compare without it."""
+    if told is None:
+        return False
+    if "@" not in told:
+        return told == signature.split("@")[0]
+    return told == signature
 
 
 def _latest(evening: Evening) -> dict[int, str]:
     """Each player's last signature, sent or still to be sent (ids grow)."""
     latest: dict[int, str] = {}
     for player_id, signature in (
-        PairingNotice.objects.filter(evening=evening)
+        PairingNotice.objects.filter(evening=evening, kind__in=GAME_KINDS)
         .exclude(state=NoticeState.SUPERSEDED)
         .order_by("id")
         .values_list("player_id", "signature")
@@ -61,7 +83,7 @@ def _queue(evening: Evening, news: list[tuple[Player, str]], kind: str) -> None:
     if not changed:
         return
     PairingNotice.objects.filter(
-        evening=evening, player_id__in=changed, state=NoticeState.PENDING
+        evening=evening, player_id__in=changed, state=NoticeState.PENDING, kind__in=GAME_KINDS
     ).update(state=NoticeState.SUPERSEDED)
     PairingNotice.objects.bulk_create(
         PairingNotice(evening=evening, player=player, signature=signature, kind=kind)
@@ -84,7 +106,7 @@ def pairing_changed(evening: Evening) -> None:
     news = []
     for player, game in targets:
         signature = _signature(player.pk, game, bye.player_id if bye else None)
-        if latest.get(player.pk) != signature and player.member.email:
+        if not _same(latest.get(player.pk), signature) and player.member.email:
             news.append((player, signature))
     _queue(evening, news, NoticeKind.PAIRING)
 
@@ -99,6 +121,74 @@ def tempo_decided(game: Game) -> None:
     _queue(game.evening, news, NoticeKind.TEMPO)
 
 
+def withdrawals(evening: Evening, leader_emails: list[str]) -> int:
+    """Inside the service's transaction, with the evening locked: a paired player who
+    signed off himself after the pairing was published (his game has no result) is news
+    for his opponent and for the leaders; each is told once. Returns the rows queued."""
+    signed_off = {
+        reg.player_id
+        for reg in Registration.objects.filter(evening=evening)
+        .exclude(status=Attendance.PRESENT)
+        .select_related("player")
+        if reg.changed_by_id == reg.player.member_id
+    }
+    if not signed_off:
+        return 0
+    told = set(
+        PairingNotice.objects.filter(evening=evening, kind=NoticeKind.WITHDRAWAL)
+        .exclude(state=NoticeState.SUPERSEDED)
+        .values_list("player_id", "signature", "recipient")
+    )
+    rows: list[PairingNotice] = []
+
+    def add(player: Player, about: int, recipient: str = "") -> None:
+        signature = f"withdrawal:{about}"
+        if (player.pk, signature, recipient) not in told:
+            rows.append(PairingNotice(evening=evening, player=player, signature=signature,
+                                      kind=NoticeKind.WITHDRAWAL, recipient=recipient))
+
+    games = evening.games.select_related("white__member", "black__member")
+    seated: list[tuple[Player, Player | None]] = []
+    for g in games:
+        if not g.has_result:
+            seated += [(g.white, g.black), (g.black, g.white)]
+    bye = Bye.objects.filter(evening=evening).select_related("player__member").first()
+    if bye:
+        seated.append((bye.player, None))
+    for player, opponent in seated:
+        if player.pk not in signed_off:
+            continue
+        if opponent is not None and opponent.pk not in signed_off and opponent.member.email:
+            add(opponent, player.pk)
+        for email in leader_emails:
+            add(player, player.pk, email)
+    PairingNotice.objects.bulk_create(rows)
+    if rows:
+        enqueue_on_commit(DELIVER_TASK, evening.pk)
+    return len(rows)
+
+
+def _withdrawal_message(notice: PairingNotice, evening: Evening) -> tuple[str, str] | None:
+    """The opponent's or the leader's e-mail; None when the player is back (signed up
+    again before it went)."""
+    withdrawn_id = int(notice.signature.split(":")[1])
+    still_off = Registration.objects.filter(evening=evening, player_id=withdrawn_id).exclude(
+        status=Attendance.PRESENT
+    ).exists()
+    if not still_off:
+        return None
+    withdrawn = Player.objects.select_related("member").get(pk=withdrawn_id)
+    context = {"evening": evening, "player": notice.player, "withdrawn": withdrawn,
+               "to_leader": bool(notice.recipient), **_links(evening, withdrawn),
+               "leader_url": links.absolute(reverse("pairing:evening", args=[evening.pk]))}
+    if not notice.recipient:
+        context["player_url"] = links.player_url(notice.player)
+    with translation.override(settings.LANGUAGE_CODE):
+        subject = render_to_string("pairing/withdrawal_email_subject.txt", context).strip()
+        body = render_to_string("pairing/withdrawal_email_body.txt", context)
+    return subject, body
+
+
 def _claim(notice_id: int, now: dt.datetime) -> bool:
     stale = now - dt.timedelta(seconds=CLAIM_SECONDS)
     return bool(
@@ -111,6 +201,8 @@ def _claim(notice_id: int, now: dt.datetime) -> bool:
 def _message(notice: PairingNotice, evening: Evening) -> tuple[str, str] | None:
     """Subject and body from the evening as it is now; None when the row is out of date
     (a later change queued a newer one)."""
+    if notice.kind == NoticeKind.WITHDRAWAL:
+        return _withdrawal_message(notice, evening)
     player = notice.player
     game = (
         Game.objects.filter(evening=evening)
@@ -119,15 +211,20 @@ def _message(notice: PairingNotice, evening: Evening) -> tuple[str, str] | None:
         .first()
     )
     bye = Bye.objects.filter(evening=evening).values_list("player_id", flat=True).first()
-    if _signature(player.pk, game, bye) != notice.signature:
+    if not _same(notice.signature, _signature(player.pk, game, bye)):
         return None
     context = {"evening": evening, "player": player, "game": game, "bye": game is None,
-               "approved": game is not None and game.tempo == Tempo.APPROVED}
+               "approved": game is not None and game.tempo == Tempo.APPROVED,
+               **_links(evening, player)}
     template = "tempo_email" if notice.kind == NoticeKind.TEMPO else "email"
     with translation.override(settings.LANGUAGE_CODE):
         subject = render_to_string(f"pairing/{template}_subject.txt", context).strip()
         body = render_to_string(f"pairing/{template}_body.txt", context)
     return subject, body
+
+
+def _links(evening: Evening, player: Player) -> dict[str, str]:
+    return {"evening_url": links.evening_url(evening), "player_url": links.player_url(player)}
 
 
 def deliver(evening_id: int) -> int:
@@ -150,7 +247,8 @@ def deliver(evening_id: int) -> int:
             PairingNotice.objects.filter(pk=notice.pk).update(state=NoticeState.SUPERSEDED)
             continue
         try:
-            send_mail(message[0], message[1], None, [notice.player.member.email])
+            send_mail(message[0], message[1], None,
+                      [notice.recipient or notice.player.member.email])
         except Exception:
             PairingNotice.objects.filter(pk=notice.pk).update(claimed_at=None)
             raise

@@ -26,7 +26,9 @@ from competition.models import (
 )
 from competition.signup import default_status
 from competition.standings import compute, load_season_data
+from members.models import User
 from members.permissions import Actor
+from members.roles import LEADER
 
 from .engine import types as pt
 from .engine.keizer import bye_violation, place_newcomers, violations
@@ -196,6 +198,14 @@ def published_not_begun(now: dt.datetime | None = None) -> list[int]:
 
 
 
+def leader_emails() -> list[str]:
+    """The competition leaders (and their substitutes) to tell of a late withdrawal."""
+    return sorted(set(
+        User.objects.filter(groups__name=LEADER, is_active=True)
+        .exclude(email="").values_list("email", flat=True)
+    ))
+
+
 def pairing_check(evening: Evening) -> list[pt.Relaxation]:
     """Which rules the evening's current pairing breaks (shown to the leader): the meeting
     rules game by game, then a bye given to a player who had more byes than another
@@ -215,6 +225,66 @@ def pairing_check(evening: Evening) -> list[pt.Relaxation]:
         if repeated is not None:
             found.append(repeated)
     return found
+
+
+# --- What the leader's actions will do (said before he confirms) ---------------------------
+
+CORRECTIONS = (
+    Action.PAIRING_SWAP_COLOURS, Action.PAIRING_SWAP_OPPONENTS,
+    Action.PAIRING_REMOVE_PLAYER, Action.PAIRING_ADD_PLAYER,
+)
+
+
+def corrections_since_publish(evening: Evening) -> int:
+    """The leader's corrections of the pairing since it was last (re)published: what a
+    re-pairing throws away."""
+    last = (
+        AuditRecord.objects.filter(
+            evening=evening, action__in=(Action.PAIRING_PUBLISH, Action.PAIRING_REPAIR)
+        ).order_by("-at", "-id").values_list("id", flat=True).first()
+    )
+    if last is None:
+        return 0
+    return AuditRecord.objects.filter(evening=evening, action__in=CORRECTIONS, id__gt=last).count()
+
+
+def publish_consequences(evening: Evening, repair: bool, now: dt.datetime | None = None) -> list[str]:
+    now = now or timezone.now()
+    if repair:
+        n = corrections_since_publish(evening)
+        return [
+            ngettext(
+                "Re-pairing replaces the whole pairing: %(n)s manual correction since it "
+                "was published will be lost.",
+                "Re-pairing replaces the whole pairing: %(n)s manual corrections since it "
+                "was published will be lost.", n,
+            ) % {"n": n},
+            _("Every player whose game changes gets an e-mail."),
+        ]
+    n = len(present_players(evening))
+    lines = []
+    if now < evening.deadline:
+        lines.append(_(
+            "The deadline has not passed: sign-ups close now, %(deadline)s, instead of at "
+            "%(at)s; nobody can sign up or off online for this evening after it."
+        ) % {"deadline": timezone.localtime(now).strftime("%H:%M"),
+             "at": timezone.localtime(evening.deadline).strftime("%d-%m %H:%M")})
+    lines.append(ngettext(
+        "%(n)s player is present: he is paired and gets an e-mail now.",
+        "%(n)s players are present: they are paired and each gets an e-mail now.", n,
+    ) % {"n": n})
+    return lines
+
+
+def remove_consequences(evening: Evening, player: Player | None = None) -> list[str]:
+    name = player.member.name if player else _("The player")
+    return [
+        _("%(name)s leaves the pairing and counts as absent without notice, "
+          "unless you recorded force majeure or another absence for him.") % {"name": name},
+        _("His opponent plays whoever has the bye on the same board, or takes the bye; "
+          "the opponent (and the player who had the bye) get an e-mail."),
+        _("No other board moves."),
+    ]
 
 
 # --- The leader's evening page ----------------------------------------------------------
@@ -332,6 +402,9 @@ def evening_page(evening: Evening, user: Actor) -> dict[str, Any]:
         "removable": removable,
         "addable": [p for p in players if p.pk not in paired_ids],
         "can_swap": len(editable_games) >= 2,
+        "confirm_publish": " ".join(publish_consequences(evening, repair=False)) if not published else "",
+        "confirm_repair": " ".join(publish_consequences(evening, repair=True)) if published else "",
+        "confirm_remove": " ".join(remove_consequences(evening)),
         "can_pair": user.has_perm("competition.manage_pairings"),
         "can_register": user.has_perm("competition.manage_registrations"),
         "can_tempo": user.has_perm("competition.approve_tempo"),

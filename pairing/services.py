@@ -31,13 +31,19 @@ from competition.models import (
     Tempo,
 )
 from competition.pagecache import pages_changed
-from competition.services import bye_set, game_create, renumber, schedule_recalculation
+from competition.services import (
+    bye_set,
+    game_create,
+    registration_set,
+    schedule_recalculation,
+)
 from members.permissions import Actor, person, require
 
 from . import notices
 from .engine.keizer import pair_evening
 from .selectors import (
     half_kind,
+    leader_emails,
     pairing_input,
     pairing_snapshot,
     present_players,
@@ -115,6 +121,35 @@ def _recalculate_after_commit(evening: Evening) -> None:
     schedule_recalculation(evening.half_id)
 
 
+# --- Sign-ups on players' behalf, several at once -----------------------------------------------
+
+
+@transaction.atomic
+def registrations_set_bulk(
+    *, actor: Actor, evening_id: int, player_ids: list[int], status: str,
+    force_majeure: bool = False,
+) -> list[Registration]:
+    """One status for several players of one evening (the leader's evening page): each
+    is set as ``registration_set`` does (audited per player), all or none."""
+    require(actor, "competition.manage_registrations")
+    evening = Evening.objects.get(pk=evening_id)
+    wanted = set(player_ids)
+    if not wanted:
+        raise ValidationError(_("Choose at least one player."))
+    players = list(
+        Player.objects.filter(season_id=evening.season_id, pk__in=wanted).order_by("start")
+    )
+    if len(players) != len(wanted):
+        raise ValidationError(_("That player does not take part in this season."))
+    saved: list[Registration] = []
+    for player in players:
+        saved += registration_set(
+            actor=actor, player=player, evenings=[evening], status=status,
+            force_majeure=force_majeure,
+        )
+    return saved
+
+
 # --- The leader's edits of a published pairing ----------------------------------------------
 
 
@@ -149,9 +184,14 @@ def _set_attendance(actor: Actor, evening: Evening, player: Player, status: str)
     reg.save()
 
 
-def _renumber(evening: Evening) -> None:
-    """Boards 1..n again after a removal (two steps: the board numbers are unique)."""
-    renumber(list(evening.games.order_by("board")), "board")
+def _free_board(evening: Evening) -> int:
+    """The lowest board without a game: a withdrawal leaves its board empty (no other
+    game moves, so nobody else needs an e-mail), and a late arrival fills it."""
+    taken = set(evening.games.values_list("board", flat=True))
+    board = 1
+    while board in taken:
+        board += 1
+    return board
 
 
 def _edit_done(actor: Actor, evening: Evening, action: Action, before: dict[str, Any], detail: dict[str, Any]) -> None:
@@ -190,7 +230,8 @@ def pairing_remove_player(*, actor: Actor, evening_id: int, player_id: int) -> N
     """A late withdrawal: the player leaves the pairing and is absent without notice,
     unless the leader recorded another absence for him already (force majeure, club
     duty): that one stands. His opponent takes the bye, or, if somebody has the bye
-    already, plays him."""
+    already, plays him on the same board. No other board moves: the board is left empty
+    when the opponent takes the bye."""
     require(actor, "competition.manage_pairings")
     evening = _locked_published(evening_id)
     player = _season_player(evening, player_id)
@@ -203,16 +244,14 @@ def pairing_remove_player(*, actor: Actor, evening_id: int, player_id: int) -> N
         if game.has_result:
             raise ValidationError(_("The game has a result already."))
         opponent = game.black if game.white_id == player.pk else game.white
+        board = game.board
         game.delete()
-        _renumber(evening)
         if bye is None:
             bye_set(evening=evening, player=opponent)
         else:
             waiting = bye.player
             bye.delete()
-            game_create(
-                evening=evening, board=evening.games.count() + 1, white=opponent, black=waiting
-            )
+            game_create(evening=evening, board=board, white=opponent, black=waiting)
     else:
         raise ValidationError(_("%(p)s is not in this pairing.") % {"p": player})
     _set_attendance(actor, evening, player, Attendance.ABSENT_WITHOUT_NOTICE)
@@ -236,7 +275,7 @@ def pairing_add_player(*, actor: Actor, evening_id: int, player_id: int) -> None
             raise ValidationError(_("%(p)s is already paired.") % {"p": player})
         waiting = bye.player
         bye.delete()
-        game_create(evening=evening, board=evening.games.count() + 1, white=player, black=waiting)
+        game_create(evening=evening, board=_free_board(evening), white=player, black=waiting)
     _set_attendance(actor, evening, player, Attendance.PRESENT)
     _edit_done(actor, evening, Action.PAIRING_ADD_PLAYER, before, {"added": player.pk})
 
@@ -266,6 +305,18 @@ def pairing_swap_opponents(*, actor: Actor, game_a: int, game_b: int) -> None:
     game_create(evening=evening, board=boards[0], white=a.white, black=black_b)
     game_create(evening=evening, board=boards[1], white=b.white, black=black_a)
     _edit_done(actor, evening, Action.PAIRING_SWAP_OPPONENTS, before, {"boards": list(boards)})
+
+
+@transaction.atomic
+def withdrawals_notify(*, evening_id: int) -> int:
+    """Tell the opponent and the leaders of every paired player who signed off himself
+    after the pairing was published, once (the task after his sign-off, and the catch-up
+    job, call it). Returns how many e-mails were queued."""
+    require(None, "competition.manage_pairings", system=True)
+    evening = Evening.objects.select_for_update(of=("self",)).filter(pk=evening_id).first()
+    if evening is None or evening.status != EveningStatus.PUBLISHED:
+        return 0
+    return notices.withdrawals(evening, leader_emails())
 
 
 # --- The tempo exception (RULES.md 5) ---------------------------------------------------------

@@ -7,7 +7,7 @@ import logging
 from celery import shared_task
 
 from . import notices, services
-from .selectors import due_evenings
+from .selectors import due_evenings, published_not_begun
 
 log = logging.getLogger(__name__)
 
@@ -25,6 +25,12 @@ def close_due_evenings() -> list[int]:
                 paired.append(evening_id)
         except Exception:  # one evening's failure must not stop the others
             log.exception("pairing evening %s failed", evening_id)
+    # A withdrawal whose task was lost (the broker was down) is noticed here.
+    for evening_id in published_not_begun():
+        try:
+            services.withdrawals_notify(evening_id=evening_id)
+        except Exception:
+            log.exception("withdrawal e-mails of evening %s failed", evening_id)
     # E-mails left in the outbox (the broker was down, retries ran out) go now.
     for evening_id in notices.evenings_with_pending():
         try:
@@ -38,3 +44,10 @@ def close_due_evenings() -> list[int]:
 def send_pairing_notices(evening_id: int) -> int:
     """Send the evening's e-mails still in the outbox; a retry sends only what is missing."""
     return notices.deliver(evening_id)
+
+
+@shared_task(acks_late=True)
+def notify_withdrawals(evening_id: int) -> int:
+    """After a paired player signed off: queue the e-mails to his opponent and the
+    leaders (once) and send them."""
+    return services.withdrawals_notify(evening_id=evening_id)

@@ -14,10 +14,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from competition import selectors
 from competition.models import (
+    Attendance,
     Evening,
     EveningKind,
     EveningStatus,
@@ -26,12 +28,20 @@ from competition.models import (
     Tempo,
 )
 from competition.services import registration_set
-from competition.web import error_messages, form_error_messages, run_service
+from competition.web import (
+    confirmation_page,
+    confirmed,
+    error_messages,
+    form_error_messages,
+    run_service,
+)
 from members.decorators import any_permission_required
 
 from . import selectors as pairing_selectors
 from . import services
 from .forms import (
+    BulkRegistrationForm,
+    PlayerEveningsForm,
     PlayerForm,
     RegistrationOnBehalfForm,
     SwapOpponentsForm,
@@ -110,6 +120,70 @@ def registration(request: HttpRequest, evening_id: int) -> HttpResponse:
     return _back(evening_obj, f"player-{player.pk}")
 
 
+@require_POST
+@leader_required
+def registration_bulk(request: HttpRequest, evening_id: int) -> HttpResponse:
+    """One status for the players ticked in the evening's table."""
+    evening_obj = _playing_evening(evening_id)
+    form = BulkRegistrationForm(request.POST, evening=evening_obj)
+    if not form.is_valid():
+        form_error_messages(request, form)
+        return _back(evening_obj, "players")
+    players = list(form.cleaned_data["players"])
+    status = form.cleaned_data["status"]
+    done = run_service(
+        request,
+        lambda: services.registrations_set_bulk(
+            actor=request.user, evening_id=evening_obj.pk, player_ids=[p.pk for p in players],
+            status=status, force_majeure=form.cleaned_data["force_majeure"],
+        ),
+        ngettext("%(n)s player: %(status)s.", "%(n)s players: %(status)s.", len(players))
+        % {"n": len(players), "status": dict(Attendance.choices)[status]},
+    )
+    if done and evening_obj.status == EveningStatus.PUBLISHED:
+        messages.info(request, _(
+            "The pairing is published: remove or add the player in the pairing below."
+        ))
+    return _back(evening_obj, "players")
+
+
+@leader_required
+def player_evenings(request: HttpRequest, evening_id: int, player_id: int) -> HttpResponse:
+    """The leader signs one player up or off for several evenings at once."""
+    evening_obj = _playing_evening(evening_id)
+    player = get_object_or_404(
+        Player.objects.select_related("member"), pk=player_id, season_id=evening_obj.season_id
+    )
+    if not request.user.has_perm("competition.manage_registrations"):
+        raise PermissionDenied
+    upcoming = selectors.upcoming_evenings(evening_obj.season)
+    form = PlayerEveningsForm(
+        request.POST if request.method == "POST" else None, evenings=upcoming,
+        initial={"evenings": [evening_obj.pk]},
+    )
+    if request.method == "POST" and form.is_valid():
+        chosen = list(form.cleaned_data["evenings"])
+        try:
+            registration_set(
+                actor=request.user, player=player, evenings=chosen,
+                status=form.cleaned_data["status"],
+                force_majeure=form.cleaned_data["force_majeure"],
+            )
+        except ValidationError as exc:
+            for m in exc.messages:
+                form.add_error(None, m)
+        else:
+            messages.success(request, ngettext(
+                "%(name)s: saved for %(n)s evening.", "%(name)s: saved for %(n)s evenings.",
+                len(chosen),
+            ) % {"name": player.member.name, "n": len(chosen)})
+            return _back(evening_obj, f"player-{player.pk}")
+    return render(request, "pairing/player_evenings.html", {
+        "evening": evening_obj, "player": player, "form": form,
+        "statuses": selectors.statuses_for(player, list(upcoming)),
+    })
+
+
 # --- Pairing and the leader's corrections ---------------------------------------------------
 
 
@@ -118,6 +192,14 @@ def registration(request: HttpRequest, evening_id: int) -> HttpResponse:
 def publish(request: HttpRequest, evening_id: int) -> HttpResponse:
     evening_obj = _playing_evening(evening_id)
     repair = request.POST.get("repair") == "1"
+    if not confirmed(request):
+        return confirmation_page(
+            request,
+            title=_("Re-pair the evening?") if repair else _("Pair and publish now?"),
+            consequences=pairing_selectors.publish_consequences(evening_obj, repair),
+            cancel=reverse("pairing:evening", args=[evening_obj.pk]) + "#pairing",
+            button=_("Re-pair") if repair else _("Pair and publish now"),
+        )
     try:
         done = services.evening_pair_and_publish(
             evening_id=evening_obj.pk, actor=request.user, force=repair
@@ -172,6 +254,14 @@ def _player_edit(request: HttpRequest, evening_id: int, service, message: str) -
         form_error_messages(request, form)
         return _back(evening_obj, "pairing")
     player = form.cleaned_data["player"]
+    if service is services.pairing_remove_player and not confirmed(request):
+        return confirmation_page(
+            request,
+            title=_("Remove %(name)s from the pairing?") % {"name": player.member.name},
+            consequences=pairing_selectors.remove_consequences(evening_obj, player),
+            cancel=reverse("pairing:evening", args=[evening_obj.pk]) + "#pairing",
+            button=_("Remove from the pairing"),
+        )
     return _edit(
         request, evening_obj,
         lambda: service(actor=request.user, evening_id=evening_obj.pk, player_id=player.pk),

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from competition.models import Season, SwissEvent, SwissGame, SwissRound
-from competition.web import error_messages, season_or_404
+from competition.web import confirmation_page, confirmed, error_messages, season_or_404
 from members.decorators import any_permission_required
 
 from . import selectors as sel
@@ -29,6 +29,23 @@ from .forms import (
 )
 
 REFRESH_SECONDS = 30
+
+
+def finish_consequences(number: int) -> list[str]:
+    return [
+        _("Round %(n)s's results then count in the standings and the tie-breaks, and the "
+          "next round can be paired from them.") % {"n": number},
+        _("A result can still be corrected afterwards (recorded in the audit trail), but "
+          "the later rounds' pairings stay as they are."),
+    ]
+
+
+def playoff_consequences() -> list[str]:
+    return [
+        _("A playoff event is created for the players tied for first: every tied player "
+          "meets every other twice, once with each colour, at 5 minutes."),
+        _("All its games are created at once; generating it again changes nothing."),
+    ]
 
 
 arbiter_required = any_permission_required(services.ARBITER)
@@ -88,6 +105,9 @@ def arbiter(request: HttpRequest, event_id: int) -> HttpResponse:
     context["buttons"] = result_buttons(event_obj)
     context["rounds_form"] = RoundsForm(initial={"rounds": event_obj.rounds})
     context["can_manage"] = request.user.has_perm(services.MANAGE)
+    if context.get("current") is not None:
+        context["confirm_finish"] = " ".join(finish_consequences(context["current"].number))
+    context["confirm_playoff"] = " ".join(playoff_consequences())
     return render(request, "events/arbiter.html", context)
 
 
@@ -152,6 +172,13 @@ def round_pair(request: HttpRequest, event_id: int, number: int) -> HttpResponse
 @require_POST
 @arbiter_required
 def round_finish(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
+    if not confirmed(request):
+        return confirmation_page(
+            request, title=_("Finish round %(n)s?") % {"n": number},
+            consequences=finish_consequences(number),
+            cancel=reverse("events:arbiter", args=[event_id]) + "#round",
+            button=_("Finish round %(n)s") % {"n": number},
+        )
     try:
         services.round_finish(actor=request.user, round=_round(event_id, number))
     except ValidationError as exc:
@@ -208,6 +235,11 @@ def set_rounds(request: HttpRequest, event_id: int) -> HttpResponse:
 @require_POST
 @arbiter_required
 def playoff(request: HttpRequest, event_id: int) -> HttpResponse:
+    if not confirmed(request):
+        return confirmation_page(
+            request, title=_("Generate the playoff?"), consequences=playoff_consequences(),
+            cancel=reverse("events:arbiter", args=[event_id]), button=_("Generate the playoff"),
+        )
     try:
         created = services.blitz_playoff_create(actor=request.user, event=_event(event_id))
     except ValidationError as exc:

@@ -13,7 +13,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from competition.models import PlayerKind, Season
-from competition.web import error_messages, form_error_messages, run_service, season_or_404
+from competition.web import (
+    confirmation_page,
+    confirmed,
+    error_messages,
+    form_error_messages,
+    run_service,
+    season_or_404,
+)
 from members.decorators import any_permission_required
 
 from . import selectors as prize_selectors
@@ -56,11 +63,20 @@ def playoffs(request: HttpRequest, season: str) -> HttpResponse:
         can_create=user.has_perm("competition.manage_pairings") and context["bracket_row"] is None,
         can_confirm=user.has_perm("competition.manage_season"),
         results=PLAYOFF_RESULTS,
+        confirm_draw=" ".join(draw_consequences()),
     )
     return render(request, "prizes/playoffs.html", context)
 
 
 # --- The playoffs: leader and arbiter ---------------------------------------------------
+
+
+def draw_consequences() -> list[str]:
+    return [
+        _("The eligible players of the summer half are put in groups of four by the final "
+          "summer standings, and the colours are drawn by lot."),
+        _("The drawing is final: it cannot be made again on the site."),
+    ]
 
 
 def _to_playoffs(season: Season, anchor: str = "") -> HttpResponse:
@@ -72,6 +88,12 @@ def _to_playoffs(season: Season, anchor: str = "") -> HttpResponse:
 @permission_required("competition.manage_pairings", raise_exception=True)
 def playoffs_create(request: HttpRequest, season: str) -> HttpResponse:
     season_obj = season_or_404(season)
+    if not confirmed(request):
+        return confirmation_page(
+            request, title=_("Draw the playoffs?"), consequences=draw_consequences(),
+            cancel=reverse("prizes:playoffs", args=[season_obj.slug]),
+            button=_("Draw the playoffs"),
+        )
     run_service(request, lambda: prize_services.playoffs_create(actor=request.user, season=season_obj),
          _("The playoffs are drawn."))
     return _to_playoffs(season_obj)

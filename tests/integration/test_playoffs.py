@@ -244,7 +244,7 @@ def test_group_winners_and_club_champion_become_prizes(leader, arbiter, client):
 def test_arbiter_enters_and_leader_moves_through_the_playoff_page(leader, arbiter, client):
     season = playoff_season(8)
     client.force_login(leader)
-    client.post(reverse("prizes:playoffs_create", args=[season.slug]))
+    client.post(reverse("prizes:playoffs_create", args=[season.slug]), {"confirm": "1"})
     assert PlayoffBracket.objects.filter(season=season).exists()
     client.force_login(arbiter)
     page = client.get(reverse("prizes:playoffs", args=[season.slug])).content.decode()
@@ -332,3 +332,14 @@ def test_a_wrong_playoff_result_is_withdrawn_by_the_leader_and_recorded(leader, 
     ]
     prize_services.playoff_result_set(actor=arbiter, season=season, match="G1-S1", result="1-0")
     assert prize_selectors.bracket(season).match("G1-S1").result == "1-0"
+
+
+def test_drawing_the_playoffs_asks_first_and_draws_nothing_without_the_confirmation(leader, client):
+    season = playoff_season(8)
+    client.force_login(leader)
+    response = client.post(reverse("prizes:playoffs_create", args=[season.slug]))
+    assert response.status_code == 200
+    assert "The drawing is final" in response.content.decode()
+    assert not PlayoffBracket.objects.filter(season=season).exists()
+    page = client.get(reverse("prizes:playoffs", args=[season.slug])).content.decode()
+    assert 'data-confirm="The eligible players of the summer half' in page

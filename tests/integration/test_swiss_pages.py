@@ -157,7 +157,7 @@ def test_arbiter_runs_a_round_from_the_phone_page(client, live_blitz):
     stale = client.post(reverse("events:game_result", args=[event.pk, games[0].pk]),
                         {"result": "1-0", "version": 1}, follow=True)
     assert "Somebody else entered ½-½ for board 1" in stale.content.decode()
-    client.post(reverse("events:round_finish", args=[event.pk, 2]))
+    client.post(reverse("events:round_finish", args=[event.pk, 2]), {"confirm": "1"})
     assert event.round_set.get(number=2).status == RoundStatus.DONE
 
     client.post(reverse("events:round_open", args=[event.pk]))
@@ -208,7 +208,7 @@ def test_the_playoff_is_generated_in_one_click_and_run_on_the_same_page(client):
     assert "Generate the playoff" in page
     public = client.get(reverse("events:event", args=[event.pk])).content.decode()
     assert public.count('data-decider="1"') == 4
-    response = client.post(reverse("events:playoff", args=[event.pk]))
+    response = client.post(reverse("events:playoff", args=[event.pk]), {"confirm": "1"})
     playoff = SwissEvent.objects.get(parent=event)
     assert response["Location"] == reverse("events:arbiter", args=[playoff.pk])
     page = client.get(response["Location"]).content.decode()
@@ -281,3 +281,32 @@ def test_event_pages_query_count_does_not_grow_with_the_entrants(client, django_
     with django_assert_max_num_queries(measured):
         assert client.get(url(big)).status_code == 200
     assert len(sel.event_entrants(big)) == 40
+
+
+# --- Asked before it happens (issue 14) -------------------------------------------------
+
+
+def test_finishing_a_round_asks_first_and_changes_nothing_without_the_confirmation(client, live_blitz):
+    event, _, arbiter = live_blitz
+    client.force_login(arbiter)
+    for game in SwissGame.objects.filter(round__event=event, round__number=2, black__isnull=False):
+        swiss.game_result_set(actor=arbiter, game=game, white_points=1, black_points=0,
+                              expected_version=game.version)
+    page = client.get(reverse("events:arbiter", args=[event.pk])).content.decode()
+    assert "data-confirm=\"Round 2&#x27;s results then count" in page
+    url = reverse("events:round_finish", args=[event.pk, 2])
+    response = client.post(url)
+    assert response.status_code == 200
+    assert "the later rounds&#x27; pairings stay as they are" in response.content.decode()
+    assert event.round_set.get(number=2).status == RoundStatus.PAIRED
+    client.post(url, {"confirm": "1"})
+    assert event.round_set.get(number=2).status == RoundStatus.DONE
+
+
+def test_generating_the_playoff_asks_first_and_creates_nothing_without_the_confirmation(client, live_blitz):
+    event, _, arbiter = live_blitz
+    client.force_login(arbiter)
+    response = client.post(reverse("events:playoff", args=[event.pk]))
+    assert response.status_code == 200
+    assert "every tied player meets every other twice" in response.content.decode()
+    assert not SwissEvent.objects.filter(parent=event).exists()
