@@ -298,10 +298,13 @@ def leader(request: HttpRequest) -> HttpResponse:
             else:
                 messages.success(request, _("Season %(s)s set up; check the calendar.") % {"s": season})
                 return redirect("competition:leader_season", season=season.slug)
+    current = selectors.current_season()
     return render(
         request,
         "competition/leader.html",
-        {"form": form, "can_set_up": can_set_up, "seasons": Season.objects.order_by("-start_date")},
+        {"form": form, "can_set_up": can_set_up, "seasons": Season.objects.order_by("-start_date"),
+         "current": current,
+         "todo": selectors.leader_todo(current, timezone.now()) if current else None},
     )
 
 
