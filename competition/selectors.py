@@ -242,18 +242,31 @@ def player_page(player: Player) -> dict[str, Any]:
 # --- Audit ------------------------------------------------------------------------------
 
 
-def audit_records(*, evening_id: str | None = None, player_id: str | None = None,
-                  limit: int = 500) -> dict[str, Any]:
-    """The audit trail of an evening or a player (or everything), newest first."""
-    qs = AuditRecord.objects.select_related("actor", "evening", "player__member")
-    evening = player = None
-    if evening_id and evening_id.isdigit():
-        evening = Evening.objects.filter(pk=evening_id).first()
+def audit_records(*, evening_id: int | None = None, player_id: int | None = None,
+                  action: str | None = None, day: dt.date | None = None) -> QuerySet[AuditRecord]:
+    """The audit trail, newest first, filtered by evening, player, kind of action and
+    day (in the club's time zone); the caller pages it."""
+    qs = AuditRecord.objects.select_related("actor", "evening", "player__member").order_by("-at", "-id")
+    if evening_id is not None:
         qs = qs.filter(evening_id=evening_id)
-    if player_id and player_id.isdigit():
-        player = Player.objects.select_related("member").filter(pk=player_id).first()
+    if player_id is not None:
         qs = qs.filter(player_id=player_id)
-    return {"records": list(qs[:limit]), "evening": evening, "player": player}
+    if action:
+        qs = qs.filter(action=action)
+    if day is not None:
+        start = timezone.make_aware(dt.datetime.combine(day, dt.time()))
+        qs = qs.filter(at__gte=start, at__lt=start + dt.timedelta(days=1))
+    return qs
+
+
+def audit_filter_choices(season: Season | None) -> dict[str, Any]:
+    """The evenings and players the audit page filters by (the current season's)."""
+    if season is None:
+        return {"evenings": [], "players": []}
+    return {
+        "evenings": list(season.evenings.filter(kind=EveningKind.PLAYING).order_by("date")),
+        "players": list(season.players.select_related("member").order_by("member__name")),
+    }
 
 
 def _explanation_line(line: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
@@ -275,9 +288,8 @@ NEAR_LIMIT = 1  # "near" the absence limit: this many absences with notice to go
 
 
 def _absence_limit(season: Season) -> int | None:
-    if season.competition.is_ladder:
-        return None
-    return parse_parameters(season.competition.system, season.competition.parameters).absent_with_notice_limit
+    params = parse_parameters(season.competition.system, season.competition.parameters)
+    return getattr(params, "absent_with_notice_limit", None)  # the ladder has no such limit
 
 
 def leader_todo(season: Season, now: dt.datetime) -> dict[str, Any]:

@@ -16,7 +16,7 @@ def members_page(season: Season) -> dict[str, Any]:
         Player.objects.filter(season=season).select_related("member").order_by("start")
     )
     for player in players:
-        player.invited = not player.member.has_usable_password()
+        player.invited = not player.member.has_usable_password()  # type: ignore[attr-defined]
     return {
         "season": season,
         "players": players,
