@@ -155,12 +155,23 @@ def evening_page(evening: Evening) -> dict[str, Any]:
             pk__in=seated | registered
         ).select_related("member"):
             by_status[Attendance.ABSENT_WITHOUT_NOTICE].append(p)
+    coming: list[Player] = []
+    if not published and evening.kind == EveningKind.PLAYING:
+        # Who is coming so far (RULES.md 3): fixed players not signed off, flexible
+        # players signed up.
+        statuses = {r.player_id: r.status for r in registrations}
+        coming = [
+            p for p in Player.objects.filter(season_id=evening.season_id)
+            .select_related("member").order_by("member__name")
+            if statuses.get(p.pk, default_status(p.is_fixed)) == Attendance.PRESENT
+        ]
     return {
         "evening": evening,
         "season": evening.season,
         "games": games,
         "bye": bye,
         "published": published,
+        "coming": coming,
         "absent_with_notice": by_status[Attendance.ABSENT_WITH_NOTICE],
         "absent_without_notice": by_status[Attendance.ABSENT_WITHOUT_NOTICE],
         "club_duty": by_status[Attendance.CLUB_DUTY],

@@ -448,6 +448,7 @@ MATRIX: list[Row] = [
     _r("prizes:next_season",           POST, ["season"],                LOGIN,       403,   403,    403,   DONE,
        data=lambda w: {"name": "2027-2028", "opening": "2027-09-03", "last_day": "2028-07-14"},
        state=audit_and(seasons)),
+    _r("pairing:preview",              GET,  ["later"],                 LOGIN,       403,   403,    200,   200),
     # --- the leader's member pages (members/); the demo season is a Keizer season under
     # way, so its starting order is refused by its rule for the leader and administrator
     _r("members:current",              GET,  [],                        LOGIN,       403,   403,    200,   200),
