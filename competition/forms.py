@@ -6,6 +6,7 @@ import datetime as dt
 from typing import Any
 
 from django import forms
+from django.utils import dateformat
 from django.utils.translation import gettext_lazy as _
 
 from .models import Attendance, EveningKind, Half, System
@@ -179,3 +180,28 @@ class RegistrationForm(forms.Form):
                 (Attendance.PRESENT, _("Signed up")),
                 (Attendance.ABSENT_WITHOUT_NOTICE, _("Not signed up")),
             ]
+
+
+class AuditFilterForm(forms.Form):
+    """The audit page's filters; a value that does not parse is reported and ignored."""
+
+    evening = forms.TypedChoiceField(label=_("Evening"), required=False, coerce=int, empty_value=None)
+    player = forms.TypedChoiceField(label=_("Player"), required=False, coerce=int, empty_value=None)
+    action = forms.ChoiceField(label=_("Kind"), required=False)
+    day = forms.DateField(label=_("Date"), required=False,
+                          widget=forms.DateInput(attrs={"type": "date"}))
+
+    def __init__(self, *args: Any, evenings: list, players: list, actions: list, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["evening"].choices = [("", _("all"))] + [
+            (e.pk, f"{dateformat.format(e.date, _('D j M'))} {e.date.year}") for e in evenings
+        ]
+        self.fields["player"].choices = [("", _("all"))] + [(p.pk, p.member.name) for p in players]
+        self.fields["action"].choices = [("", _("all"))] + actions
+
+    def filters(self) -> dict[str, Any]:
+        """The filters that parsed; the others are left out."""
+        self.is_valid()
+        clean = getattr(self, "cleaned_data", {})
+        return {"evening_id": clean.get("evening"), "player_id": clean.get("player"),
+                "action": clean.get("action") or None, "day": clean.get("day")}

@@ -7,7 +7,7 @@ from collections import defaultdict
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from .models import (
@@ -22,10 +22,13 @@ from .models import (
     Player,
     PlayerKind,
     Registration,
+    Result,
     Season,
     Standing,
     StandingsSnapshot,
+    Tempo,
 )
+from .scoring.params import parse_parameters
 from .signup import default_status
 
 
@@ -152,12 +155,23 @@ def evening_page(evening: Evening) -> dict[str, Any]:
             pk__in=seated | registered
         ).select_related("member"):
             by_status[Attendance.ABSENT_WITHOUT_NOTICE].append(p)
+    coming: list[Player] = []
+    if not published and evening.kind == EveningKind.PLAYING:
+        # Who is coming so far (RULES.md 3): fixed players not signed off, flexible
+        # players signed up.
+        statuses = {r.player_id: r.status for r in registrations}
+        coming = [
+            p for p in Player.objects.filter(season_id=evening.season_id)
+            .select_related("member").order_by("member__name")
+            if statuses.get(p.pk, default_status(p.is_fixed)) == Attendance.PRESENT
+        ]
     return {
         "evening": evening,
         "season": evening.season,
         "games": games,
         "bye": bye,
         "published": published,
+        "coming": coming,
         "absent_with_notice": by_status[Attendance.ABSENT_WITH_NOTICE],
         "absent_without_notice": by_status[Attendance.ABSENT_WITHOUT_NOTICE],
         "club_duty": by_status[Attendance.CLUB_DUTY],
@@ -243,18 +257,31 @@ def player_page(player: Player) -> dict[str, Any]:
 # --- Audit ------------------------------------------------------------------------------
 
 
-def audit_records(*, evening_id: str | None = None, player_id: str | None = None,
-                  limit: int = 500) -> dict[str, Any]:
-    """The audit trail of an evening or a player (or everything), newest first."""
-    qs = AuditRecord.objects.select_related("actor", "evening", "player__member")
-    evening = player = None
-    if evening_id and evening_id.isdigit():
-        evening = Evening.objects.filter(pk=evening_id).first()
+def audit_records(*, evening_id: int | None = None, player_id: int | None = None,
+                  action: str | None = None, day: dt.date | None = None) -> QuerySet[AuditRecord]:
+    """The audit trail, newest first, filtered by evening, player, kind of action and
+    day (in the club's time zone); the caller pages it."""
+    qs = AuditRecord.objects.select_related("actor", "evening", "player__member").order_by("-at", "-id")
+    if evening_id is not None:
         qs = qs.filter(evening_id=evening_id)
-    if player_id and player_id.isdigit():
-        player = Player.objects.select_related("member").filter(pk=player_id).first()
+    if player_id is not None:
         qs = qs.filter(player_id=player_id)
-    return {"records": list(qs[:limit]), "evening": evening, "player": player}
+    if action:
+        qs = qs.filter(action=action)
+    if day is not None:
+        start = timezone.make_aware(dt.datetime.combine(day, dt.time()))
+        qs = qs.filter(at__gte=start, at__lt=start + dt.timedelta(days=1))
+    return qs
+
+
+def audit_filter_choices(season: Season | None) -> dict[str, Any]:
+    """The evenings and players the audit page filters by (the current season's)."""
+    if season is None:
+        return {"evenings": [], "players": []}
+    return {
+        "evenings": list(season.evenings.filter(kind=EveningKind.PLAYING).order_by("date")),
+        "players": list(season.players.select_related("member").order_by("member__name")),
+    }
 
 
 def _explanation_line(line: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
@@ -268,3 +295,104 @@ def _explanation_line(line: dict[str, Any], names: dict[int, str]) -> dict[str, 
     opponent = line.get("opponent")
     result["opponent_name"] = names.get(opponent) if opponent is not None else None
     return result
+
+
+# --- The leader's to-do -----------------------------------------------------------------
+
+NEAR_LIMIT = 1  # "near" the absence limit: this many absences with notice to go
+
+
+def _absence_limit(season: Season) -> int | None:
+    params = parse_parameters(season.competition.system, season.competition.parameters)
+    return getattr(params, "absent_with_notice_limit", None)  # the ladder has no such limit
+
+
+def leader_todo(season: Season, now: dt.datetime) -> dict[str, Any]:
+    """What needs the leader now, each item with what he needs to act on it; a fixed
+    number of queries, however many players and evenings the season has (RULES.md 3-5).
+
+    - boards of evenings already begun without a result, per evening;
+    - postponed games still to play, oldest first, with their age in days;
+    - paired players who signed off after the pairing was published (evening to come);
+    - alternative tempo requests waiting for a decision (evening to come);
+    - players at or near the season's limit of absences with notice;
+    - the next deadline and how many are signed up for it.
+    """
+    today = now.astimezone(timezone.get_current_timezone()).date()
+    games = Game.objects.filter(evening__season=season, evening__kind=EveningKind.PLAYING)
+    unplayed = list(
+        games.filter(result=Result.PENDING, evening__starts_at__lte=now)
+        .values("evening_id", "evening__date")
+        .annotate(boards=Count("pk"))
+        .order_by("evening__date")
+    )
+    postponed = list(
+        games.filter(result=Result.POSTPONED)
+        .select_related("evening", "white__member", "black__member")
+        .order_by("evening__date", "board")
+    )
+    for game in postponed:
+        game.age_days = (today - game.evening.date).days  # type: ignore[attr-defined]
+    coming = Q(evening__season=season, evening__status=EveningStatus.PUBLISHED,
+               evening__starts_at__gt=now)
+    signed_off = list(
+        Registration.objects.filter(coming)
+        .exclude(status=Attendance.PRESENT)
+        .filter(Q(player__games_white__evening=F("evening")) | Q(player__games_black__evening=F("evening"))
+                | Q(player__byes__evening=F("evening")))
+        .select_related("player__member", "evening")
+        .distinct()
+        .order_by("evening__date", "player__start")
+    )
+    tempo = list(
+        Game.objects.filter(coming, tempo=Tempo.REQUESTED)
+        .select_related("evening", "white__member", "black__member")
+        .order_by("evening__date", "board")
+    )
+    limit = _absence_limit(season)
+    absences: list[dict[str, Any]] = []
+    if limit is not None:
+        counted = (
+            Registration.objects.filter(
+                evening__season=season, evening__kind=EveningKind.PLAYING,
+                status=Attendance.ABSENT_WITH_NOTICE,
+            )
+            .values("player_id", "player__member__name")
+            .annotate(count=Count("pk"))
+            .filter(count__gte=max(limit - NEAR_LIMIT, 1))
+            .order_by("-count", "player__member__name")
+        )
+        absences = [
+            {"player_id": row["player_id"], "name": row["player__member__name"],
+             "count": row["count"], "limit": limit, "reached": row["count"] >= limit}
+            for row in counted
+        ]
+    next_evening = (
+        season.evenings.filter(kind=EveningKind.PLAYING, deadline__gt=now)
+        .exclude(status=EveningStatus.PUBLISHED)
+        .order_by("date")
+        .first()
+    )
+    signed_up = present_count(next_evening) if next_evening else 0
+    return {
+        "unplayed": unplayed,
+        "postponed": postponed,
+        "signed_off": signed_off,
+        "tempo_requests": tempo,
+        "absences": absences,
+        "next_evening": next_evening,
+        "signed_up": signed_up,
+        "today": today,
+        "empty": not (unplayed or postponed or signed_off or tempo or absences),
+    }
+
+
+def present_count(evening: Evening) -> int:
+    """How many are present by their status for ``evening``: fixed players not signed
+    off and flexible players signed up (RULES.md 3), in two queries."""
+    statuses = dict(evening.registrations.values_list("player_id", "status"))
+    kinds = Player.objects.filter(season_id=evening.season_id).values_list("pk", "kind")
+    return sum(
+        1 for pk, kind in kinds
+        if statuses.get(pk, default_status(kind == PlayerKind.FIXED)) == Attendance.PRESENT
+    )

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -20,12 +21,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
-from . import selectors, services
+from . import audit_text, selectors, services
 from .charts import place_chart_svg
 from .consequences import late_sign_offs
-from .forms import EveningForm, ParametersForm, RegistrationForm, SeasonSetUpForm
+from .forms import AuditFilterForm, EveningForm, ParametersForm, RegistrationForm, SeasonSetUpForm
 from .ical import calendar_ics
-from .models import Evening, EveningKind, Game, Half, HalfKind, Player, Result, Season
+from .models import AuditAction, Evening, EveningKind, Game, Half, HalfKind, Player, Result, Season
 from .pagecache import cache_public_page, data_version, evening_version, versioned
 from .prizes import selectors as prize_selectors
 from .ratings import selectors as rating_selectors
@@ -34,6 +35,7 @@ from .tables import KEIZER_CSV, LADDER_CSV, KeizerTable, LadderTable
 from .web import confirmed, season_or_404
 
 PUBLIC_ROWS = 8
+AUDIT_PAGE = 50
 
 
 def _validation_messages(exc: ValidationError) -> list[str]:
@@ -347,10 +349,13 @@ def leader(request: HttpRequest) -> HttpResponse:
             else:
                 messages.success(request, _("Season %(s)s set up; check the calendar.") % {"s": season})
                 return redirect("competition:leader_season", season=season.slug)
+    current = selectors.current_season()
     return render(
         request,
         "competition/leader.html",
-        {"form": form, "can_set_up": can_set_up, "seasons": Season.objects.order_by("-start_date")},
+        {"form": form, "can_set_up": can_set_up, "seasons": Season.objects.order_by("-start_date"),
+         "current": current,
+         "todo": selectors.leader_todo(current, timezone.now()) if current else None},
     )
 
 
@@ -416,11 +421,24 @@ def leader_evening_update(request: HttpRequest, evening_id: int) -> HttpResponse
 @login_required
 @permission_required("competition.manage_registrations", raise_exception=True)
 def audit_log(request: HttpRequest) -> HttpResponse:
-    """Who changed what and when, per evening or per player (for the leader)."""
-    records = selectors.audit_records(
-        evening_id=request.GET.get("evening"), player_id=request.GET.get("player")
-    )
-    return render(request, "competition/audit.html", records)
+    """Who changed what and when, in sentences, filtered and paged (for the leader)."""
+    season = selectors.current_season()
+    choices = selectors.audit_filter_choices(season)
+    form = AuditFilterForm(request.GET or None, actions=list(AuditAction.choices), **choices)
+    filters = form.filters() if request.GET else {}
+    for field, errors in (form.errors.items() if request.GET else []):
+        label = form.fields[field].label if field in form.fields else field
+        for message in errors:
+            messages.warning(request, _("Filter %(f)s ignored: %(m)s") % {"f": label, "m": message})
+    page = Paginator(selectors.audit_records(**filters), AUDIT_PAGE).get_page(request.GET.get("page"))
+    names = {r.player_id: r.player.member.name for r in page if r.player_id is not None and r.player}
+    rows = [{"record": r, "text": audit_text.sentence(r, names),
+             "when": f"{audit_text.day(timezone.localtime(r.at).date())} {timezone.localtime(r.at):%H:%M}"}
+            for r in page]
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(request, "competition/audit.html",
+                  {"form": form, "page": page, "rows": rows, "query": query.urlencode()})
 
 
 def language(request: HttpRequest, code: str) -> HttpResponse:

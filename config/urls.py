@@ -15,5 +15,6 @@ urlpatterns = [
     path("prizes/", include("competition.prizes.urls")),
     # Before competition.urls, whose leader/<season>/ would take "ratings" for a season.
     path("leader/ratings/", include("competition.ratings.urls")),
+    path("leader/members/", include("members.urls")),
     path("", include("competition.urls")),
 ]

@@ -5,3 +5,7 @@ from django.utils.translation import gettext_lazy as _
 class MembersConfig(AppConfig):
     name = "members"
     verbose_name = _("Members")
+
+    def ready(self) -> None:
+        # Register the Celery tasks in every process, so services can queue them by name.
+        from . import tasks  # noqa: F401

@@ -31,7 +31,7 @@ from members.permissions import Actor
 from members.roles import LEADER
 
 from .engine import types as pt
-from .engine.keizer import bye_violation, place_newcomers, violations
+from .engine.keizer import bye_violation, pair_evening, place_newcomers, violations
 
 FORFEITS = {Result.WHITE_FORFEIT_WIN, Result.BLACK_FORFEIT_WIN, Result.DOUBLE_FORFEIT}
 
@@ -408,4 +408,31 @@ def evening_page(evening: Evening, user: Actor) -> dict[str, Any]:
         "can_pair": user.has_perm("competition.manage_pairings"),
         "can_register": user.has_perm("competition.manage_registrations"),
         "can_tempo": user.has_perm("competition.approve_tempo"),
+    }
+
+
+# --- The preview before the deadline ------------------------------------------------------
+
+
+def pairing_preview(evening: Evening) -> dict[str, Any]:
+    """The pairing the deadline job would make now, from the same input and seed, with
+    the rules it had to relax; nothing is saved and nobody is told."""
+    present = present_players(evening)
+    players, meetings, rules, index = pairing_input(evening, present)
+    seed = f"{evening.season.slug}:{evening.date.isoformat()}"
+    result = pair_evening(
+        players, meetings, rules, evening_index=index, half=half_kind(evening), seed=seed
+    )
+    names = {p.pk: p.member.name for p in present}
+    competition = evening.season.competition
+    return {
+        "present": len(present),
+        "games": [{"board": g.board, "white": names[g.white], "black": names[g.black]}
+                  for g in result.games],
+        "bye": names.get(result.bye) if result.bye is not None else None,
+        "relaxed": [
+            {"white": names.get(r.white), "black": names.get(r.black) if r.black is not None else None,
+             "rule": r.rule, "words": rule_in_words(r.rule, competition)}
+            for r in result.relaxed
+        ],
     }

@@ -15,6 +15,7 @@ urlpatterns = [
     path("evenings/<int:evening_id>/players/<int:player_id>/", views.player_evenings,
          name="player_evenings"),
     path("evenings/<int:evening_id>/publish/", views.publish, name="publish"),
+    path("evenings/<int:evening_id>/preview/", views.preview, name="preview"),
     path("evenings/<int:evening_id>/swap-opponents/", views.swap_opponents, name="swap_opponents"),
     path("evenings/<int:evening_id>/remove/", views.remove_player, name="remove_player"),
     path("evenings/<int:evening_id>/add/", views.add_player, name="add_player"),

@@ -89,6 +89,17 @@ def evening(request: HttpRequest, evening_id: int) -> HttpResponse:
     return render(request, "pairing/evening.html", context)
 
 
+@leader_required
+def preview(request: HttpRequest, evening_id: int) -> HttpResponse:
+    """The pairing the deadline job would make now: read only, nothing saved or sent."""
+    evening_obj = _playing_evening(evening_id)
+    if evening_obj.status == EveningStatus.PUBLISHED:
+        return _back(evening_obj, "pairing")
+    context = {"evening": evening_obj, "season": evening_obj.season,
+               **pairing_selectors.pairing_preview(evening_obj)}
+    return render(request, "pairing/preview.html", context)
+
+
 # --- Sign-ups on a player's behalf ----------------------------------------------------------
 
 

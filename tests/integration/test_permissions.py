@@ -455,6 +455,31 @@ MATRIX: list[Row] = [
     _r("prizes:next_season",           POST, ["season"],                LOGIN,       403,   403,    403,   DONE,
        data=lambda w: {"name": "2027-2028", "opening": "2027-09-03", "last_day": "2028-07-14"},
        state=audit_and(seasons)),
+    _r("pairing:preview",              GET,  ["later"],                 LOGIN,       403,   403,    200,   200),
+    # --- the leader's member pages (members/); the demo season is a Keizer season under
+    # way, so its starting order is refused by its rule for the leader and administrator
+    _r("members:current",              GET,  [],                        LOGIN,       403,   403,    200,   200),
+    _r("members:index",                GET,  ["season"],                LOGIN,       403,   403,    200,   200),
+    _r("members:add",                  GET,  ["season"],                LOGIN,       403,   403,    200,   200),
+    _r("members:add",                  POST, ["season"],                LOGIN,       403,   403,    DONE,  DONE,
+       data=lambda w: {"name": "Nieuw Lid", "email": "nieuw@example.org", "rating": "1500",
+                       "knsb_number": "", "kind": "flexible"},
+       state=audit_and(lambda w: User.objects.count())),
+    _r("members:edit",                 GET,  ["season", "other"],       LOGIN,       403,   403,    200,   200),
+    _r("members:edit",                 POST, ["season", "other"],       LOGIN,       403,   403,    DONE,  DONE,
+       data=lambda w: {"name": "Speler Twee", "email": "speler2@demo.club", "rating": "1234",
+                       "knsb_number": "", "kind": Player.objects.get(pk=w.other).kind},
+       state=audit_and(lambda w: Player.objects.get(pk=w.other).member.name)),
+    _r("members:order_by_rating",      POST, ["season"],                LOGIN,       403,   403,    302,   302,
+       state=audit_and(lambda w: list(Player.objects.order_by("pk").values_list("start", flat=True))),
+       label="POST members:order_by_rating (season under way: refused by rule)"),
+    _r("members:move",                 POST, ["season", "other"],       LOGIN,       403,   403,    302,   302,
+       data=lambda w: {"position": "1"},
+       state=audit_and(lambda w: list(Player.objects.order_by("pk").values_list("start", flat=True))),
+       label="POST members:move (Keizer season under way: refused by rule)"),
+    _r("members:invite",               POST, ["season", "other"],       LOGIN,       403,   403,    302,   302,
+       state=lambda w: AuditRecord.objects.count(),
+       label="POST members:invite (has a password: refused by rule)"),
     # --- the Django admin (staff only; results, sign-ups and pairings are read-only there)
     _r("admin:index",                  GET,  [],                        ADMIN_LOGIN, ADMIN_LOGIN, ADMIN_LOGIN, ADMIN_LOGIN, 200),
     _r("admin:competition_game_changelist", GET, [],                    ADMIN_LOGIN, ADMIN_LOGIN, ADMIN_LOGIN, ADMIN_LOGIN, 200),
@@ -521,7 +546,7 @@ def test_every_url_is_in_the_matrix():
     """A new URL without a row fails here: say who may use it."""
     from django.urls import get_resolver
 
-    ours = {"competition", "pairing", "swiss", "prizes", "ratings"}
+    ours = {"competition", "pairing", "swiss", "prizes", "ratings", "members"}
     names = set()
     for ns, (_prefix, resolver) in get_resolver().namespace_dict.items():
         if ns in ours:

@@ -1,0 +1,26 @@
+"""Reads for the leader's member pages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from competition.models import Player, Season
+
+from .services import season_has_games
+
+
+def members_page(season: Season) -> dict[str, Any]:
+    """The season's players in starting order, and whether the order may still change."""
+    under_way = season_has_games(season)
+    players = list(
+        Player.objects.filter(season=season).select_related("member").order_by("start")
+    )
+    for player in players:
+        player.invited = not player.member.has_usable_password()  # type: ignore[attr-defined]
+    return {
+        "season": season,
+        "players": players,
+        "under_way": under_way,
+        "can_reorder": not under_way or season.competition.is_ladder,
+        "can_order_by_rating": not under_way,
+    }

@@ -1,0 +1,242 @@
+"""The leader's writes about members: add a member (with an invitation to set his
+password), change his details, and set the season's starting order.
+
+Permission: ``competition.manage_registrations`` (the leader and the administrator), the
+same as signing players up and off on their behalf: who takes part and where he starts is
+the leader's daily work, not the administrator's set-up (docs/leader.md).
+
+The starting order is free to change until the season's first game. Afterwards a Keizer
+starting order is fixed (it decides standings already published); the ladder's starting
+position (``van``) may still be moved, and every game of the season is recalculated with
+it (RULES.md 4.2).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from allauth.account.models import EmailAddress
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from competition import audit
+from competition.audit import Action
+from competition.jobs import enqueue_on_commit
+from competition.models import Game, Half, Player, PlayerKind, Season
+from competition.services import renumber, schedule_recalculation
+
+from .models import User
+from .permissions import Actor, require
+
+PERM = "competition.manage_registrations"
+INVITE_TASK = "members.tasks.send_invitation"
+
+
+def season_has_games(season: Season) -> bool:
+    """The season is under way: its starting order has decided standings."""
+    return Game.objects.filter(evening__season=season).exists()
+
+
+def _recalculate_season(season: Season) -> None:
+    for half_id in Half.objects.filter(season=season).values_list("pk", flat=True):
+        schedule_recalculation(half_id)
+
+
+def _check_kind(season: Season, kind: str) -> None:
+    if kind not in PlayerKind.values:
+        raise ValidationError(_("Unknown kind of player '%(k)s'.") % {"k": kind})
+    if kind == PlayerKind.FIXED and season_has_games(season):
+        raise ValidationError(
+            _("The season is under way: a player who joins now is a flexible player "
+              "(a fixed player opts in before the first evening).")
+        )
+
+
+def _check_email_free(email: str, member: User | None = None) -> None:
+    taken = User.objects.filter(email__iexact=email)
+    if member is not None:
+        taken = taken.exclude(pk=member.pk)
+    if taken.exists():
+        raise ValidationError(
+            _("There is already a member with the e-mail address %(e)s.") % {"e": email}
+        )
+
+
+@transaction.atomic(durable=True)
+def member_add(
+    *,
+    actor: Actor,
+    season: Season,
+    name: str,
+    email: str,
+    rating: int | None = None,
+    knsb_number: str = "",
+    kind: str = PlayerKind.FLEXIBLE,
+    site_url: str,
+) -> Player:
+    """A new member, taking part in ``season`` from now on, invited by e-mail to set his
+    password. He joins at the end of the starting order; on his first evening the pairing
+    places him next to the player whose rating is closest to his (RULES.md 3)."""
+    require(actor, PERM)
+    season = Season.objects.select_for_update().get(pk=season.pk)
+    email = User.objects.normalize_email(email.strip()).lower()
+    name = name.strip()
+    if not name:
+        raise ValidationError(_("A member needs a name."))
+    _check_email_free(email)
+    _check_kind(season, kind)
+    member = User(email=email, name=name, rating=rating, knsb_number=knsb_number.strip())
+    member.set_unusable_password()
+    member.full_clean(exclude=["password"])
+    member.save()
+    # The address is the one the invitation goes to: only its owner can use the link.
+    EmailAddress.objects.create(user=member, email=email, verified=True, primary=True)
+    last = Player.objects.filter(season=season).order_by("-start").first()
+    player = Player.objects.create(
+        season=season, member=member, kind=kind, rating=rating,
+        start=(last.start + 1) if last else 1,
+    )
+    audit.record(
+        actor=actor, action=Action.MEMBER_ADD, player=player,
+        after={"name": name, "email": email, "rating": rating, "knsb_number": member.knsb_number,
+               "kind": kind, "start": player.start},
+    )
+    _invite(actor, player, site_url)
+    return player
+
+
+def _invite(actor: Actor, player: Player, site_url: str) -> None:
+    audit.record(actor=actor, action=Action.MEMBER_INVITE, player=player,
+                 after={"email": player.member.email})
+    enqueue_on_commit(INVITE_TASK, player.member_id, site_url)
+
+
+@transaction.atomic(durable=True)
+def member_invite_again(*, actor: Actor, player: Player, site_url: str) -> Player:
+    """Send the invitation again (the link of the first one has expired, or was lost).
+    A member who has set his password already signs in, or asks for a new one himself."""
+    require(actor, PERM)
+    player = Player.objects.select_related("member").get(pk=player.pk)
+    if player.member.has_usable_password():
+        raise ValidationError(
+            _("%(name)s has set a password already; he can ask for a new one on the sign-in page.")
+            % {"name": player.member.name}
+        )
+    _invite(actor, player, site_url)
+    return player
+
+
+@transaction.atomic(durable=True)
+def member_update(
+    *,
+    actor: Actor,
+    player: Player,
+    name: str,
+    email: str,
+    rating: int | None,
+    knsb_number: str,
+    kind: str,
+) -> Player:
+    """Change a member's name, e-mail, KNSB rating and number, and his kind in this
+    season. Before the first game his rating is also his rating on 1 September (the
+    starting order's); afterwards that one stays as it was. The kind is the season's
+    choice made before its first evening, so it is fixed once the season has games."""
+    require(actor, PERM)
+    season = Season.objects.select_for_update().get(pk=player.season_id)
+    player = Player.objects.select_for_update(of=("self",)).select_related("member").get(pk=player.pk)
+    member = User.objects.select_for_update().get(pk=player.member_id)
+    email = User.objects.normalize_email(email.strip()).lower()
+    name = name.strip()
+    if not name:
+        raise ValidationError(_("A member needs a name."))
+    if kind not in PlayerKind.values:
+        raise ValidationError(_("Unknown kind of player '%(k)s'.") % {"k": kind})
+    under_way = season_has_games(season)
+    if kind != player.kind and under_way:
+        raise ValidationError(
+            _("The season is under way: a player's kind (fixed or flexible) no longer changes.")
+        )
+    if email != member.email:
+        _check_email_free(email, member)
+    new: dict[str, Any] = {"name": name, "email": email, "rating": rating,
+                           "knsb_number": knsb_number.strip(), "kind": kind}
+    old: dict[str, Any] = {"name": member.name, "email": member.email, "rating": member.rating,
+                           "knsb_number": member.knsb_number, "kind": player.kind}
+    changed = [key for key in new if new[key] != old[key]]
+    if not changed:
+        return player
+    member.name, member.rating, member.knsb_number = name, rating, new["knsb_number"]
+    if email != member.email:
+        member.email = email
+        EmailAddress.objects.filter(user=member).delete()
+        EmailAddress.objects.create(user=member, email=email, verified=True, primary=True)
+    member.full_clean(exclude=["password"])
+    member.save()
+    player.kind = kind
+    if not under_way:
+        player.rating = rating
+    player.save(update_fields=["kind", "rating"])
+    audit.record(
+        actor=actor, action=Action.MEMBER_CHANGE, player=player,
+        before={k: old[k] for k in changed}, after={k: new[k] for k in changed},
+    )
+    if "name" in changed or "kind" in changed:
+        _recalculate_season(season)  # the standings show the name; the kind scores absences
+    return player
+
+
+def _check_order_open(season: Season) -> None:
+    if season_has_games(season) and not season.competition.is_ladder:
+        raise ValidationError(
+            _("The season has games already: its starting order decides the standings and "
+              "no longer changes.")
+        )
+
+
+@transaction.atomic(durable=True)
+def starting_order_by_rating(*, actor: Actor, season: Season) -> list[Player]:
+    """The starting order by rating on 1 September, highest first (RULES.md 4.1), before
+    the first game. Adjust it afterwards with ``player_move``."""
+    require(actor, PERM)
+    season = Season.objects.select_for_update().select_related("competition").get(pk=season.pk)
+    if season_has_games(season):
+        raise ValidationError(
+            _("The season has games already: its starting order is no longer set from ratings.")
+        )
+    players = list(Player.objects.select_for_update(of=("self",)).filter(season=season)
+                   .select_related("member"))
+    before = {str(p.pk): p.start for p in players}
+    ordered = sorted(players, key=lambda p: (-(p.rating or 0), p.member.name, p.pk))
+    renumber(ordered, "start")
+    audit.record(actor=actor, action=Action.PLAYERS_ORDER_BY_RATING, season=season,
+                 before=before, after={str(p.pk): p.start for p in ordered})
+    return ordered
+
+
+@transaction.atomic(durable=True)
+def player_move(*, actor: Actor, player: Player, position: int) -> Player:
+    """Put ``player`` at ``position`` in the starting order; the players in between move
+    one place. Before the first game for any competition; for the ladder also later, with
+    retroactive effect: every game of the season is scored again (RULES.md 4.2)."""
+    require(actor, PERM)
+    season = Season.objects.select_for_update().select_related("competition").get(pk=player.season_id)
+    _check_order_open(season)
+    players = list(Player.objects.select_for_update(of=("self",)).filter(season=season)
+                   .order_by("start"))
+    if not 1 <= position <= len(players):
+        raise ValidationError(
+            _("A starting position is between 1 and %(n)s.") % {"n": len(players)}
+        )
+    moving = next(p for p in players if p.pk == player.pk)
+    before = moving.start
+    others = [p for p in players if p.pk != moving.pk]
+    ordered = others[: position - 1] + [moving] + others[position - 1:]
+    if [p.pk for p in ordered] == [p.pk for p in players]:
+        return moving
+    renumber(ordered, "start")
+    audit.record(actor=actor, action=Action.PLAYER_START, player=moving,
+                 before={"start": before}, after={"start": position})
+    if season_has_games(season):
+        _recalculate_season(season)
+    return moving

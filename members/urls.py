@@ -1,0 +1,17 @@
+"""The leader's member pages; included at ``leader/members/``."""
+
+from django.urls import path
+
+from . import views
+
+app_name = "members"
+
+urlpatterns = [
+    path("", views.index, name="current"),
+    path("<slug:season>/", views.index, name="index"),
+    path("<slug:season>/add/", views.add, name="add"),
+    path("<slug:season>/order-by-rating/", views.order_by_rating, name="order_by_rating"),
+    path("<slug:season>/players/<int:player_id>/", views.edit, name="edit"),
+    path("<slug:season>/players/<int:player_id>/move/", views.move, name="move"),
+    path("<slug:season>/players/<int:player_id>/invite/", views.invite, name="invite"),
+]

@@ -1,0 +1,123 @@
+"""The leader's member pages: the season's players in starting order, adding a member,
+changing one, and moving players in the starting order. Views call one service each."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from competition.models import Player, Season
+from competition.web import error_messages, form_error_messages, run_service, season_or_404
+
+from . import selectors, services
+from .decorators import any_permission_required
+from .forms import MemberForm, PositionForm
+
+leader_required = any_permission_required(services.PERM)
+
+
+def _site_url(request: HttpRequest) -> str:
+    return request.build_absolute_uri("/")
+
+
+def _player(season: Season, player_id: int) -> Player:
+    return get_object_or_404(Player.objects.select_related("member"), pk=player_id, season=season)
+
+
+def _back(season: Season, anchor: str = "") -> HttpResponse:
+    return redirect(reverse("members:index", args=[season.slug]) + (f"#{anchor}" if anchor else ""))
+
+
+@leader_required
+def index(request: HttpRequest, season: str | None = None) -> HttpResponse:
+    return render(request, "members/index.html", selectors.members_page(season_or_404(season)))
+
+
+@leader_required
+def add(request: HttpRequest, season: str) -> HttpResponse:
+    season_obj = season_or_404(season)
+    form = MemberForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            player = services.member_add(actor=request.user, season=season_obj,
+                                         site_url=_site_url(request), **form.cleaned_data)
+        except ValidationError as exc:
+            for message in exc.messages:
+                form.add_error(None, message)
+        else:
+            messages.success(request, _("%(name)s is added; the invitation goes to %(email)s.")
+                             % {"name": player.member.name, "email": player.member.email})
+            return _back(season_obj, f"player-{player.pk}")
+    return render(request, "members/form.html",
+                  {"season": season_obj, "form": form, "player": None})
+
+
+@leader_required
+def edit(request: HttpRequest, season: str, player_id: int) -> HttpResponse:
+    season_obj = season_or_404(season)
+    player = _player(season_obj, player_id)
+    member = player.member
+    initial = {"name": member.name, "email": member.email, "rating": member.rating,
+               "knsb_number": member.knsb_number, "kind": player.kind}
+    form = MemberForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.member_update(actor=request.user, player=player, **form.cleaned_data)
+        except ValidationError as exc:
+            for message in exc.messages:
+                form.add_error(None, message)
+        else:
+            messages.success(request, _("%(name)s is saved.") % {"name": form.cleaned_data["name"]})
+            return _back(season_obj, f"player-{player.pk}")
+    return render(request, "members/form.html",
+                  {"season": season_obj, "form": form, "player": player})
+
+
+@require_POST
+@leader_required
+def order_by_rating(request: HttpRequest, season: str) -> HttpResponse:
+    season_obj = season_or_404(season)
+    run_service(request, lambda: services.starting_order_by_rating(actor=request.user, season=season_obj),
+                _("The starting order follows the ratings."))
+    return _back(season_obj)
+
+
+@require_POST
+@leader_required
+def move(request: HttpRequest, season: str, player_id: int) -> HttpResponse:
+    season_obj = season_or_404(season)
+    player = _player(season_obj, player_id)
+    direction = request.POST.get("direction")
+    if direction in ("up", "down"):
+        position = player.start - 1 if direction == "up" else player.start + 1
+        data = {"position": max(position, 1)}
+    else:
+        data = request.POST
+    form = PositionForm(data)
+    if not form.is_valid():
+        form_error_messages(request, form)
+        return _back(season_obj, f"player-{player.pk}")
+    try:
+        services.player_move(actor=request.user, player=player, position=form.cleaned_data["position"])
+    except ValidationError as exc:
+        error_messages(request, exc)
+    return _back(season_obj, f"player-{player.pk}")
+
+
+@require_POST
+@leader_required
+def invite(request: HttpRequest, season: str, player_id: int) -> HttpResponse:
+    season_obj = season_or_404(season)
+    player = _player(season_obj, player_id)
+    run_service(
+        request,
+        lambda: services.member_invite_again(actor=request.user, player=player,
+                                             site_url=_site_url(request)),
+        _("A new invitation goes to %(email)s.") % {"email": player.member.email},
+    )
+    return _back(season_obj, f"player-{player.pk}")
