@@ -469,3 +469,17 @@ def test_decision_page_ignores_an_outside_next(club, client):
     response = client.post(reverse("competition:club_duty_decide", args=[duty.pk]),
                            {"decision": "refuse", "next": "https://evil.example/"})
     assert response.url == reverse("competition:leader")
+
+
+def test_pages_speak_dutch(club, client, september):
+    s, fixed, _flex, leader = club
+    (evening,) = evenings(s, 1)
+    ask(fixed, evening)
+    client.force_login(fixed.member)
+    with translation.override("nl"):
+        page = client.get(reverse("competition:signup"), HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert "Clubverplichting aanvragen" in page and "wacht op de leider" in page
+    client.force_login(leader)
+    with translation.override("nl"):
+        page = client.get(reverse("competition:leader"), HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert "Aanvragen voor clubverplichting" in page and "vraagt clubverplichting aan" in page
