@@ -13,6 +13,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -500,6 +501,16 @@ def club_duty_decide(
     if duty.state != ClubDutyState.REQUESTED:
         raise ValidationError(
             _("%(name)s has no pending club duty request for %(date)s.")
+            % {"name": player.member.name, "date": evening.date.isoformat()}
+        )
+    paired = (
+        Game.objects.filter(evening=evening).filter(Q(white=player) | Q(black=player)).exists()
+        or Bye.objects.filter(evening=evening, player=player).exists()
+    )
+    if approve and paired:
+        # A paired player plays: the standings would ignore his club duty.
+        raise ValidationError(
+            _("%(name)s is in the pairing of %(date)s; remove him from it first.")
             % {"name": player.member.name, "date": evening.date.isoformat()}
         )
     reg = Registration.objects.select_for_update().filter(evening=evening, player=player).first()

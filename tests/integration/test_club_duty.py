@@ -448,6 +448,9 @@ def test_leader_pages_show_pending_requests_with_approve_and_refuse(club, client
     assert duty.state == "approved"
     for url in (reverse("competition:leader"), evening_url):
         assert "data-club-duty-request" not in client.get(url).content.decode()
+    card = client.get(evening_url).content.decode().split(f'id="player-{fixed.pk}"')[1]
+    card = card.split("</section>")[0]
+    assert 'data-status="club_duty"' in card and "club duty approved" in card
 
 
 def test_decision_page_refuses_an_unknown_decision_and_saves_nothing(club, client):
@@ -483,3 +486,24 @@ def test_pages_speak_dutch(club, client, september):
     with translation.override("nl"):
         page = client.get(reverse("competition:leader"), HTTP_ACCEPT_LANGUAGE="nl").content.decode()
     assert "Aanvragen voor clubverplichting" in page and "vraagt clubverplichting aan" in page
+
+
+def test_a_player_still_in_the_pairing_cannot_be_given_club_duty_until_removed(club):
+    """He asked after the pairing was published: the leader removes him first, or the
+    standings would count a game and ignore the duty."""
+    from pairing.services import pairing_remove_player
+
+    s, fixed, _flex, leader = club
+    (evening,) = evenings(s, 1)
+    evening_pair_and_publish(actor=None, system=True, evening_id=evening.pk,
+                             now=evening.deadline)
+    duty = services.club_duty_request(actor=fixed.member, player=fixed, evening=evening,
+                                      now=evening.deadline + HOUR)
+    with pytest.raises(ValidationError) as exc:
+        services.club_duty_decide(actor=leader, request=duty, approve=True)
+    assert "remove him from it first" in " ".join(exc.value.messages)
+    duty.refresh_from_db()
+    assert duty.state == "requested"
+    pairing_remove_player(actor=leader, evening_id=evening.pk, player_id=fixed.pk)
+    assert services.club_duty_decide(actor=leader, request=duty, approve=True).state == "approved"
+    assert status(fixed, evening) == "club_duty"
