@@ -164,12 +164,24 @@ class ParametersForm(forms.Form):
         return data
 
 
+# Not a status: the sign-up form's choice that asks the leader for club duty.
+REQUEST_CLUB_DUTY = "request_club_duty"
+
+
 class RegistrationForm(forms.Form):
     status = forms.ChoiceField(
         label=_("Status"),
-        choices=[c for c in Attendance.choices if c[0] != Attendance.ABSENT_WITHOUT_NOTICE],
+        choices=[
+            (Attendance.PRESENT, Attendance.PRESENT.label),
+            (Attendance.ABSENT_WITH_NOTICE, Attendance.ABSENT_WITH_NOTICE.label),
+            (REQUEST_CLUB_DUTY, _("Request club duty")),
+        ],
     )
     evenings = forms.MultipleChoiceField(label=_("Evenings"), widget=forms.CheckboxSelectMultiple)
+    duty_note = forms.CharField(
+        label=_("Club duty: which"), max_length=200, required=False,
+        help_text=_("Only with a club duty request; for example: the second team, away."),
+    )
 
     def __init__(self, *args: Any, evenings: Any, flexible: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -179,6 +191,7 @@ class RegistrationForm(forms.Form):
             self.fields["status"].choices = [
                 (Attendance.PRESENT, _("Signed up")),
                 (Attendance.ABSENT_WITHOUT_NOTICE, _("Not signed up")),
+                (REQUEST_CLUB_DUTY, _("Request club duty")),
             ]
 
 
@@ -205,3 +218,7 @@ class AuditFilterForm(forms.Form):
         clean = getattr(self, "cleaned_data", {})
         return {"evening_id": clean.get("evening"), "player_id": clean.get("player"),
                 "action": clean.get("action") or None, "day": clean.get("day")}
+
+
+class ClubDutyDecisionForm(forms.Form):
+    decision = forms.ChoiceField(choices=[("approve", _("Approve")), ("refuse", _("Refuse"))])

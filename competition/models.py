@@ -284,6 +284,53 @@ class Registration(models.Model):
         return f"{self.player} {self.evening.date}: {self.get_status_display()}"
 
 
+class ClubDutyState(models.TextChoices):
+    REQUESTED = "requested", _("club duty requested")
+    APPROVED = "approved", _("club duty approved")
+    REFUSED = "refused", _("club duty refused")
+    WITHDRAWN = "withdrawn", _("club duty request withdrawn")
+
+
+class ClubDutyRequest(models.Model):
+    """A player's request for club duty on one evening, for the leader to approve
+    (``competition.signup``: until then it scores as the sign-off it implies). One row per
+    player and evening: a withdrawn request may be made again, a decided one is not."""
+
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="club_duty_requests")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="club_duty_requests")
+    state = models.CharField(
+        _("state"), max_length=10, choices=ClubDutyState.choices, default=ClubDutyState.REQUESTED
+    )
+    note = models.CharField(
+        _("what duty"), max_length=200, blank=True,
+        help_text=_("For example: the club's second team, away; or refereeing."),
+    )
+    requested_at = models.DateTimeField(_("requested at"))
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    # The decision e-mail: claimed by the task that sends it, marked once it has gone.
+    notice_claimed_at = models.DateTimeField(null=True, blank=True)
+    notice_sent_at = models.DateTimeField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=1)
+
+    class Meta:
+        verbose_name = _("club duty request")
+        verbose_name_plural = _("club duty requests")
+        ordering = ["evening", "requested_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["evening", "player"], name="club_duty_request_once"),
+            models.CheckConstraint(
+                condition=Q(state__in=[s.value for s in ClubDutyState]),
+                name="club_duty_request_state_known",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.evening.date}: {self.get_state_display()}"
+
+
 class Result(models.TextChoices):
     PENDING = "", _("not yet played")
     WHITE_WINS = "1-0", "1-0"
@@ -473,6 +520,8 @@ class AuditAction(models.TextChoices):
     MEMBER_CHANGE = "member.change", _("member changed")
     MEMBER_INVITE = "member.invite", _("invitation sent")
     REGISTRATION_SET = "registration.set", _("sign-up changed")
+    CLUB_DUTY_REQUEST = "club_duty.request", _("club duty requested")
+    CLUB_DUTY_DECIDE = "club_duty.decide", _("club duty decided")
     GAME_RESULT = "game.result", _("result entered")
     GAME_TEMPO_REQUEST = "game.tempo_request", _("tempo requested")
     GAME_TEMPO_DECIDE = "game.tempo_decide", _("tempo decided")

@@ -14,6 +14,8 @@ from .models import (
     Attendance,
     AuditRecord,
     Bye,
+    ClubDutyRequest,
+    ClubDutyState,
     Evening,
     EveningKind,
     EveningStatus,
@@ -191,6 +193,28 @@ def statuses_for(player: Player, evenings: list[Evening]) -> list[tuple[Evening,
         status = reg.status if reg else default_status(player.is_fixed)
         result.append((e, status, reg is not None))
     return result
+
+
+def club_duty_requests_of(player: Player, evenings: list[Evening]) -> dict[int, ClubDutyRequest]:
+    """The player's club duty requests for these evenings, by evening id (one query)."""
+    return {
+        r.evening_id: r
+        for r in ClubDutyRequest.objects.filter(player=player, evening__in=evenings)
+    }
+
+
+def club_duty_requests_pending(
+    *, season: Season | None = None, evening: Evening | None = None
+) -> QuerySet[ClubDutyRequest]:
+    """Requests awaiting the leader's decision, in evening order (for his pages)."""
+    pending = ClubDutyRequest.objects.filter(state=ClubDutyState.REQUESTED)
+    if season is not None:
+        pending = pending.filter(evening__season=season)
+    if evening is not None:
+        pending = pending.filter(evening=evening)
+    return pending.select_related("evening", "player__member").order_by(
+        "evening__date", "requested_at", "pk"
+    )
 
 
 def member_overview(player: Player) -> dict[str, Any]:

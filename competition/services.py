@@ -13,6 +13,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -26,6 +27,8 @@ from .jobs import enqueue_on_commit
 from .models import (
     Attendance,
     Bye,
+    ClubDutyRequest,
+    ClubDutyState,
     Competition,
     Evening,
     EveningKind,
@@ -43,7 +46,13 @@ from .models import (
 from .pagecache import pages_changed, recalculation_scheduled
 from .scoring.params import ParameterError, parse_parameters, preset
 from .scoring.presets import COMPETITION_PRESETS
-from .signup import SignupRefused, decide_signup
+from .signup import (
+    SignupRefused,
+    club_duty_decided_status,
+    club_duty_pending_status,
+    decide_signup,
+    default_status,
+)
 
 log = logging.getLogger(__name__)
 
@@ -371,13 +380,18 @@ def registration_set(
         reg.force_majeure = force_majeure and by_leader
         reg.changed_by = person(actor)
         reg.save()
+        after = {"status": reg.status, "force_majeure": reg.force_majeure, "late": decision.late}
+        settled = _club_duty_request_settle(actor=actor, evening=evening, player=player,
+                                            status=reg.status, now=now)
+        if settled:
+            after["club_duty_request"] = settled
         audit.record(
             actor=actor,
             action=Action.REGISTRATION_SET,
             evening=evening,
             player=player,
             before=before,
-            after={"status": reg.status, "force_majeure": reg.force_majeure, "late": decision.late},
+            after=after,
         )
         # A sign-up for an evening still to be paired shows only on that evening's page.
         published = evening.status == EveningStatus.PUBLISHED
@@ -392,6 +406,172 @@ def registration_set(
         if evening.status != "open" or evening.date <= now.date():
             schedule_recalculation(evening.half_id)
     return saved
+
+
+# --- Club duty: the player requests, the leader decides ----------------------------------
+
+CLUB_DUTY_NOTICE_TASK = "competition.tasks.send_club_duty_notice"
+
+
+@transaction.atomic
+def club_duty_request(
+    *,
+    actor: Actor,
+    player: Player,
+    evening: Evening,
+    note: str = "",
+    now: dt.datetime | None = None,
+) -> ClubDutyRequest:
+    """A player asks for club duty on one evening; the leader decides
+    (``club_duty_decide``). Until then his sign-up is the sign-off the request implies
+    (``signup.club_duty_pending_status``), which is what the standings read."""
+    now = now or timezone.now()
+    require(actor, "competition.register_self")
+    if player.member_id != actor.pk:
+        raise PermissionDenied(_("You can only request club duty for yourself."))
+    evening = Evening.objects.select_for_update().get(pk=evening.pk)
+    day = evening.date.isoformat()
+    if evening.season_id != player.season_id:
+        raise ValidationError(_("That evening belongs to another season."))
+    if evening.kind != EveningKind.PLAYING:
+        raise ValidationError(_("%(date)s is not a playing evening.") % {"date": day})
+    reg = Registration.objects.select_for_update().filter(evening=evening, player=player).first()
+    duty = ClubDutyRequest.objects.select_for_update().filter(evening=evening, player=player).first()
+    if reg is not None and reg.status == Attendance.CLUB_DUTY:
+        raise ValidationError(_("%(date)s: you have club duty already.") % {"date": day})
+    if duty is not None and duty.state == ClubDutyState.REQUESTED:
+        raise ValidationError(
+            _("%(date)s: you have requested club duty already; the competition leader decides.")
+            % {"date": day}
+        )
+    if duty is not None and duty.state == ClubDutyState.REFUSED:
+        raise ValidationError(
+            _("%(date)s: the competition leader has refused club duty for this evening; "
+              "ask him if things have changed.") % {"date": day}
+        )
+    try:
+        pending = club_duty_pending_status(
+            fixed=player.is_fixed, now=now, deadline=evening.deadline, starts_at=evening.starts_at
+        )
+    except SignupRefused as exc:
+        raise ValidationError(f"{day}: {_(str(exc))}") from exc
+    before = {"status": reg.status if reg else None}
+    if reg is None:
+        reg = Registration(evening=evening, player=player)
+    else:
+        reg.version += 1
+    reg.status = pending
+    reg.force_majeure = False
+    reg.changed_by = person(actor)
+    reg.save()
+    if duty is None:
+        duty = ClubDutyRequest(evening=evening, player=player)
+    else:
+        duty.version += 1  # asked again after he withdrew it, or after his duty was lifted
+    duty.state = ClubDutyState.REQUESTED
+    duty.note = note.strip()[:200]
+    duty.requested_at = now
+    duty.decided_by = None
+    duty.decided_at = None
+    duty.notice_claimed_at = None
+    duty.notice_sent_at = None
+    duty.save()
+    audit.record(
+        actor=actor,
+        action=Action.CLUB_DUTY_REQUEST,
+        evening=evening,
+        player=player,
+        before=before,
+        after={"status": pending, "state": duty.state, "note": duty.note,
+               "late": now >= evening.deadline},
+    )
+    if evening.status != EveningStatus.OPEN or evening.date <= now.date():
+        schedule_recalculation(evening.half_id)
+    return duty
+
+
+@transaction.atomic
+def club_duty_decide(
+    *, actor: Actor, request: ClubDutyRequest, approve: bool, now: dt.datetime | None = None
+) -> ClubDutyRequest:
+    """The leader approves (club duty) or refuses (the pending sign-off stands) a request;
+    the player and the leader are told by e-mail after commit, once."""
+    require(actor, "competition.manage_registrations")
+    now = now or timezone.now()
+    evening = Evening.objects.select_for_update().get(pk=request.evening_id)
+    duty = (
+        ClubDutyRequest.objects.select_for_update(of=("self",))
+        .select_related("player__member").get(pk=request.pk)
+    )
+    player = duty.player
+    if duty.state != ClubDutyState.REQUESTED:
+        raise ValidationError(
+            _("%(name)s has no pending club duty request for %(date)s.")
+            % {"name": player.member.name, "date": evening.date.isoformat()}
+        )
+    paired = (
+        Game.objects.filter(evening=evening).filter(Q(white=player) | Q(black=player)).exists()
+        or Bye.objects.filter(evening=evening, player=player).exists()
+    )
+    if approve and paired:
+        # A paired player plays: the standings would ignore his club duty.
+        raise ValidationError(
+            _("%(name)s is in the pairing of %(date)s; remove him from it first.")
+            % {"name": player.member.name, "date": evening.date.isoformat()}
+        )
+    reg = Registration.objects.select_for_update().filter(evening=evening, player=player).first()
+    pending = reg.status if reg else default_status(player.is_fixed)
+    status = club_duty_decided_status(approve=approve, pending=pending)
+    if status != pending:
+        if reg is None:
+            reg = Registration(evening=evening, player=player)
+        else:
+            reg.version += 1
+        reg.status = status
+        reg.force_majeure = False
+        reg.changed_by = person(actor)
+        reg.save()
+    before = {"state": duty.state, "status": pending}
+    duty.state = ClubDutyState.APPROVED if approve else ClubDutyState.REFUSED
+    duty.decided_by = person(actor)
+    duty.decided_at = now
+    duty.version += 1
+    duty.save()
+    audit.record(
+        actor=actor,
+        action=Action.CLUB_DUTY_DECIDE,
+        evening=evening,
+        player=player,
+        before=before,
+        after={"state": duty.state, "status": status},
+    )
+    schedule_recalculation(evening.half_id)
+    enqueue_on_commit(CLUB_DUTY_NOTICE_TASK, duty.pk)
+    return duty
+
+
+def _club_duty_request_settle(
+    *, actor: Actor, evening: Evening, player: Player, status: str, now: dt.datetime
+) -> str | None:
+    """A sign-up change settles a pending request for that evening: the leader recording
+    club duty approves it (the player is told, as after ``club_duty_decide``); any other
+    change, by the player or the leader, withdraws it. Returns the new state, if any."""
+    duty = (
+        ClubDutyRequest.objects.select_for_update()
+        .filter(evening=evening, player=player, state=ClubDutyState.REQUESTED).first()
+    )
+    if duty is None:
+        return None
+    if status == Attendance.CLUB_DUTY:
+        duty.state = ClubDutyState.APPROVED
+        duty.decided_by = person(actor)
+        duty.decided_at = now
+        enqueue_on_commit(CLUB_DUTY_NOTICE_TASK, duty.pk)
+    else:
+        duty.state = ClubDutyState.WITHDRAWN
+    duty.version += 1
+    duty.save()
+    return str(duty.state)
 
 
 # --- Results ----------------------------------------------------------------------------

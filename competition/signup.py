@@ -5,6 +5,11 @@ unless he signs up, and his own choices are only those two (signed up or not): a
 with notice or club duty is recorded for him by the leader. After the deadline a fixed player's sign-off counts as absent without
 notice (the leader may record force majeure), and a flexible player can no longer sign up
 himself (the leader can add him).
+
+Club duty scores outside the absence limit and counts for prize eligibility, so it is
+never a player's own word: he *requests* it and the leader approves or refuses. Until the
+leader approves, the request scores as the sign-off it implies: absent with notice for a
+fixed player (without notice after the deadline), not signed up for a flexible player.
 """
 
 from __future__ import annotations
@@ -54,6 +59,10 @@ def decide_signup(
         return _flexible_players_own_choice(requested, late)
     if requested == ABSENT_WITHOUT_NOTICE:
         raise SignupRefused("Choose 'absent with notice' to sign off.")
+    if requested == CLUB_DUTY:
+        raise SignupRefused(
+            "Club duty is approved by the competition leader: choose 'request club duty'."
+        )
     if not late:
         return SignupDecision(requested, late)
     if requested == ABSENT_WITH_NOTICE:
@@ -78,3 +87,28 @@ def _flexible_players_own_choice(requested: str, late: bool) -> SignupDecision:
             "The sign-up deadline has passed; ask the competition leader to add you."
         )
     return SignupDecision(requested, late)
+
+
+def club_duty_pending_status(
+    *, fixed: bool, now: dt.datetime, deadline: dt.datetime, starts_at: dt.datetime
+) -> str:
+    """What a player's own request for club duty scores as until the leader approves it
+    (and after he refuses it): the sign-off it implies. A fixed player is absent with
+    notice (without notice after the deadline, as any late sign-off); a flexible player
+    is not signed up, which is absent without notice. Refused once the evening started:
+    from then on only the leader records club duty."""
+    if now >= starts_at:
+        raise SignupRefused(
+            "The evening has started; ask the competition leader to record club duty."
+        )
+    if not fixed:
+        return ABSENT_WITHOUT_NOTICE
+    return decide_signup(
+        fixed=True, requested=ABSENT_WITH_NOTICE, now=now, deadline=deadline, by_leader=False
+    ).status
+
+
+def club_duty_decided_status(*, approve: bool, pending: str) -> str:
+    """The status once the leader decides: club duty when he approves; when he refuses,
+    the status the request scored as while pending stands."""
+    return CLUB_DUTY if approve else pending

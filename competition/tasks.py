@@ -1,12 +1,16 @@
 """Celery tasks of the competition: they receive ids and are safe to run twice."""
 
 import datetime as dt
+import logging
 
 from celery import shared_task
 from django.utils import timezone
 
+from . import notices
 from .models import Half
 from .standings import recalculate_season, stale_seasons
+
+log = logging.getLogger(__name__)
 
 
 @shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=True, max_retries=5)
@@ -36,3 +40,22 @@ def recalculate_stale_seasons() -> list[int]:
         recalculate_season(season_id)
         done.append(season_id)
     return done
+
+
+@shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=True, max_retries=5)
+def send_club_duty_notice(request_id: int) -> bool:
+    """E-mail the leader's club duty decision to the player and the leader, once."""
+    return notices.club_duty_decision_deliver(request_id)
+
+
+@shared_task(acks_late=True)
+def send_club_duty_notices_undelivered() -> list[int]:
+    """Beat job: club duty decisions whose e-mail task was lost."""
+    sent = []
+    for request_id in notices.club_duty_decisions_undelivered():
+        try:
+            if notices.club_duty_decision_deliver(request_id):
+                sent.append(request_id)
+        except Exception:  # one failing address must not stop the others
+            log.exception("club duty e-mail of request %s failed", request_id)
+    return sent

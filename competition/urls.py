@@ -18,6 +18,7 @@ urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("leader/", views.leader, name="leader"),
     path("leader/audit/", views.audit_log, name="audit"),
+    path("leader/club-duty/<int:request_id>/", views.club_duty_decide, name="club_duty_decide"),
     path("leader/<slug:season>/", views.leader_season, name="leader_season"),
     path("leader/evenings/<int:evening_id>/", views.leader_evening_update, name="leader_evening_update"),
 ]

@@ -12,6 +12,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -24,15 +25,35 @@ from django_tables2 import RequestConfig
 from . import audit_text, selectors, services
 from .charts import place_chart_svg
 from .consequences import late_sign_offs
-from .forms import AuditFilterForm, EveningForm, ParametersForm, RegistrationForm, SeasonSetUpForm
+from .forms import (
+    REQUEST_CLUB_DUTY,
+    AuditFilterForm,
+    ClubDutyDecisionForm,
+    EveningForm,
+    ParametersForm,
+    RegistrationForm,
+    SeasonSetUpForm,
+)
 from .ical import calendar_ics
-from .models import AuditAction, Evening, EveningKind, Game, Half, HalfKind, Player, Result, Season
+from .models import (
+    Attendance,
+    AuditAction,
+    ClubDutyRequest,
+    Evening,
+    EveningKind,
+    Game,
+    Half,
+    HalfKind,
+    Player,
+    Result,
+    Season,
+)
 from .pagecache import cache_public_page, data_version, evening_version, versioned
 from .prizes import selectors as prize_selectors
 from .ratings import selectors as rating_selectors
 from .rules_text import describe_competition
 from .tables import KEIZER_CSV, LADDER_CSV, KeizerTable, LadderTable
-from .web import confirmed, season_or_404
+from .web import confirmed, form_error_messages, run_service, season_or_404
 
 PUBLIC_ROWS = 8
 AUDIT_PAGE = 50
@@ -293,7 +314,10 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = RegistrationForm(request.POST or None, evenings=upcoming, flexible=not me.is_fixed)
     if request.method == "POST" and form.is_valid():
         chosen = [e for e in upcoming if str(e.pk) in form.cleaned_data["evenings"]]
-        late = late_sign_offs(me, chosen, form.cleaned_data["status"], timezone.now())
+        duty = form.cleaned_data["status"] == REQUEST_CLUB_DUTY
+        # A club duty request scores as a sign-off until the leader approves it.
+        status = Attendance.ABSENT_WITH_NOTICE if duty else form.cleaned_data["status"]
+        late = late_sign_offs(me, chosen, status, timezone.now())
         if late and not confirmed(request):
             return render(request, "competition/signup_late.html", {
                 "late": late, "fields": [
@@ -303,14 +327,21 @@ def signup(request: HttpRequest) -> HttpResponse:
                 ],
             })
         try:
-            services.registration_set(
-                actor=request.user, player=me, evenings=chosen, status=form.cleaned_data["status"]
-            )
+            if duty:
+                _club_duty_request(request, me, chosen, form.cleaned_data["duty_note"])
+            else:
+                services.registration_set(
+                    actor=request.user, player=me, evenings=chosen,
+                    status=form.cleaned_data["status"],
+                )
         except ValidationError as exc:
             for m in _validation_messages(exc):
                 messages.error(request, m)
         else:
-            messages.success(request, _("Your status is saved."))
+            messages.success(request, _(
+                "Your request is sent to the competition leader; you get an e-mail with his "
+                "decision. Until he approves it, the evening counts as a sign-off."
+            ) if duty else _("Your status is saved."))
             if late:
                 messages.warning(request, _(
                     "Recorded as absent without notice; if you were paired, your opponent "
@@ -320,12 +351,53 @@ def signup(request: HttpRequest) -> HttpResponse:
             if url_has_allowed_host_and_scheme(target, {request.get_host()}):
                 return redirect(target)
             return redirect("competition:signup")
+    duty_requests = selectors.club_duty_requests_of(me, upcoming)
     return render(
         request,
         "competition/signup.html",
-        {"season": season, "me": me, "form": form,
-         "statuses": selectors.statuses_for(me, upcoming), "now": timezone.now()},
+        {"season": season, "me": me, "form": form, "now": timezone.now(),
+         "statuses": [(e, status, explicit, duty_requests.get(e.pk))
+                      for e, status, explicit in selectors.statuses_for(me, upcoming)]},
     )
+
+
+def _club_duty_request(request: HttpRequest, me: Player, chosen: list[Evening], note: str) -> None:
+    """One request per chosen evening, all or none."""
+    if not chosen:
+        raise ValidationError(_("Choose at least one evening."))
+    with transaction.atomic():
+        for evening_obj in chosen:
+            services.club_duty_request(actor=request.user, player=me, evening=evening_obj,
+                                       note=note)
+
+
+@require_POST
+@login_required
+@permission_required("competition.manage_registrations", raise_exception=True)
+def club_duty_decide(request: HttpRequest, request_id: int) -> HttpResponse:
+    """The leader approves or refuses a club duty request (from his home page or the
+    evening's page, which ``next`` names)."""
+    duty = get_object_or_404(
+        ClubDutyRequest.objects.select_related("evening", "player__member"), pk=request_id
+    )
+    form = ClubDutyDecisionForm(request.POST)
+    if not form.is_valid():
+        form_error_messages(request, form)
+    else:
+        approve = form.cleaned_data["decision"] == "approve"
+        text = (
+            _("%(name)s, %(date)s: club duty approved.") if approve
+            else _("%(name)s, %(date)s: club duty refused.")
+        )
+        run_service(
+            request,
+            lambda: services.club_duty_decide(actor=request.user, request=duty, approve=approve),
+            text % {"name": duty.player.member.name, "date": duty.evening.date.isoformat()},
+        )
+    target = request.POST.get("next", "")
+    if url_has_allowed_host_and_scheme(target, {request.get_host()}):
+        return redirect(target)
+    return redirect("competition:leader")
 
 
 # --- Competition leader -----------------------------------------------------------------
@@ -355,7 +427,9 @@ def leader(request: HttpRequest) -> HttpResponse:
         "competition/leader.html",
         {"form": form, "can_set_up": can_set_up, "seasons": Season.objects.order_by("-start_date"),
          "current": current,
-         "todo": selectors.leader_todo(current, timezone.now()) if current else None},
+         "todo": selectors.leader_todo(current, timezone.now()) if current else None,
+         "club_duty_requests": list(selectors.club_duty_requests_pending()),
+         "can_decide_club_duty": request.user.has_perm("competition.manage_registrations")},
     )
 
 

@@ -164,6 +164,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "competition.tasks.recalculate_stale_seasons",
         "schedule": crontab(minute="*"),
     },
+    # Catch-up: club duty decisions whose e-mail task was lost.
+    "club-duty-notices-catch-up": {
+        "task": "competition.tasks.send_club_duty_notices_undelivered",
+        "schedule": crontab(minute="*/5"),
+    },
 }
 
 # --- Accounts ---------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from competition.models import (
     Attendance,
     AuditRecord,
     Bye,
+    ClubDutyState,
     Evening,
     EveningKind,
     EveningStatus,
@@ -24,6 +25,7 @@ from competition.models import (
     Result,
     Tempo,
 )
+from competition.selectors import club_duty_requests_pending
 from competition.signup import default_status
 from competition.standings import compute, load_season_data
 from members.models import User
@@ -34,6 +36,8 @@ from .engine import types as pt
 from .engine.keizer import bye_violation, pair_evening, place_newcomers, violations
 
 FORFEITS = {Result.WHITE_FORFEIT_WIN, Result.BLACK_FORFEIT_WIN, Result.DOUBLE_FORFEIT}
+# What changes a player's status for an evening, for the "last change" line.
+SIGN_UP_ACTIONS = (Action.REGISTRATION_SET, Action.CLUB_DUTY_REQUEST, Action.CLUB_DUTY_DECIDE)
 
 
 def half_kind(evening: Evening) -> Literal["winter", "summer"]:
@@ -325,6 +329,11 @@ def _audit_in_words(record: AuditRecord | None) -> str:
         if (record.after or {}).get("force_majeure"):
             text += " " + _("(force majeure)")
         return text
+    if record.action == Action.CLUB_DUTY_REQUEST:
+        return _("club duty requested") + f" → {labels.get(str((record.after or {}).get('status')), '')}"
+    if record.action == Action.CLUB_DUTY_DECIDE:
+        approved = (record.after or {}).get("state") == ClubDutyState.APPROVED
+        return _("club duty approved") if approved else _("club duty refused")
     return record.action
 
 
@@ -338,7 +347,7 @@ def evening_page(evening: Evening, user: Actor) -> dict[str, Any]:
     latest: dict[int, AuditRecord] = {}
     for entry in (
         AuditRecord.objects.filter(
-            evening=evening, player__isnull=False, action=Action.REGISTRATION_SET
+            evening=evening, player__isnull=False, action__in=SIGN_UP_ACTIONS
         ).select_related("actor").order_by("-at", "-id")
     ):
         if entry.player_id is not None:
@@ -398,6 +407,8 @@ def evening_page(evening: Evening, user: Actor) -> dict[str, Any]:
         "has_results": any(g.has_result for g in games),
         "broken": broken,
         "tempo_requests": [g for g in games if g.tempo == Tempo.REQUESTED],
+        "club_duty_requests": list(club_duty_requests_pending(evening=evening)),
+        "can_decide_club_duty": user.has_perm("competition.manage_registrations"),
         "statuses": Attendance.choices,
         "removable": removable,
         "addable": [p for p in players if p.pk not in paired_ids],

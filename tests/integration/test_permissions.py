@@ -36,11 +36,13 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils import timezone
 
+from competition import services
 from competition.demo import build_demo
 from competition.events import services as swiss
 from competition.models import (
     AuditRecord,
     Bye,
+    ClubDutyRequest,
     Competition,
     EligibilityOverride,
     Evening,
@@ -105,6 +107,7 @@ class World:
     new_event: int  # a blitz with its entrants and no round yet
     members: list[int] = field(default_factory=list)  # members not entered in new_event
     trf: str = ""
+    duty_request: int = 0  # a pending club duty request for the later evening (of a 4th player)
 
 
 @pytest.fixture(scope="module")
@@ -149,6 +152,8 @@ def world(django_db_setup, django_db_blocker):
         opened = blitz("Snelschaak open")
         swiss.round_open(actor=arbiter, event=opened)
         new = blitz("Snelschaak nieuw")
+        asker = season.players.exclude(pk__in=[me.pk, other.pk, unpaired.pk, paired_player]).first()
+        duty = services.club_duty_request(actor=asker.member, player=asker, evening=later, now=now)
         yield World(
             season=season.slug,
             past_date=past.date.isoformat(),
@@ -172,6 +177,7 @@ def world(django_db_setup, django_db_blocker):
                 .values_list("pk", flat=True)[:2]
             ),
             trf=swiss.event_to_trf(live),
+            duty_request=duty.pk,
         )
 
 
@@ -256,6 +262,10 @@ def audit_and(state: Callable[[World], Any]) -> Callable[[World], Any]:
     return lambda w: (state(w), AuditRecord.objects.count())
 
 
+def club_duty(w: World) -> Any:
+    return sorted(ClubDutyRequest.objects.values_list("player_id", "evening_id", "state", "version"))
+
+
 def next_version(attr: str, model: Any = Game) -> Callable[[World], int]:
     return lambda w: model.objects.get(pk=getattr(w, attr)).version
 
@@ -319,6 +329,9 @@ MATRIX: list[Row] = [
     _r("competition:signup",           POST, [],                        LOGIN,       DONE,  302,    302,   302,
        data=lambda w: {"evenings": [str(w.later)], "status": "absent_with_notice"},
        state=registration("me", "later"), label="POST signup (own status)"),
+    _r("competition:signup",           POST, [],                        LOGIN,       DONE,  302,    302,   302,
+       data=lambda w: {"evenings": [str(w.later)], "status": "request_club_duty"},
+       state=audit_and(club_duty), label="POST signup (request club duty)"),
     _r("pairing:tempo_request",        GET,  ["my_game"],               LOGIN,       200,   403,    403,   403),
     _r("pairing:tempo_request",        POST, ["my_game"],               LOGIN,       DONE,  403,    403,   403,
        data=lambda w: {"opponent_agrees": "on"}, state=audit_and(game("my_game"))),
@@ -365,6 +378,12 @@ MATRIX: list[Row] = [
        data=lambda w: {"name": "2031-2032", "opening": "2031-09-05", "last_day": "2032-07-10",
                        "system": "pion"},
        state=audit_and(seasons), label="POST leader (season set-up)"),
+    _r("competition:club_duty_decide", GET,  ["duty_request"],          405,         405,   405,    405,   405),
+    _r("competition:club_duty_decide", POST, ["duty_request"],          LOGIN,       403,   403,    DONE,  DONE,
+       data=lambda w: {"decision": "approve", "next": "/leader/"}, state=audit_and(club_duty)),
+    _r("competition:club_duty_decide", POST, ["duty_request"],          LOGIN,       403,   403,    DONE,  DONE,
+       data=lambda w: {"decision": "refuse"}, state=audit_and(club_duty),
+       label="POST club_duty_decide (refuse)"),
     _r("competition:audit",            GET,  [],                        LOGIN,       403,   403,    200,   200),
     _r("competition:leader_season",    GET,  ["season"],                LOGIN,       403,   403,    200,   200),
     _r("competition:leader_season",    POST, ["season"],                LOGIN,       403,   403,    403,   DONE,

@@ -233,7 +233,11 @@ def test_sign_up_page_offers_a_flexible_player_only_signed_up_or_not(season, cli
     page = client.get(reverse("competition:signup"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     choices = page.split('name="status"')[1].split("</select>")[0]
     assert 'value="present"' in choices and 'value="absent_without_notice"' in choices
-    assert "absent_with_notice\"" not in choices and "club_duty" not in choices
+    assert "absent_with_notice\"" not in choices and 'value="club_duty"' not in choices
+    # Club duty is only ever requested, for the leader to approve.
+    assert 'value="request_club_duty"' in choices
     client.force_login(fixed.member)
     page = client.get(reverse("competition:signup"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert 'value="absent_with_notice"' in page.split('name="status"')[1].split("</select>")[0]
+    choices = page.split('name="status"')[1].split("</select>")[0]
+    assert 'value="absent_with_notice"' in choices
+    assert 'value="club_duty"' not in choices and 'value="request_club_duty"' in choices

@@ -10,6 +10,8 @@ from competition.signup import (
     CLUB_DUTY,
     PRESENT,
     SignupRefused,
+    club_duty_decided_status,
+    club_duty_pending_status,
     decide_signup,
     default_status,
 )
@@ -82,10 +84,44 @@ def test_flexible_player_cannot_sign_up_after_deadline_but_leader_can_add_him():
     assert d.status == PRESENT
 
 
-def test_player_may_report_club_duty_before_deadline():
-    d = decide_signup(fixed=True, requested=CLUB_DUTY, now=BEFORE, deadline=DEADLINE,
+@pytest.mark.parametrize("now", [BEFORE, AFTER])
+def test_fixed_player_cannot_choose_club_duty_himself_he_requests_it(now):
+    with pytest.raises(SignupRefused, match="choose 'request club duty'"):
+        decide_signup(fixed=True, requested=CLUB_DUTY, now=now, deadline=DEADLINE,
                       by_leader=False)
+
+
+def test_leader_records_club_duty_for_a_fixed_player():
+    d = decide_signup(fixed=True, requested=CLUB_DUTY, now=AFTER, deadline=DEADLINE,
+                      by_leader=True)
     assert d.status == CLUB_DUTY
+
+
+STARTS = DEADLINE + dt.timedelta(days=1, hours=2)
+
+
+@pytest.mark.parametrize(("fixed", "now", "pending"), [
+    (True, BEFORE, ABSENT_WITH_NOTICE),
+    (True, DEADLINE, ABSENT_WITHOUT_NOTICE),  # a late sign-off, as any other
+    (True, AFTER, ABSENT_WITHOUT_NOTICE),
+    (False, BEFORE, ABSENT_WITHOUT_NOTICE),  # not signed up
+    (False, AFTER, ABSENT_WITHOUT_NOTICE),
+])
+def test_pending_club_duty_request_scores_as_the_sign_off_it_implies(fixed, now, pending):
+    assert club_duty_pending_status(fixed=fixed, now=now, deadline=DEADLINE,
+                                    starts_at=STARTS) == pending
+
+
+@pytest.mark.parametrize("fixed", [True, False])
+def test_club_duty_cannot_be_requested_once_the_evening_started(fixed):
+    with pytest.raises(SignupRefused, match="evening has started"):
+        club_duty_pending_status(fixed=fixed, now=STARTS, deadline=DEADLINE, starts_at=STARTS)
+
+
+@pytest.mark.parametrize("pending", [ABSENT_WITH_NOTICE, ABSENT_WITHOUT_NOTICE])
+def test_approval_gives_club_duty_and_refusal_keeps_the_pending_status(pending):
+    assert club_duty_decided_status(approve=True, pending=pending) == CLUB_DUTY
+    assert club_duty_decided_status(approve=False, pending=pending) == pending
 
 
 def test_unknown_or_self_imposed_absence_without_notice_is_refused():
