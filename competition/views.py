@@ -71,7 +71,10 @@ def standings(request: HttpRequest, season: str | None = None, half: str | None 
         half_obj = selectors.running_half(season_obj)
         if half_obj is None:
             raise Http404(_("This season has no halves yet."))
-    show_all = request.GET.get("all") == "1" or request.user.is_authenticated
+    # Sorting sorts every row: a sorted table is the full list, not the first eight re-sorted.
+    show_all = (
+        request.GET.get("all") == "1" or "sort" in request.GET or request.user.is_authenticated
+    )
     export = request.GET.get("export") == "csv"
     snapshot, rows = selectors.standings_table_rows(
         half_obj, limit=None if show_all or export else PUBLIC_ROWS
@@ -111,6 +114,8 @@ def standings(request: HttpRequest, season: str | None = None, half: str | None 
             "total_rows": total_rows,
             "show_all": show_all,
             "public_rows": PUBLIC_ROWS,
+            "ineligible": any(not ok for ok in marks.values()),
+            "ladder": ladder,
         },
     )
 
@@ -206,7 +211,9 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
     for entry in context["explained"]:
         entry["eligibility"] = prize_selectors.eligibility_detail(entry["half"], player_obj)
         entry["tpr"] = performances.get(entry["half"].pk)
-    context["chart"] = place_chart_svg(context["places"], title=_("Place after each evening"))
+    context["chart"] = place_chart_svg(
+        context["places"], title=_("Place after each evening"), field=context["field"]
+    )
     return render(request, "competition/player.html", context)
 
 
