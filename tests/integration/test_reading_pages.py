@@ -112,3 +112,61 @@ def test_a_rapid_evening_links_to_its_events_rounds(client, demo):
     rnd = swiss.round_open(actor=arbiter, event=event, evening=evening)
     html = client.get(f"/evenings/{evening.date.isoformat()}/").content.decode()
     assert f'href="/events/{event.pk}/rounds/{rnd.number}/"' in html
+
+
+def dutch(client):
+    from django.conf import settings
+
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "nl"
+    return client
+
+
+def test_the_rules_page_writes_numbers_and_the_deadline_as_the_dutch_do(client, demo):
+    html = dutch(client).get("/rules/").content.decode()
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+    assert "0,5 × het waardecijfer" in text and "0,3333 × het eigen waardecijfer" in text
+    assert "0.5" not in text and "0.3333" not in text
+    assert "donderdag 18:00" in text
+
+
+def test_the_rules_page_repeats_no_label_in_its_text_and_no_term_twice(client, demo):
+    html = dutch(client).get("/rules/").content.decode()
+    pairs = re.findall(r"<dt><strong>(.*?)</strong></dt><dd>(.*?)</dd>", html, flags=re.S)
+    terms = [term for term, _ in pairs]
+    assert len(terms) == len(set(terms)), terms
+    assert [t for t, text in pairs if text.startswith(f"{t}:")] == []
+
+
+def test_no_page_heading_is_shown_twice(client, demo):
+    for url in ("/", "/standings/", "/rules/", "/calendar/", "/evenings/"):
+        html = dutch(client).get(url).content.decode()
+        headings = [re.sub(r"<[^>]+>|\s+", " ", h).strip()
+                    for h in re.findall(r"<h[12][^>]*>(.*?)</h[12]>", html, flags=re.S)]
+        assert len(headings) == len(set(headings)), (url, headings)
+
+
+def test_a_swiss_event_explains_de_in_a_visible_legend_and_leaves_it_empty_before_a_round(client):
+    from tests.integration.test_swiss_pages import blitz_event
+
+    event, _, _ = blitz_event(6, finished_rounds=0, live=True)
+    html = dutch(client).get(f"/events/{event.pk}/").content.decode()
+    legend = html[html.index("data-legend"):]
+    assert "lager is beter" in legend[:legend.index("</dl>")]
+    rows = body_rows(html)
+    assert rows and all(
+        re.findall(r'<td class="num">(.*?)</td>', row, flags=re.S)[2].strip() == "" for row in rows
+    )
+
+
+def test_swiss_tiebreak_decimals_are_written_with_a_comma_in_dutch():
+    from fractions import Fraction
+
+    from django.utils import translation
+
+    from competition.events.selectors import points_text
+
+    with translation.override("nl"):
+        assert points_text(Fraction(49, 4)) == "12,25"
+        assert points_text(Fraction(7, 2)) == "3½"
+    with translation.override("en"):
+        assert points_text(Fraction(49, 4)) == "12.25"
