@@ -28,6 +28,15 @@ def demo(django_db_setup, django_db_blocker):
 
 
 @pytest.fixture(autouse=True)
+def _language_restored():
+    """A Dutch request leaves Dutch active in this thread; the next module expects English."""
+    from django.utils import translation
+
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def club_today(monkeypatch):
     real_now = timezone.now
     offset = TODAY - timezone.localdate(real_now())
