@@ -30,6 +30,7 @@ from .models import (
     StandingsSnapshot,
     Tempo,
 )
+from .scoring.display import rounding_difference
 from .scoring.params import parse_parameters
 from .signup import default_status
 
@@ -178,6 +179,10 @@ def evening_page(evening: Evening) -> dict[str, Any]:
         "absent_without_notice": by_status[Attendance.ABSENT_WITHOUT_NOTICE],
         "club_duty": by_status[Attendance.CLUB_DUTY],
         "present_unpaired": by_status[Attendance.PRESENT] if published else [],
+        # A rapid evening links to the rounds its events play that evening.
+        "rapid_rounds": list(
+            evening.swiss_rounds.select_related("event").order_by("event__name", "number")
+        ) if evening.kind == EveningKind.RAPID else [],
     }
 
 
@@ -257,6 +262,12 @@ def player_page(player: Player) -> dict[str, Any]:
     names = dict(
         Player.objects.filter(season=season).values_list("pk", "member__name")
     )
+    # The chart spans the field: the most players any standings of the season had.
+    field = (
+        Standing.objects.filter(snapshot__half__season=season)
+        .values("snapshot_id").annotate(n=Count("id")).order_by("-n")
+        .values_list("n", flat=True).first()
+    )
     halves: dict[int, dict[str, Any]] = {}
     places = []
     for row in history:
@@ -267,13 +278,16 @@ def player_page(player: Player) -> dict[str, Any]:
     for entry in halves.values():
         row = entry["row"]
         lines = [_explanation_line(line, names) for line in row.explanation]
-        explained.append({**entry, "lines": lines})
+        total = row.score if row.score is not None else Decimal(0)
+        rounding = rounding_difference([line["points"] for line in lines if "points" in line], total)
+        explained.append({**entry, "lines": lines, "rounding": rounding})
     return {
         "player": player,
         "season": season,
         "games": games,
         "explained": explained,
         "places": places,
+        "field": field or 0,
         "ladder": season.competition.is_ladder,
     }
 

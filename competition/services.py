@@ -17,12 +17,14 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from members.permissions import Actor, person, require
 
 from . import audit, calendar
 from .audit import Action
 from .calendar import evening_times, propose_calendar
+from .dates import short_day
 from .jobs import enqueue_on_commit
 from .models import (
     Attendance,
@@ -52,6 +54,17 @@ from .signup import (
     club_duty_pending_status,
     decide_signup,
     default_status,
+)
+
+# The pure sign-up rules (competition/signup.py) refuse in English; these marks put their
+# messages in the catalogue, so the service's _(str(exc)) finds the member's language.
+SIGNUP_REFUSALS = (
+    gettext_noop("Choose 'absent with notice' to sign off."),
+    gettext_noop("The sign-up deadline has passed; ask the competition leader to add you."),
+    gettext_noop(
+        "As a flexible player you sign up or you do not; only the competition leader "
+        "can record an absence with notice or club duty for you."
+    ),
 )
 
 log = logging.getLogger(__name__)
@@ -345,7 +358,7 @@ def registration_set(
             raise ValidationError(_("That evening belongs to another season."))
         if evening.kind != EveningKind.PLAYING:
             raise ValidationError(
-                _("%(date)s is not a playing evening.") % {"date": evening.date.isoformat()}
+                _("%(date)s is not a playing evening.") % {"date": short_day(evening.date)}
             )
         if (
             not by_leader
@@ -357,7 +370,7 @@ def registration_set(
             # evening page shows the paired player who signed off.
             raise ValidationError(
                 _("The pairing of %(date)s is published; ask the competition leader.")
-                % {"date": evening.date.isoformat()}
+                % {"date": short_day(evening.date)}
             )
         try:
             decision = decide_signup(
@@ -369,7 +382,9 @@ def registration_set(
                 force_majeure=force_majeure,
             )
         except SignupRefused as exc:
-            raise ValidationError(f"{evening.date.isoformat()}: {_(str(exc))}") from exc
+            raise ValidationError(
+                _("%(date)s: %(reason)s") % {"date": short_day(evening.date), "reason": _(str(exc))}
+            ) from exc
         reg = existing.get(evening.pk)
         before = {"status": reg.status, "force_majeure": reg.force_majeure} if reg else None
         if reg is None:

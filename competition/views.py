@@ -101,9 +101,19 @@ class _StandingsBody:
         )
 
     @cached_property
+    def _marks(self) -> dict[int, bool]:
+        _snapshot, rows = self._rows
+        return prize_selectors.eligibility_marks(self.half) if rows else {}
+
+    @cached_property
+    def ineligible(self) -> bool:
+        """Somebody is marked: the legend explains the mark."""
+        return not all(self._marks.values())
+
+    @cached_property
     def table(self) -> Any:
         snapshot, rows = self._rows
-        marks = prize_selectors.eligibility_marks(self.half) if rows else {}
+        marks = self._marks
         for row in rows:
             row.eligible = marks.get(row.player_id, True)
         table_class = LadderTable if self.season.competition.is_ladder else KeizerTable
@@ -144,7 +154,10 @@ def standings(request: HttpRequest, season: str | None = None, half: str | None 
     season_obj, half_obj, snapshot = versioned(
         ("standings", season, half, selectors.club_today()), lambda: _standings_of(season, half)
     )
-    show_all = request.GET.get("all") == "1" or request.user.is_authenticated
+    # Sorting sorts every row: a sorted table is the full list, not the first eight re-sorted.
+    show_all = (
+        request.GET.get("all") == "1" or "sort" in request.GET or request.user.is_authenticated
+    )
     if request.GET.get("export") == "csv":
         _snapshot, rows = selectors.standings_table_rows(half_obj)
         return _standings_csv(season_obj, half_obj, rows)
@@ -169,6 +182,7 @@ def standings(request: HttpRequest, season: str | None = None, half: str | None 
             "body_key": body_key,
             "show_all": show_all,
             "public_rows": PUBLIC_ROWS,
+            "ladder": season_obj.competition.is_ladder,
         },
     )
 
@@ -264,7 +278,9 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
     for entry in context["explained"]:
         entry["eligibility"] = prize_selectors.eligibility_detail(entry["half"], player_obj)
         entry["tpr"] = performances.get(entry["half"].pk)
-    context["chart"] = place_chart_svg(context["places"], title=_("Place after each evening"))
+    context["chart"] = place_chart_svg(
+        context["places"], title=_("Place after each evening"), field=context["field"]
+    )
     return render(request, "competition/player.html", context)
 
 

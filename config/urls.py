@@ -1,8 +1,14 @@
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
+from django.utils.translation import gettext_lazy as _
 
 from competition import views as competition_views
 from config import health
+
+# The admin is titled for the club, not "Django-beheer".
+admin.site.site_header = admin.site.site_title = getattr(settings, "CLUB_NAME", "") or "Ranglijst"
+admin.site.index_title = _("Administration")
 
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),

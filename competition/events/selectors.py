@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import Any, Literal, cast
 
 from django.db.models import Count, QuerySet
+from django.utils.formats import number_format
 
 from competition.models import (
     EventKind,
@@ -47,7 +48,7 @@ def points_text(value: Fraction | Decimal | int | None) -> str:
         return str(int(whole))
     if rest == Fraction(1, 2):
         return f"{int(whole) or ''}½"
-    return f"{float(value):g}"
+    return number_format(Decimal(f"{float(value):g}"))  # "12,25" in Dutch
 
 
 def result_text(game: SwissGame) -> str:
@@ -237,7 +238,7 @@ def event_standings(event: SwissEvent, *, entrants: Sequence[SwissEntrant] | Non
             rank=1 if r.number in playoff else r.rank,
             entrant=by_number[r.number],
             points=scores[r.number],
-            de=de.get(r.number),
+            de=de.get(r.number) if t.rounds > 0 else None,  # nothing to tell before a round
             tiebreaks=tuple((code, values[code][r.number]) for code in columns),
             needs_decider=finished and (r.needs_decider or r.number in playoff),
         )

@@ -17,6 +17,7 @@ from typing import Any
 from django.db.models import Count, Q, Subquery
 from django.utils.translation import gettext as _
 
+from competition.dates import short_day
 from competition.models import (
     EligibilityOverride,
     Evening,
@@ -211,13 +212,13 @@ def half_blockers(half: Half, today: dt.date | None = None) -> list[str]:
     if unplayed:
         messages.append(
             _("Evenings not played yet: %(dates)s.")
-            % {"dates": ", ".join(d.isoformat() for d in unplayed)}
+            % {"dates": ", ".join(short_day(d) for d in unplayed)}
         )
     if pending:
         messages.append(
             _("Results not entered yet (pending or postponed): %(games)s.")
             % {"games": ", ".join(
-                _("%(date)s board %(board)s") % {"date": g.evening.date.isoformat(), "board": g.board}
+                _("%(date)s, board %(board)s") % {"date": short_day(g.evening.date), "board": g.board}
                 for g in pending
             )}
         )

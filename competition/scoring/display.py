@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
 
@@ -21,3 +22,16 @@ def format_points(value: Fraction) -> str:
 def points_json(value: Fraction) -> float:
     """A JSON number with at most two decimals (float of the rounded decimal: 125.67)."""
     return float(round_points(value))
+
+
+def rounding_difference(shown: Sequence[Decimal], total: Decimal) -> Decimal:
+    """What the lines of an explanation, each rounded to two decimals, miss of the rounded
+    total (five absences of 0.3333 × 60 = 19.998 show 20.00 each; 5 × 20.00 = 100.00, the
+    total 99.99): the amount of a "rounding" line that makes the column add up on screen.
+
+    Rounding every line to the cent can be off by at most half a cent a line (and half a
+    cent in the total); a larger gap is not rounding, and is not hidden: zero is returned."""
+    gap = total - sum(shown, Decimal(0))
+    if abs(gap) > Decimal("0.005") * (len(shown) + 1):
+        return Decimal(0)
+    return gap

@@ -11,6 +11,7 @@ from django.urls import reverse
 from competition.models import Standing
 from competition.scoring.generate import random_season
 from competition.seasonio import season_import
+from competition.tables import short_number
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +32,8 @@ def test_ladder_standings_show_pos_from_group_ladder_score_games_and_colours(cli
     assert ">Value<" not in html  # a Keizer column
     first = Standing.objects.filter(snapshot__half__season=ladder).order_by(
         "-snapshot__evening__date", "rank").first()
-    assert f"{first.points}" in html and f"{first.game_points:g} / {first.games}" in html
+    # Game points without trailing zeros: "3.5 / 4", not "3.50 / 4".
+    assert f"{first.points}" in html and f"{short_number(first.game_points)} / {first.games}" in html
 
 
 def test_ladder_csv_has_the_ladder_columns(client, ladder):

@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 
 from competition import seasonio
+from competition.dates import short_day
 from competition.models import (
     AuditRecord,
     EligibilityOverride,
@@ -272,7 +273,7 @@ def test_prizes_confirm_is_refused_with_pending_results():
     with pytest.raises(ValidationError) as exc:
         prize_services.prizes_confirm(actor=f.admin(), half=winter)
     text = " ".join(exc.value.messages)
-    assert "cannot be confirmed yet" in text and f"{game.evening.date} board {game.board}" in text
+    assert "cannot be confirmed yet" in text and f"{short_day(game.evening.date)}, board {game.board}" in text
     assert not Prize.objects.exists()
 
 

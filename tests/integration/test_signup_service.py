@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import translation
 
 from competition import services
+from competition.dates import short_day
 from competition.models import AuditRecord, Registration
 from tests import factories as f
 
@@ -88,7 +89,7 @@ def test_flexible_players_late_sign_up_is_refused_with_the_message_and_nothing_s
         services.registration_set(actor=flex.member, player=flex, evenings=[first, second],
                                   status="present", now=first.deadline + HOUR)
     assert refused.value.messages == [
-        f"{first.date.isoformat()}: The sign-up deadline has passed; "
+        f"{short_day(first.date)}: The sign-up deadline has passed; "
         "ask the competition leader to add you."
     ]
     assert not Registration.objects.filter(player=flex).exists()

@@ -1,0 +1,25 @@
+"""The point explanation adds up on screen: the rounding line (competition/scoring/display.py)."""
+
+from decimal import Decimal
+from fractions import Fraction
+
+from competition.scoring.display import round_points, rounding_difference
+
+
+def test_five_absences_of_a_third_of_sixty_need_a_rounding_line_of_minus_one_cent():
+    # 0.3333 × 60 = 19.998, shown as 20.00 five times; the exact total is 99.99.
+    line = Fraction(3333, 10000) * 60
+    shown = [round_points(line)] * 5
+    total = round_points(line * 5)
+    assert shown[0] == Decimal("20.00") and total == Decimal("99.99")
+    gap = rounding_difference(shown, total)
+    assert gap == Decimal("-0.01")
+    assert sum(shown) + gap == total
+
+
+def test_lines_that_add_up_need_no_rounding_line():
+    assert rounding_difference([Decimal("60.00"), Decimal("5.00")], Decimal("65.00")) == 0
+
+
+def test_a_gap_larger_than_rounding_is_not_hidden_as_rounding():
+    assert rounding_difference([Decimal("60.00")], Decimal("65.00")) == 0
