@@ -244,13 +244,19 @@ def audit_records(*, evening_id: str | None = None, player_id: str | None = None
     """The audit trail of an evening or a player (or everything), newest first."""
     qs = AuditRecord.objects.select_related("actor", "evening", "player__member")
     evening = player = None
-    if evening_id and evening_id.isdigit():
+    if _is_key(evening_id):
         evening = Evening.objects.filter(pk=evening_id).first()
         qs = qs.filter(evening_id=evening_id)
-    if player_id and player_id.isdigit():
+    if _is_key(player_id):
         player = Player.objects.select_related("member").filter(pk=player_id).first()
         qs = qs.filter(player_id=player_id)
     return {"records": list(qs[:limit]), "evening": evening, "player": player}
+
+
+def _is_key(text: str | None) -> bool:
+    """ASCII digits that fit a 64-bit key: ``'²'.isdigit()`` is true, and a 40-digit
+    number overflows PostgreSQL's bigint."""
+    return bool(text) and text.isascii() and text.isdigit() and len(text) <= 18
 
 
 def _explanation_line(line: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:

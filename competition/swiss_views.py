@@ -20,6 +20,7 @@ from django.views.decorators.http import require_POST
 from . import selectors
 from . import swiss_selectors as sel
 from . import swiss_services as services
+from .formversion import posted_version
 from .models import Season, SwissEvent, SwissGame, SwissRound
 from .swiss_forms import (
     EntrantsForm,
@@ -199,10 +200,7 @@ def game_result(request: HttpRequest, event_id: int, game_id: int) -> HttpRespon
         SwissGame.objects.select_related("round__event"), pk=game_id, round__event_id=event_id
     )
     try:
-        version = int(request.POST.get("version", ""))
-    except ValueError:
-        version = None
-    try:
+        version = posted_version(request.POST.get("version"))
         white, black, forfeit = result_from_code(game.round.event, request.POST.get("result", ""))
         services.game_result_set(
             actor=request.user, game=game, white_points=white, black_points=black,

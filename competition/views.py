@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 
 from django.conf import settings
@@ -20,7 +19,9 @@ from django_tables2 import RequestConfig
 
 from . import prize_selectors, selectors, services
 from .charts import place_chart_svg
+from .csvsafe import SafeWriter
 from .forms import EveningForm, ParametersForm, RegistrationForm, SeasonSetUpForm
+from .formversion import posted_version
 from .ical import calendar_ics
 from .models import Evening, EveningKind, Game, HalfKind, Player, Result, Season
 from .pagecache import cache_public_page, evening_version
@@ -127,7 +128,7 @@ def _standings_csv(season: Season, half, rows) -> HttpResponse:
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="standings-{season.slug}-{half.kind}.csv"'
     columns = LADDER_CSV if season.competition.is_ladder else KEIZER_CSV
-    writer = csv.writer(response)
+    writer = SafeWriter(response)
     writer.writerow([header for _, header in columns])
     for row in rows:
         values = []
@@ -168,6 +169,7 @@ def evening(request: HttpRequest, date: str) -> HttpResponse:
         raise Http404(_("No evening on that date."))
     context = selectors.evening_page(evening_obj)
     context["can_enter"] = request.user.has_perm("competition.enter_results")
+    context["before_start"] = timezone.now() < evening_obj.starts_at
     context["result_choices"] = [c for c in Result.choices if c[0]]
     return render(request, "competition/evening.html", context)
 
@@ -178,16 +180,13 @@ def enter_result(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("evening"), pk=game_id)
     back = reverse("competition:evening", args=[game.evening.date.isoformat()]) + f"#board-{game.board}"
     try:
-        version = int(request.POST.get("version", ""))
-    except ValueError:
-        version = None
-    try:
         services.result_set(
             actor=request.user,
             game=game,
             result=request.POST.get("result", ""),
             note=request.POST.get("note", ""),
-            expected_version=version,
+            expected_version=posted_version(request.POST.get("version")),
+            before_start=request.POST.get("before_start") == "1",
         )
     except services.Conflict as exc:
         messages.error(request, str(exc))

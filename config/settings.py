@@ -29,6 +29,13 @@ if not SECRET_KEY:
     raise ImproperlyConfigured(
         "DJANGO_SECRET_KEY is not set (required when DJANGO_DEBUG is off)."
     )
+# The published placeholders (.env.example, the development key) are no secret.
+_PLACEHOLDER_KEYS = {"change-me-to-a-long-random-string", _DEV_KEY}
+if not DEBUG and (SECRET_KEY in _PLACEHOLDER_KEYS or SECRET_KEY.startswith("change-me")):
+    raise ImproperlyConfigured(
+        "DJANGO_SECRET_KEY is the published placeholder; set a long random value "
+        "(python -c 'import secrets; print(secrets.token_urlsafe(50))')."
+    )
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 
@@ -54,6 +61,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "config.middleware.RefuseNulBytesMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

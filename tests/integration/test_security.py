@@ -298,3 +298,21 @@ def test_pages_send_a_content_security_policy_without_inline_script_and_refuse_f
     # And the page needs none: no inline script or event handler that the policy would block.
     html = response.content.decode()
     assert "<script>" not in html and not re.search(r"\son[a-z]+=\"", html)
+
+
+# --- Start-up refuses the published placeholder key (issue 12, finding 12) ----------------
+
+
+@pytest.mark.parametrize("key", ["change-me-to-a-long-random-string",
+                                 "dev-only-insecure-key-do-not-use-in-production"])
+def test_production_refuses_to_start_with_the_placeholder_secret_key(key):
+    with tempfile.TemporaryDirectory() as var_dir:
+        env = production_env(var_dir) | {"DJANGO_SECRET_KEY": key}
+        done = subprocess.run([sys.executable, "-c", "import django; django.setup()"],
+                              env=env, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0 and "placeholder" in done.stderr
+
+
+def test_the_placeholder_of_env_example_is_the_one_refused():
+    example = (ROOT / ".env.example").read_text()
+    assert "DJANGO_SECRET_KEY=change-me-to-a-long-random-string" in example
