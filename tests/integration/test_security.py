@@ -132,7 +132,8 @@ def test_email_verification_is_mandatory_a_new_account_cannot_sign_in_before_con
     email = unique_email("new")
     client = Client()
     response = client.post(reverse("account_signup"),
-                           {"email": email, "password1": PASSWORD, "password2": PASSWORD})
+                           {"email": email, "name": "Anna de Vries",
+                                  "password1": PASSWORD, "password2": PASSWORD})
     assert response.status_code == 302
     assert response["Location"] == reverse("account_email_verification_sent")
     assert "_auth_user_id" not in client.session
@@ -163,7 +164,8 @@ def test_signing_up_with_an_existing_address_does_not_reveal_it():
     answers = []
     for email in (taken, unique_email("free")):
         response = Client().post(reverse("account_signup"),
-                                 {"email": email, "password1": PASSWORD, "password2": PASSWORD})
+                                 {"email": email, "name": "Anna de Vries",
+                                  "password1": PASSWORD, "password2": PASSWORD})
         answers.append((response.status_code, response.get("Location")))
     assert answers[0] == answers[1] == (302, reverse("account_email_verification_sent"))
     assert User.objects.filter(email=taken).count() == 1
@@ -316,3 +318,33 @@ def test_production_refuses_to_start_with_the_placeholder_secret_key(key):
 def test_the_placeholder_of_env_example_is_the_one_refused():
     example = (ROOT / ".env.example").read_text()
     assert "DJANGO_SECRET_KEY=change-me-to-a-long-random-string" in example
+
+
+# --- The public name is asked for, never derived from the address (issue 12, finding 9) ----
+
+
+def test_sign_up_asks_for_the_name_and_stores_it():
+    email = unique_email("jan.jansen")
+    page = Client().get(reverse("account_signup")).content.decode()
+    assert 'name="name"' in page
+    response = Client().post(reverse("account_signup"), {
+        "email": email, "name": "  Jan   Jansen ", "password1": PASSWORD, "password2": PASSWORD})
+    assert response.status_code == 302
+    assert User.objects.get(email=email).name == "Jan Jansen"
+
+
+@pytest.mark.parametrize("name", [None, "", "   ", "jan@example.org"])
+def test_sign_up_without_a_real_name_is_refused_and_creates_nobody(name):
+    email = unique_email("noname")
+    data = {"email": email, "password1": PASSWORD, "password2": PASSWORD}
+    if name is not None:
+        data["name"] = name
+    response = Client().post(reverse("account_signup"), data)
+    assert response.status_code == 200 and "name" in response.context["form"].errors
+    assert not User.objects.filter(email=email).exists()
+    assert mail.outbox == []
+
+
+def test_a_member_without_a_name_is_never_shown_by_his_address():
+    member = f.member(name="", email="geheim.adres@example.org")
+    assert "geheim" not in str(member)
