@@ -348,3 +348,44 @@ def test_sign_up_without_a_real_name_is_refused_and_creates_nobody(name):
 def test_a_member_without_a_name_is_never_shown_by_his_address():
     member = f.member(name="", email="geheim.adres@example.org")
     assert "geheim" not in str(member)
+
+
+# --- The admin signs in through allauth (issue 12, finding 1) ----------------------------------
+
+
+def test_the_admin_sign_in_goes_through_allauth_and_its_rate_limit():
+    email = unique_email("staff")
+    staff = verified_member(email)
+    staff.is_staff = staff.is_superuser = True
+    staff.save(update_fields=["is_staff", "is_superuser"])
+    # The admin's own form no longer checks passwords: even the right one signs nobody in.
+    client = Client()
+    response = client.post("/admin/login/?next=/admin/", {"username": email, "password": PASSWORD})
+    assert response.status_code == 302
+    assert response["Location"] == reverse("account_login") + "?next=%2Fadmin%2F"
+    assert "_auth_user_id" not in client.session
+    assert Client().get("/admin/")["Location"].startswith("/admin/login/")
+    # Eleven wrong passwords at the sign-in the admin sends to: the last ones are refused.
+    refused = 0
+    for _ in range(11):
+        answer = Client().post(response["Location"], {"login": email, "password": "wrong-pw-1"})
+        if answer.status_code == 429 or "too_many_login_attempts" in form_error_codes(answer):
+            refused += 1
+    assert refused >= 11 - 5
+    # The way in still works (after the limit's window): allauth, then the admin.
+    cache.clear()
+    client = Client()
+    signed_in = client.post(response["Location"], {"login": email, "password": PASSWORD})
+    assert signed_in.status_code == 302 and signed_in["Location"] == "/admin/"
+    assert client.get("/admin/").status_code == 200
+
+
+def test_a_signed_in_member_without_staff_rights_gets_403_not_a_redirect_loop():
+    client = Client()
+    client.force_login(f.member(email=unique_email("player")))
+    assert client.get("/admin/login/?next=/admin/").status_code == 403
+
+
+def test_the_admin_sign_in_redirect_does_not_leave_the_site():
+    response = Client().get("/admin/login/?next=https://evil.example/")
+    assert response["Location"] == reverse("account_login") + "?next=%2Fadmin%2F"
