@@ -106,6 +106,8 @@ else:
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# `manage.py backup` writes times to the microsecond (Django's JSON rounds to milliseconds).
+SERIALIZATION_MODULES = {"exactjson": "config.exactjson"}
 
 # --- Redis: broker, results and the shared cache ---------------------------------------
 REDIS_URL = env.str("REDIS_URL", default="")
