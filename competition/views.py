@@ -68,8 +68,15 @@ def home(request: HttpRequest) -> HttpResponse:
 
 # --- Standings --------------------------------------------------------------------------
 
+_SORTABLE = {name for table in (KeizerTable, LadderTable)
+             for name, column in table.base_columns.items() if column.orderable is not False}
+# The query parameters the public pages read: the page cache keys on these alone.
+STANDINGS_PARAMS = {"all": {"1"}, "export": {"csv"},
+                    "sort": {*_SORTABLE, *(f"-{name}" for name in _SORTABLE)}}
+SEASON_PARAM = {"season": None}  # an unknown season is a 404, never stored
 
-@cache_public_page
+
+@cache_public_page(params=STANDINGS_PARAMS)
 def standings(request: HttpRequest, season: str | None = None, half: str | None = None):
     season_obj = _season_or_404(season)
     if half:
@@ -147,7 +154,7 @@ def _standings_csv(season: Season, half, rows) -> HttpResponse:
 # --- Evenings ---------------------------------------------------------------------------
 
 
-@cache_public_page
+@cache_public_page(params=SEASON_PARAM)
 def evenings(request: HttpRequest) -> HttpResponse:
     season = _season_or_404(request.GET.get("season"))
     return render(
@@ -157,7 +164,7 @@ def evenings(request: HttpRequest) -> HttpResponse:
     )
 
 
-@cache_public_page(version=lambda request, date: evening_version(date))
+@cache_public_page(version=lambda request, date: evening_version(date), params=SEASON_PARAM)
 def evening(request: HttpRequest, date: str) -> HttpResponse:
     try:
         day = dt.date.fromisoformat(date)
@@ -218,7 +225,7 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
 # --- Calendar and rules -----------------------------------------------------------------
 
 
-@cache_public_page
+@cache_public_page(params=SEASON_PARAM)
 def calendar(request: HttpRequest) -> HttpResponse:
     season = _season_or_404(request.GET.get("season"))
     return render(
@@ -229,14 +236,14 @@ def calendar(request: HttpRequest) -> HttpResponse:
     )
 
 
-@cache_public_page
+@cache_public_page(params=SEASON_PARAM)
 def calendar_feed(request: HttpRequest) -> HttpResponse:
     season = _season_or_404(request.GET.get("season"))
     body = calendar_ics(season, selectors.season_evenings(season), host=request.get_host())
     return HttpResponse(body, content_type="text/calendar; charset=utf-8")
 
 
-@cache_public_page
+@cache_public_page(params=SEASON_PARAM)
 def rules(request: HttpRequest) -> HttpResponse:
     season = _season_or_404(request.GET.get("season"))
     return render(

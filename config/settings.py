@@ -109,28 +109,33 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # `manage.py backup` writes times to the microsecond (Django's JSON rounds to milliseconds).
 SERIALIZATION_MODULES = {"exactjson": "config.exactjson"}
 
-# --- Redis: broker, results and the shared cache ---------------------------------------
+# --- Redis: the shared cache, and (apart from it) the broker -----------------------------
+# REDIS_URL is the cache (pages, rate limits): it may evict (allkeys-lru). The broker
+# holds the task queue, which must not be evicted: give it its own Redis instance with
+# CELERY_BROKER_URL (docker-compose.yml does); without it the broker shares REDIS_URL.
 REDIS_URL = env.str("REDIS_URL", default="")
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="") or REDIS_URL
+# A hung Redis (accepts, never answers) costs one short timeout, then this process leaves
+# Redis alone for CACHE_RETRY_SECONDS (config/cache.py).
+REDIS_SOCKET_TIMEOUT = env.float("REDIS_SOCKET_TIMEOUT", default=0.3)
+CACHE_RETRY_SECONDS = env.float("CACHE_RETRY_SECONDS", default=10)
+REDIS_BROKER_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": REDIS_SOCKET_TIMEOUT, "socket_timeout": REDIS_SOCKET_TIMEOUT,
+    "max_retries": 0,
+    # An unacknowledged task (worker killed) comes back after this many seconds; the
+    # catch-up beat jobs cover anything older.
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=600),
+}
 if REDIS_URL:
     CACHES = {
         "default": {
             "BACKEND": "config.cache.ResilientRedisCache",
             "LOCATION": REDIS_URL,
-            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+            "OPTIONS": {"socket_connect_timeout": REDIS_SOCKET_TIMEOUT,
+                        "socket_timeout": REDIS_SOCKET_TIMEOUT},
             "KEY_PREFIX": env.str("CACHE_KEY_PREFIX", default="ranglijst"),
         }
     }
-    CELERY_BROKER_URL = REDIS_URL
-    CELERY_RESULT_BACKEND = REDIS_URL
-    # A web request must not hang when Redis is down: fail fast, the beat jobs catch up.
-    CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "socket_connect_timeout": 1, "socket_timeout": 2, "max_retries": 1,
-        # An unacknowledged task (worker killed) comes back after this many seconds; the
-        # catch-up beat jobs cover anything older.
-        "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=600),
-    }
-    CELERY_BROKER_CONNECTION_TIMEOUT = 1
-    CELERY_TASK_PUBLISH_RETRY = False
 else:
     CACHES = {
         "default": {
@@ -138,6 +143,14 @@ else:
             "LOCATION": str(VAR_DIR / "cache"),
         }
     }
+if CELERY_BROKER_URL:
+    CELERY_RESULT_BACKEND = CELERY_BROKER_URL
+    # A web request must not hang when the broker is down or hung: fail fast, the beat
+    # jobs catch up (competition.services.enqueue).
+    CELERY_BROKER_TRANSPORT_OPTIONS = REDIS_BROKER_TRANSPORT_OPTIONS
+    CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_SOCKET_TIMEOUT
+    CELERY_TASK_PUBLISH_RETRY = False
+else:
     # A broker that needs no server: messages are files in var/broker.
     CELERY_BROKER_URL = "filesystem://"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
@@ -209,6 +222,11 @@ ACCOUNT_RATE_LIMITS = {
     "reset_password_from_key": "20/m/ip",
     "change_password": "5/m/user",
 }
+# Behind a proxy (the TLS proxy of docs/operations.md) every request comes from the
+# proxy's address: allauth must take the client's address from X-Forwarded-For, counting
+# this many proxies of our own from the right, or all clients share one rate-limit bucket.
+# 0 (no proxy) ignores the header, which a client could forge.
+ALLAUTH_TRUSTED_PROXY_COUNT = env.int("ALLAUTH_TRUSTED_PROXY_COUNT", default=0)
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_ADAPTER = "members.adapter.AccountAdapter"
 LOGIN_REDIRECT_URL = "/"

@@ -11,6 +11,17 @@ CHROMIUM = Path(os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))
 _browser_note: list[str] = []
 
 
+@pytest.fixture(autouse=True)
+def _redis_breaker_closed():
+    """A test that points the cache at a dead or hung Redis trips this process's circuit
+    breaker (config/cache.py); the next test starts with Redis asked again."""
+    yield
+    from config import cache as resilient
+
+    resilient.breaker.reset()
+    resilient.local.clear()
+
+
 def pytest_collection_modifyitems(config, items):
     e2e = [item for item in items if item.get_closest_marker("e2e")]
     if not e2e or CHROMIUM.exists():

@@ -389,3 +389,35 @@ def test_a_signed_in_member_without_staff_rights_gets_403_not_a_redirect_loop():
 def test_the_admin_sign_in_redirect_does_not_leave_the_site():
     response = Client().get("/admin/login/?next=https://evil.example/")
     assert response["Location"] == reverse("account_login") + "?next=%2Fadmin%2F"
+
+
+# --- Behind the TLS proxy each client has his own bucket (issue 12, finding 5) ---------------
+
+
+@override_settings(ALLAUTH_TRUSTED_PROXY_COUNT=1)
+def test_behind_the_proxy_one_client_hammering_does_not_lock_out_another():
+    cache.clear()
+    url = reverse("account_login")
+    proxy = {"REMOTE_ADDR": "10.0.0.2"}  # every request arrives from the proxy
+    hammer = {**proxy, "HTTP_X_FORWARDED_FOR": "203.0.113.7"}
+    other = {**proxy, "HTTP_X_FORWARDED_FOR": "198.51.100.9"}
+    for i in range(11):  # distinct addresses: only the per-IP limit (10 a minute) counts
+        Client().post(url, {"login": unique_email(f"h{i}"), "password": "wrong-pw-1"}, **hammer)
+    blocked = Client().post(url, {"login": unique_email("h"), "password": "x-wrong-1"}, **hammer)
+    assert blocked.status_code == 429 or "too_many_login_attempts" in form_error_codes(blocked)
+    email = unique_email("other")
+    verified_member(email)
+    client = Client()
+    signed_in = client.post(url, {"login": email, "password": PASSWORD}, **other)
+    assert signed_in.status_code == 302 and client.session.get("_auth_user_id")
+
+
+def test_the_trusted_proxy_count_comes_from_the_environment():
+    code = ("import django; django.setup(); from allauth import app_settings as a; "
+            "print(a.TRUSTED_PROXY_COUNT)")
+    with tempfile.TemporaryDirectory() as var_dir:
+        env = production_env(var_dir) | {"ALLAUTH_TRUSTED_PROXY_COUNT": "2"}
+        done = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT,
+                              capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "2"
