@@ -209,6 +209,8 @@ ACCOUNT_LOGIN_METHODS = {"email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
 # The name the standings show is asked for at sign-up, never taken from the address.
 ACCOUNT_SIGNUP_FORM_CLASS = "members.forms.SignupForm"
+# ... and the sign-up costs the same whether or not the address has an account.
+ACCOUNT_FORMS = {"signup": "members.signup.SignupForm"}
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="mandatory")
 ACCOUNT_PREVENT_ENUMERATION = True

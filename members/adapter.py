@@ -19,3 +19,4 @@ class AccountAdapter(DefaultAccountAdapter):
         if commit:
             user.save()
         return user
+
