@@ -22,6 +22,22 @@ def _redis_breaker_closed():
     resilient.local.clear()
 
 
+def pytest_sessionstart(session):
+    """CI (``.ci/run``) sets RANGLIJST_REQUIRE_SERVICES: then the suite, fuzzing and
+    security tests included, must run on PostgreSQL and Redis, or not at all."""
+    if not os.environ.get("RANGLIJST_REQUIRE_SERVICES"):
+        return
+    from django.conf import settings
+
+    engine = settings.DATABASES["default"]["ENGINE"]
+    cache = settings.CACHES["default"]["BACKEND"]
+    if "postgresql" not in engine or "Redis" not in cache or "redis" not in settings.CELERY_BROKER_URL:
+        raise pytest.UsageError(
+            f"PostgreSQL and Redis are required here, got {engine}, {cache} and broker "
+            f"{settings.CELERY_BROKER_URL}: set DATABASE_URL and REDIS_URL."
+        )
+
+
 def pytest_collection_modifyitems(config, items):
     e2e = [item for item in items if item.get_closest_marker("e2e")]
     if not e2e or CHROMIUM.exists():
