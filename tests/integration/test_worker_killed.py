@@ -358,6 +358,14 @@ def enter_results(evening_id: str) -> int:
     from competition.models import Game
     from members.models import User
 
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from competition.models import Evening
+
+    # The games have begun (results are refused before the evening's start).
+    Evening.objects.filter(pk=evening_id).update(starts_at=timezone.now() - dt.timedelta(minutes=1))
     arbiter = User.objects.get(name="Arbiter")
     games = Game.objects.filter(evening_id=evening_id).order_by("board")
     with services.recalculation_deferred():
