@@ -434,7 +434,8 @@ def test_the_trusted_proxy_count_comes_from_the_environment():
 @override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.PBKDF2PasswordHasher"])
 def test_signing_up_takes_as_long_for_a_known_address_as_for_a_new_one():
     """With the production hasher (the slow part of a sign-up) the medians of five runs of
-    each path agree within a factor 1.5; before, the known address answered 30 times faster."""
+    each path agree within a factor 2 (a shared machine jitters); before, the known address
+    answered 30 times faster."""
     import statistics
     import time
 
@@ -455,4 +456,4 @@ def test_signing_up_takes_as_long_for_a_known_address_as_for_a_new_one():
         known.append(sign_up(taken))
         new.append(sign_up(unique_email("timed-new")))
     known, new = statistics.median(known), statistics.median(new)
-    assert 1 / 1.5 < known / new < 1.5, f"known {known:.3f} s, new {new:.3f} s"
+    assert 1 / 2 < known / new < 2, f"known {known:.3f} s, new {new:.3f} s"
