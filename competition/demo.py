@@ -35,9 +35,10 @@ LAST = ["de Vries", "Jansen", "van Dijk", "Bakker", "Visser", "Smit", "Meijer", 
 FIRST[20] = "Ursula"
 
 
-def _user(email: str, name: str, rating: int | None, *groups: str, staff: bool = False) -> User:
+def _user(email: str, name: str, rating: int | None, *groups: str, staff: bool = False,
+          password: str = PASSWORD) -> User:
     user = User.objects.create_user(email=email, password=None, name=name, rating=rating)
-    user.password = _hashed_password()  # one slow hash for all demo accounts
+    user.password = _hashed_password(password)  # one slow hash for all demo accounts
     user.save(update_fields=["password"])
     if staff:
         user.is_staff = user.is_superuser = True
@@ -49,8 +50,8 @@ def _user(email: str, name: str, rating: int | None, *groups: str, staff: bool =
 
 
 @functools.cache
-def _hashed_password() -> str:
-    return make_password(PASSWORD)
+def _hashed_password(password: str) -> str:
+    return make_password(password)
 
 
 def season_start_year(today: dt.date) -> int:
@@ -74,13 +75,16 @@ def _result(rng: random.Random, white: int, black: int) -> str:
 
 
 @transaction.atomic
-def build_demo(*, today: dt.date | None = None, seed: int = 2026) -> Season:
+def build_demo(*, today: dt.date | None = None, seed: int = 2026, password: str = PASSWORD) -> Season:
+    """The demo club; every account gets ``password`` (the published one only in
+    development: ``load_demo`` passes a random one in production)."""
     rng = random.Random(seed)
     today = today or timezone.localdate()
     roles.ensure_groups()
-    admin = _user("beheer@demo.club", "Bea Beheer", None, roles.ADMINISTRATOR, staff=True)
-    leader = _user("leider@demo.club", "Lars Leider", 1850, roles.LEADER)
-    arbiter = _user("arbiter@demo.club", "Arend Arbiter", 1700, roles.ARBITER)
+    admin = _user("beheer@demo.club", "Bea Beheer", None, roles.ADMINISTRATOR, staff=True,
+                  password=password)
+    leader = _user("leider@demo.club", "Lars Leider", 1850, roles.LEADER, password=password)
+    arbiter = _user("arbiter@demo.club", "Arend Arbiter", 1700, roles.ARBITER, password=password)
 
     year = season_start_year(today)
     opening = dt.date(year, 9, 4) + dt.timedelta(days=(4 - dt.date(year, 9, 4).weekday()) % 7)
@@ -98,7 +102,8 @@ def build_demo(*, today: dt.date | None = None, seed: int = 2026) -> Season:
     members = []
     for i in range(30):
         rating = int(rng.gauss(1700, 220))
-        user = _user(f"speler{i + 1}@demo.club", f"{FIRST[i]} {LAST[i]}", rating, roles.PLAYER)
+        user = _user(f"speler{i + 1}@demo.club", f"{FIRST[i]} {LAST[i]}", rating, roles.PLAYER,
+                     password=password)
         members.append(user)
     for i, member in enumerate(members):
         kind = PlayerKind.FIXED if i % 4 != 3 else PlayerKind.FLEXIBLE

@@ -1,69 +1,67 @@
-"""The season calendar as an iCalendar feed (RFC 5545) members can subscribe to."""
+"""The season calendar as an iCalendar feed (RFC 5545) members can subscribe to.
+
+Written with the ``icalendar`` library, which escapes and folds every value: a note with a
+line break or a carriage return stays one property value. The texts are in the club's
+language (``LANGUAGE_CODE``), the calendar's name is ``CLUB_NAME`` and the season's.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
 
-from django.utils import timezone
+from django.conf import settings
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from icalendar import Calendar, Event
 
 from .models import Evening, EveningKind, Season
 
-KIND_SUMMARY = {
-    EveningKind.PLAYING: "Interne competitie",
-    EveningKind.RAPID: "Rapidavond",
-    EveningKind.PLAYOFF: "Play-offs",
-}
+GAME_HOURS = dt.timedelta(hours=3, minutes=45)
 
 
-def _escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,").replace("\n", "\\n")
+def _summaries() -> dict[str, str]:
+    return {
+        EveningKind.PLAYING: _("Internal competition"),
+        EveningKind.RAPID: _("Rapid evening"),
+        EveningKind.PLAYOFF: _("Play-offs"),
+    }
 
 
-def _utc(value: dt.datetime) -> str:
-    return value.astimezone(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
-
-
-def _fold(line: str) -> str:
-    """Lines longer than 75 octets are folded (RFC 5545 3.1)."""
-    out, data = [], line.encode()
-    while len(data) > 75:
-        cut = 75
-        while (data[cut] & 0xC0) == 0x80:  # do not split a UTF-8 sequence
-            cut -= 1
-        out.append(data[:cut].decode())
-        data = b" " + data[cut:]
-    out.append(data.decode())
-    return "\r\n".join(out)
+def _text(value: str) -> str:
+    """A bare carriage return is a line break too (RFC 5545 has only escaped ``\\n``)."""
+    return value.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def calendar_ics(season: Season, evenings: Iterable[Evening], *, host: str) -> str:
-    stamp = _utc(timezone.now())
-    lines = [
-        "BEGIN:VCALENDAR",
-        "VERSION:2.0",
-        "PRODID:-//Ranglijst//Club calendar//NL",
-        "CALSCALE:GREGORIAN",
-        f"X-WR-CALNAME:{_escape(f'Schaakclub {season.name}')}",
-        "X-WR-TIMEZONE:Europe/Amsterdam",
-    ]
+    with translation.override(settings.LANGUAGE_CODE):
+        return _calendar(season, evenings, host=host).to_ical().decode()
+
+
+def _calendar(season: Season, evenings: Iterable[Evening], *, host: str) -> Calendar:
+    stamp = timezone.now().astimezone(dt.UTC)
+    summaries = _summaries()
+    cal = Calendar()
+    cal.add("prodid", "-//Ranglijst//Club calendar//NL")
+    cal.add("version", "2.0")
+    cal.add("calscale", "GREGORIAN")
+    cal.add("x-wr-calname", _text(f"{settings.CLUB_NAME} {season.name}"))
+    cal.add("x-wr-timezone", "Europe/Amsterdam")
     for e in evenings:
-        summary = KIND_SUMMARY.get(e.kind)
+        summary = summaries.get(e.kind)
         if summary is None:
             continue
         description = e.note or ""
         if e.kind == EveningKind.PLAYING:
-            local_deadline = timezone.localtime(e.deadline)
-            description = f"Aanmelden/afmelden tot {local_deadline:%d-%m %H:%M}. {description}".strip()
-        lines += [
-            "BEGIN:VEVENT",
-            f"UID:evening-{e.pk}@{host}",
-            f"DTSTAMP:{stamp}",
-            f"DTSTART:{_utc(e.starts_at)}",
-            f"DTEND:{_utc(e.starts_at + dt.timedelta(hours=3, minutes=45))}",
-            f"SUMMARY:{_escape(summary)}",
-            f"DESCRIPTION:{_escape(description)}",
-            "END:VEVENT",
-        ]
-    lines.append("END:VCALENDAR")
-    return "\r\n".join(_fold(line) for line in lines) + "\r\n"
+            deadline = f"{timezone.localtime(e.deadline):%d-%m %H:%M}"
+            description = (_("Sign up or off until %(deadline)s.") % {"deadline": deadline}
+                           + " " + description).strip()
+        event = Event()
+        event.add("uid", f"evening-{e.pk}@{host}")
+        event.add("dtstamp", stamp)
+        event.add("dtstart", e.starts_at.astimezone(dt.UTC))
+        event.add("dtend", (e.starts_at + GAME_HOURS).astimezone(dt.UTC))
+        event.add("summary", summary)
+        event.add("description", _text(description))
+        cal.add_component(event)
+    return cal

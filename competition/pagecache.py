@@ -17,13 +17,14 @@ import datetime as dt
 import functools
 import hashlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 
 from .selectors import club_today
 
@@ -156,26 +157,59 @@ def _cacheable(request: HttpRequest) -> bool:
     )
 
 
+# The query parameters a page reads, each with the values it accepts (None: any short
+# value; a value the page does not use yields a 404, which is never stored).
+Params = Mapping[str, Collection[str] | None]
+MAX_PARAM_LENGTH = 64
+
+
+def page_key(request: HttpRequest, params: Params) -> str:
+    """The cache key of a public page: day, language, path and only the parameters the
+    page uses, normalised (sorted, first value, allowed values only). Any other query
+    string (``?cb=123``) maps to the same key, so junk requests cannot fill the cache."""
+    page = "|".join((
+        club_today().isoformat(), getattr(request, "LANGUAGE_CODE", ""),
+        request.path, normalised_query(request, params),
+    ))
+    return "page:" + hashlib.sha256(page.encode()).hexdigest()
+
+
+def normalised_query(request: HttpRequest, params: Params) -> str:
+    kept = []
+    for name in sorted(params):
+        value = request.GET.get(name)
+        allowed = params[name]
+        if not value or len(value) > MAX_PARAM_LENGTH:  # empty is absent
+            continue
+        if allowed is not None and value not in allowed:
+            continue
+        kept.append((name, value))
+    return urlencode(kept)
+
+
 def cache_public_page(
     view: Callable[..., HttpResponse] | None = None,
     *,
     version: Callable[..., str] | None = None,
+    params: Params | None = None,
 ):
     """Decorator; ``version(request, *args, **kwargs)`` adds a page's own version (the
-    evening page: its sign-ups) to the club's."""
+    evening page: its sign-ups) to the club's; ``params`` names the query parameters the
+    page reads (see ``page_key``)."""
     if view is None:
-        return functools.partial(cache_public_page, version=version)
+        return functools.partial(cache_public_page, version=version, params=params)
 
     @functools.wraps(view)
     def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
         if not _cacheable(request):
             return view(request, *args, **kwargs)
         current = data_version() + "." + (version(request, *args, **kwargs) if version else "")
-        page = "|".join((
-            club_today().isoformat(), getattr(request, "LANGUAGE_CODE", ""),
-            request.get_full_path(),
-        ))
-        key = "page:" + hashlib.sha256(page.encode()).hexdigest()
+        # The page is rendered from the parameters of its key alone, so that what is
+        # stored is what any request with that key would get (links to the page too).
+        query = normalised_query(request, params or {})
+        request.GET = QueryDict(query)
+        request.META["QUERY_STRING"] = query
+        key = page_key(request, params or {})
         stored = cache.get(key)  # (version, stored at, content, content type, headers)
         if stored is not None and (
             stored[0] == current or time.time() - stored[1] < settings.PAGE_STALE_SECONDS

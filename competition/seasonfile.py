@@ -42,6 +42,11 @@ from competition.scoring.types import (
 FORMAT = "season/1"
 
 
+# Bounds that keep every number and date within what the database and the calendar hold.
+MAX_INT = 10**9
+FIRST_YEAR, LAST_YEAR = 1900, 2999
+
+
 class SeasonFileError(ValueError):
     """The season file is not valid; the message says where and why."""
 
@@ -84,6 +89,8 @@ def _kind(value: Any) -> str:
 def _int(value: Any, what: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise SeasonFileError(f"{what} must be a whole number, not {_kind(value)}")
+    if abs(value) > MAX_INT:
+        raise SeasonFileError(f"{what} must be a whole number of at most {MAX_INT}")
     return value
 
 
@@ -96,7 +103,17 @@ def _list(value: Any, what: str) -> Sequence[Any]:
 def _str(value: Any, what: str) -> str:
     if not isinstance(value, str):
         raise SeasonFileError(f"{what} must be text, not {_kind(value)}")
+    if "\x00" in value or not _encodable(value):
+        raise SeasonFileError(f"{what} holds a character that is not text (NUL or a lone surrogate)")
     return value
+
+
+def _encodable(value: str) -> bool:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate ("\ud800" in JSON)
+        return False
+    return True
 
 
 # ---------------------------------------------------------------------------
@@ -238,9 +255,15 @@ def _game(raw: Any, where: str, player: Any) -> Game:
 def _date(value: Any, where: str) -> datetime.date:
     if isinstance(value, str):
         try:
-            return datetime.date.fromisoformat(value)
+            day = datetime.date.fromisoformat(value)
         except ValueError:
             pass
+        else:
+            if not FIRST_YEAR <= day.year <= LAST_YEAR:  # time zones overflow at year 1
+                raise SeasonFileError(
+                    f"'date' of {where} must lie in the years {FIRST_YEAR}-{LAST_YEAR}, not {value}"
+                )
+            return day
     raise SeasonFileError(f"'date' of {where} must be a date like 2026-10-09, not {_kind(value)}")
 
 

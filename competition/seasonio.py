@@ -23,6 +23,7 @@ from typing import Any
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import Group
 from django.db import DatabaseError, transaction
+from django.utils import timezone
 from django.utils.text import slugify
 
 from members.models import User
@@ -81,6 +82,10 @@ def read_season_file(path: str | Path) -> t.SeasonInput:
         raise SeasonFileError(
             f"{path}: invalid JSON at line {error.lineno}, column {error.colno}: {error.msg}"
         ) from None
+    except RecursionError:
+        raise SeasonFileError(f"{path}: invalid JSON: nested too deeply") from None
+    except ValueError:  # an integer of more than 4300 digits
+        raise SeasonFileError(f"{path}: invalid JSON: a number too long to read") from None
     try:
         return load_season(data)
     except SeasonFileError as error:
@@ -198,6 +203,8 @@ def _write(data: t.SeasonInput, name: str) -> Season:
     games, byes, registrations = [], [], []
     fixed = [p.id for p in data.players if p.fixed]
     for e, row in zip(data.evenings, evenings, strict=True):
+        if row.status == EveningStatus.OPEN and (e.games or e.byes):
+            raise SeasonImportError(f"evening {e.date} is still to come but has games or byes")
         games += [
             Game(evening=row, board=board, white_id=pk[g.white], black_id=pk[g.black], result=g.result)
             for board, g in enumerate(e.games, start=1)
@@ -232,16 +239,20 @@ def _evening(
         deadline_days_before=competition.deadline_days_before,
         deadline_time=competition.deadline_time,
     )
+    # An evening still to come is planned: sign-ups open, paired (and e-mailed) at its
+    # deadline like any other; never published by the import, so nobody is e-mailed.
+    planned = starts_at > timezone.now()
     return Evening(
         season=season,
         half=halves[e.half],
         date=e.date,
         kind=EveningKind.PLAYING,
-        status=EveningStatus.PUBLISHED,
+        status=EveningStatus.OPEN if planned else EveningStatus.PUBLISHED,
         starts_at=starts_at,
         deadline=deadline,
-        published_at=deadline,
+        published_at=None if planned else deadline,
     )
+
 
 
 def _registrations(

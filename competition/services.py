@@ -15,6 +15,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
@@ -600,12 +601,22 @@ def result_set(
     result: str,
     note: str = "",
     expected_version: int | None = None,
+    before_start: bool = False,
 ) -> Game:
-    """Enter or correct a result. A stale ``expected_version`` raises Conflict."""
+    """Enter or correct a result. A stale ``expected_version`` raises Conflict. Before the
+    evening's games start only the leader may, saying so (``before_start``; audited)."""
     require(actor, "competition.enter_results")
     if result not in Result.values:
         raise ValidationError({"result": _("Unknown result '%(r)s'.") % {"r": result}})
     locked = Game.objects.select_for_update(of=("self",)).select_related("evening").get(pk=game.pk)
+    early = timezone.now() < locked.evening.starts_at
+    if early and not before_start:
+        raise ValidationError(
+            _("Results can be entered from the start of the evening (%(start)s).")
+            % {"start": date_format(timezone.localtime(locked.evening.starts_at), "j F H:i")}
+        )
+    if early:
+        require(actor, "competition.manage_pairings")
     if expected_version is not None and locked.version != expected_version:
         raise Conflict(
             _("Somebody else entered %(result)s for board %(board)s meanwhile.")
@@ -625,7 +636,8 @@ def result_set(
         evening=locked.evening,
         player=locked.white,
         before=before,
-        after={"result": result, "note": locked.note, "board": locked.board},
+        after={"result": result, "note": locked.note, "board": locked.board,
+               **({"before_start": True} if early else {})},
     )
     pages_changed()
     schedule_recalculation(locked.evening.half_id)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 from functools import cached_property
 from typing import Any
@@ -25,6 +24,7 @@ from django_tables2 import RequestConfig
 from . import audit_text, selectors, services
 from .charts import place_chart_svg
 from .consequences import late_sign_offs
+from .csvsafe import SafeWriter
 from .forms import (
     REQUEST_CLUB_DUTY,
     AuditFilterForm,
@@ -34,6 +34,7 @@ from .forms import (
     RegistrationForm,
     SeasonSetUpForm,
 )
+from .formversion import posted_version
 from .ical import calendar_ics
 from .models import (
     Attendance,
@@ -84,6 +85,14 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 # --- Standings --------------------------------------------------------------------------
+
+
+_SORTABLE = {name for table in (KeizerTable, LadderTable)
+             for name, column in table.base_columns.items() if column.orderable is not False}
+# The query parameters the public pages read: the page cache keys on these alone.
+STANDINGS_PARAMS = {"all": {"1"}, "export": {"csv"},
+                    "sort": {*_SORTABLE, *(f"-{name}" for name in _SORTABLE)}}
+SEASON_PARAM = {"season": None}  # an unknown season is a 404, never stored
 
 
 class _StandingsBody:
@@ -148,7 +157,7 @@ def _standings_of(season: str | None, half: str | None) -> tuple[Season, Half, A
     return season_obj, half_obj, selectors.latest_snapshot(half_obj)
 
 
-@cache_public_page
+@cache_public_page(params=STANDINGS_PARAMS)
 def standings(request: HttpRequest, season: str | None = None, half: str | None = None):
     # Which standings an address shows changes only with the club's data (or the day).
     season_obj, half_obj, snapshot = versioned(
@@ -191,7 +200,7 @@ def _standings_csv(season: Season, half, rows) -> HttpResponse:
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="standings-{season.slug}-{half.kind}.csv"'
     columns = LADDER_CSV if season.competition.is_ladder else KEIZER_CSV
-    writer = csv.writer(response)
+    writer = SafeWriter(response)
     writer.writerow([header for _, header in columns])
     for row in rows:
         values = []
@@ -210,7 +219,7 @@ def _standings_csv(season: Season, half, rows) -> HttpResponse:
 # --- Evenings ---------------------------------------------------------------------------
 
 
-@cache_public_page
+@cache_public_page(params=SEASON_PARAM)
 def evenings(request: HttpRequest) -> HttpResponse:
     season = season_or_404(request.GET.get("season"))
     return render(
@@ -220,7 +229,7 @@ def evenings(request: HttpRequest) -> HttpResponse:
     )
 
 
-@cache_public_page(version=lambda request, date: evening_version(date))
+@cache_public_page(version=lambda request, date: evening_version(date), params=SEASON_PARAM)
 def evening(request: HttpRequest, date: str) -> HttpResponse:
     try:
         day = dt.date.fromisoformat(date)
@@ -232,6 +241,7 @@ def evening(request: HttpRequest, date: str) -> HttpResponse:
         raise Http404(_("No evening on that date."))
     context = selectors.evening_page(evening_obj)
     context["can_enter"] = request.user.has_perm("competition.enter_results")
+    context["before_start"] = timezone.now() < evening_obj.starts_at
     context["result_choices"] = [c for c in Result.choices if c[0]]
     return render(request, "competition/evening.html", context)
 
@@ -242,16 +252,13 @@ def enter_result(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("evening"), pk=game_id)
     back = reverse("competition:evening", args=[game.evening.date.isoformat()]) + f"#board-{game.board}"
     try:
-        version = int(request.POST.get("version", ""))
-    except ValueError:
-        version = None
-    try:
         services.result_set(
             actor=request.user,
             game=game,
             result=request.POST.get("result", ""),
             note=request.POST.get("note", ""),
-            expected_version=version,
+            expected_version=posted_version(request.POST.get("version")),
+            before_start=request.POST.get("before_start") == "1",
         )
     except services.Conflict as exc:
         messages.error(request, str(exc))
@@ -287,7 +294,7 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
 # --- Calendar and rules -----------------------------------------------------------------
 
 
-@cache_public_page
+@cache_public_page(params=SEASON_PARAM)
 def calendar(request: HttpRequest) -> HttpResponse:
     season = season_or_404(request.GET.get("season"))
     return render(
@@ -298,14 +305,14 @@ def calendar(request: HttpRequest) -> HttpResponse:
     )
 
 
-@cache_public_page
+@cache_public_page(params=SEASON_PARAM)
 def calendar_feed(request: HttpRequest) -> HttpResponse:
     season = season_or_404(request.GET.get("season"))
     body = calendar_ics(season, selectors.season_evenings(season), host=request.get_host())
     return HttpResponse(body, content_type="text/calendar; charset=utf-8")
 
 
-@cache_public_page
+@cache_public_page(params=SEASON_PARAM)
 def rules(request: HttpRequest) -> HttpResponse:
     season = season_or_404(request.GET.get("season"))
     return render(

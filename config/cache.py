@@ -1,29 +1,73 @@
-"""A Redis cache that degrades instead of failing: when Redis is down, reads miss and
-writes are dropped (logged), so pages, sign-in and sign-ups keep working."""
+"""A Redis cache that degrades instead of failing or hanging.
+
+- Refused or silent (accepts, never answers): every call has short socket timeouts
+  (``REDIS_SOCKET_TIMEOUT``), and after one failure this process stops asking Redis for
+  ``CACHE_RETRY_SECONDS`` (a circuit breaker), so a page or a sign-in pays at most one
+  timeout, not one per cache call.
+- Meanwhile reads miss and writes are dropped, except allauth's rate limits (keys
+  ``allauth:…``), which are counted in this process's memory instead: while Redis is down
+  the limits hold per web process rather than not at all.
+"""
 
 from __future__ import annotations
 
 import functools
 import logging
+import threading
+import time
 from typing import Any
 
+from django.conf import settings
+from django.core.cache.backends.locmem import LocMemCache
 from django.core.cache.backends.redis import RedisCache
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 log = logging.getLogger(__name__)
 _DOWN = (RedisConnectionError, RedisTimeoutError, OSError)
+FALLBACK_PREFIX = "allauth:"  # rate limits and their locks
 
 
-def _tolerant(default: Any):
+class Breaker:
+    """Per process: after a failure, skip Redis until the retry time has passed."""
+
+    def __init__(self) -> None:
+        self._until = 0.0
+        self._lock = threading.Lock()
+
+    def is_open(self) -> bool:
+        return time.monotonic() < self._until
+
+    def trip(self) -> None:
+        with self._lock:
+            self._until = time.monotonic() + getattr(settings, "CACHE_RETRY_SECONDS", 10)
+
+    def reset(self) -> None:
+        with self._lock:
+            self._until = 0.0
+
+
+breaker = Breaker()
+# The per-process stand-in for the rate limits while Redis is unreachable.
+local = LocMemCache("ranglijst-rate-limit-fallback", {"OPTIONS": {"MAX_ENTRIES": 10_000}})
+
+
+def _tolerant(default: Any, *, keyed: bool = True):
     def wrap(method):
+        name = method.__name__
+
         @functools.wraps(method)
         def inner(self, *args, **kwargs):
-            try:
-                return method(self, *args, **kwargs)
-            except _DOWN:
-                log.warning("cache unavailable: %s skipped", method.__name__)
-                return default(*args, **kwargs) if callable(default) else default
+            if not breaker.is_open():
+                try:
+                    return method(self, *args, **kwargs)
+                except _DOWN:
+                    log.warning("cache unavailable: %s skipped for %ss", name,
+                                getattr(settings, "CACHE_RETRY_SECONDS", 10))
+                    breaker.trip()
+            if keyed and args and str(args[0]).startswith(FALLBACK_PREFIX):
+                return getattr(local, name)(*args, **kwargs)
+            return default(*args, **kwargs) if callable(default) else default
 
         return inner
 
@@ -34,23 +78,21 @@ def _get_default(key, default=None, *args, **kwargs):
     return default
 
 
+def _incr_default(key, delta=1, *args, **kwargs):
+    return delta
+
+
 class ResilientRedisCache(RedisCache):
     get = _tolerant(_get_default)(RedisCache.get)
     set = _tolerant(None)(RedisCache.set)
-    # A dropped add counts as stored: allauth's rate limiter takes a lock with add() and
-    # would otherwise refuse every sign-in while Redis is down (limits are off meanwhile).
+    # A dropped add counts as stored (the page cache's "I render it" lock); allauth's
+    # lock goes to the per-process fallback instead.
     add = _tolerant(True)(RedisCache.add)
     touch = _tolerant(False)(RedisCache.touch)
     delete = _tolerant(False)(RedisCache.delete)
-    get_many = _tolerant(lambda *a, **k: {})(RedisCache.get_many)
-    set_many = _tolerant(lambda *a, **k: [])(RedisCache.set_many)
-    delete_many = _tolerant(None)(RedisCache.delete_many)
+    get_many = _tolerant(lambda *a, **k: {}, keyed=False)(RedisCache.get_many)
+    set_many = _tolerant(lambda *a, **k: [], keyed=False)(RedisCache.set_many)
+    delete_many = _tolerant(None, keyed=False)(RedisCache.delete_many)
     has_key = _tolerant(False)(RedisCache.has_key)
-    clear = _tolerant(None)(RedisCache.clear)
-
-    def incr(self, key, delta=1, version=None):
-        try:
-            return super().incr(key, delta, version)
-        except _DOWN:
-            log.warning("cache unavailable: incr skipped")
-            return delta
+    clear = _tolerant(None, keyed=False)(RedisCache.clear)
+    incr = _tolerant(_incr_default)(RedisCache.incr)

@@ -29,6 +29,13 @@ if not SECRET_KEY:
     raise ImproperlyConfigured(
         "DJANGO_SECRET_KEY is not set (required when DJANGO_DEBUG is off)."
     )
+# The published placeholders (.env.example, the development key) are no secret.
+_PLACEHOLDER_KEYS = {"change-me-to-a-long-random-string", _DEV_KEY}
+if not DEBUG and (SECRET_KEY in _PLACEHOLDER_KEYS or SECRET_KEY.startswith("change-me")):
+    raise ImproperlyConfigured(
+        "DJANGO_SECRET_KEY is the published placeholder; set a long random value "
+        "(python -c 'import secrets; print(secrets.token_urlsafe(50))')."
+    )
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 
@@ -54,6 +61,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "config.middleware.RefuseNulBytesMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -98,29 +106,36 @@ else:
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# `manage.py backup` writes times to the microsecond (Django's JSON rounds to milliseconds).
+SERIALIZATION_MODULES = {"exactjson": "config.exactjson"}
 
-# --- Redis: broker, results and the shared cache ---------------------------------------
+# --- Redis: the shared cache, and (apart from it) the broker -----------------------------
+# REDIS_URL is the cache (pages, rate limits): it may evict (allkeys-lru). The broker
+# holds the task queue, which must not be evicted: give it its own Redis instance with
+# CELERY_BROKER_URL (docker-compose.yml does); without it the broker shares REDIS_URL.
 REDIS_URL = env.str("REDIS_URL", default="")
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="") or REDIS_URL
+# A hung Redis (accepts, never answers) costs one short timeout, then this process leaves
+# Redis alone for CACHE_RETRY_SECONDS (config/cache.py).
+REDIS_SOCKET_TIMEOUT = env.float("REDIS_SOCKET_TIMEOUT", default=0.3)
+CACHE_RETRY_SECONDS = env.float("CACHE_RETRY_SECONDS", default=10)
+REDIS_BROKER_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": REDIS_SOCKET_TIMEOUT, "socket_timeout": REDIS_SOCKET_TIMEOUT,
+    "max_retries": 0,
+    # An unacknowledged task (worker killed) comes back after this many seconds; the
+    # catch-up beat jobs cover anything older.
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=600),
+}
 if REDIS_URL:
     CACHES = {
         "default": {
             "BACKEND": "config.cache.ResilientRedisCache",
             "LOCATION": REDIS_URL,
-            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+            "OPTIONS": {"socket_connect_timeout": REDIS_SOCKET_TIMEOUT,
+                        "socket_timeout": REDIS_SOCKET_TIMEOUT},
             "KEY_PREFIX": env.str("CACHE_KEY_PREFIX", default="ranglijst"),
         }
     }
-    CELERY_BROKER_URL = REDIS_URL
-    CELERY_RESULT_BACKEND = REDIS_URL
-    # A web request must not hang when Redis is down: fail fast, the beat jobs catch up.
-    CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "socket_connect_timeout": 1, "socket_timeout": 2, "max_retries": 1,
-        # An unacknowledged task (worker killed) comes back after this many seconds; the
-        # catch-up beat jobs cover anything older.
-        "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=600),
-    }
-    CELERY_BROKER_CONNECTION_TIMEOUT = 1
-    CELERY_TASK_PUBLISH_RETRY = False
 else:
     CACHES = {
         "default": {
@@ -128,6 +143,14 @@ else:
             "LOCATION": str(VAR_DIR / "cache"),
         }
     }
+if CELERY_BROKER_URL:
+    CELERY_RESULT_BACKEND = CELERY_BROKER_URL
+    # A web request must not hang when the broker is down or hung: fail fast, the beat
+    # jobs catch up (competition.services.enqueue).
+    CELERY_BROKER_TRANSPORT_OPTIONS = REDIS_BROKER_TRANSPORT_OPTIONS
+    CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_SOCKET_TIMEOUT
+    CELERY_TASK_PUBLISH_RETRY = False
+else:
     # A broker that needs no server: messages are files in var/broker.
     CELERY_BROKER_URL = "filesystem://"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
@@ -186,6 +209,10 @@ AUTH_PASSWORD_VALIDATORS = [
 ACCOUNT_USER_MODEL_USERNAME_FIELD = None
 ACCOUNT_LOGIN_METHODS = {"email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
+# The name the standings show is asked for at sign-up, never taken from the address.
+ACCOUNT_SIGNUP_FORM_CLASS = "members.forms.SignupForm"
+# ... and the sign-up costs the same whether or not the address has an account.
+ACCOUNT_FORMS = {"signup": "members.signup.SignupForm"}
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="mandatory")
 ACCOUNT_PREVENT_ENUMERATION = True
@@ -199,6 +226,11 @@ ACCOUNT_RATE_LIMITS = {
     "reset_password_from_key": "20/m/ip",
     "change_password": "5/m/user",
 }
+# Behind a proxy (the TLS proxy of docs/operations.md) every request comes from the
+# proxy's address: allauth must take the client's address from X-Forwarded-For, counting
+# this many proxies of our own from the right, or all clients share one rate-limit bucket.
+# 0 (no proxy) ignores the header, which a client could forge.
+ALLAUTH_TRUSTED_PROXY_COUNT = env.int("ALLAUTH_TRUSTED_PROXY_COUNT", default=0)
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_ADAPTER = "members.adapter.AccountAdapter"
 LOGIN_REDIRECT_URL = "/"

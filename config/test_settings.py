@@ -39,3 +39,8 @@ STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 # Tests read fresh pages; tests/integration/test_page_cache.py turns the cache on.
 PAGE_CACHE_SECONDS = 0
 PAGE_STALE_SECONDS = 0
+# Parallel runs (pytest-xdist): each worker its own file cache, since a test that clears
+# the cache would otherwise empty the pages another worker's test is counting on.
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER")
+if _WORKER and CACHES["default"]["BACKEND"].endswith("FileBasedCache"):  # noqa: F405
+    CACHES["default"]["LOCATION"] = str(VAR_DIR / f"cache-{_WORKER}")  # noqa: F405

@@ -5,12 +5,15 @@ from django.utils.translation import gettext_lazy as _
 
 from competition import views as competition_views
 from config import health
+from members.views import admin_login
 
 # The admin is titled for the club, not "Django-beheer".
 admin.site.site_header = admin.site.site_title = getattr(settings, "CLUB_NAME", "") or "Ranglijst"
 admin.site.index_title = _("Administration")
 
 urlpatterns = [
+    # The admin signs in through allauth (its rate limits); see members/views.py.
+    path("admin/login/", admin_login, name="admin_login"),
     path("healthz", health.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),

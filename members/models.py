@@ -57,8 +57,8 @@ class User(AbstractUser):
             )
         ]
 
-    def __str__(self) -> str:
-        return self.name or self.email
+    def __str__(self) -> str:  # shown on public pages: never the e-mail address
+        return self.name or f"#{self.pk}"
 
     def get_full_name(self) -> str:
         return self.name

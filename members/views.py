@@ -1,13 +1,17 @@
 """The leader's member pages: the season's players in starting order, adding a member,
-changing one, and moving players in the starting order. Views call one service each."""
+changing one, and moving players in the starting order. Views call one service each.
+And the admin's sign-in, which goes through allauth."""
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.contrib import messages
-from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -19,6 +23,19 @@ from .decorators import any_permission_required
 from .forms import MemberForm, PositionForm
 
 leader_required = any_permission_required(services.PERM)
+
+
+def admin_login(request: HttpRequest) -> HttpResponse:
+    """The Django admin signs in through allauth, so that its sign-in has the same rate
+    limits (and the same form) as the site's: ``/admin/login/`` only redirects."""
+    if request.user.is_authenticated:
+        if not request.user.is_staff:  # signed in, but not for the admin: no redirect loop
+            raise PermissionDenied
+        return HttpResponseRedirect(reverse("admin:index"))
+    target = request.GET.get("next") or reverse("admin:index")
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+        target = reverse("admin:index")
+    return HttpResponseRedirect(f"{reverse('account_login')}?{urlencode({'next': target})}")
 
 
 def _site_url(request: HttpRequest) -> str:

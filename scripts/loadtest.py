@@ -1,7 +1,8 @@
 """Mixed load on the whole stack, then a check that no acknowledged write was lost.
 
-Builds a club of 100 players and 40 evenings on a fresh PostgreSQL database
-(``ranglijst_loadtest``, dropped at the end), serves it with gunicorn (production-like
+Builds a club of 100 players and 40 evenings on a PostgreSQL database it creates itself
+(``--database``, default ``ranglijst_loadtest_<pid>``; refused if it exists already, and
+only a database this run created is dropped at the end), serves it with gunicorn (production-like
 settings: DEBUG off, manifest static files) next to a Celery worker, with Redis on
 127.0.0.1:6379 (a database number of its own, emptied before and after), and for
 ``--seconds`` (30) runs, in threads of this process, against 127.0.0.1 only:
@@ -18,9 +19,12 @@ percentile latency per kind, then checks every acknowledged write against the da
 row per acknowledged change; each game's stored version and result follow from the
 acknowledged results) and prints the result. Exit code 1 on errors or lost writes.
 
-Run: ``make loadtest`` or ``.venv/bin/python scripts/loadtest.py [--seconds 30]``.
-Environment: LOADTEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres),
-LOADTEST_REDIS_URL (default redis://127.0.0.1:6379/13).
+Run: ``make loadtest`` or ``.venv/bin/python scripts/loadtest.py [--seconds 30]
+[--database NAME] [--port PORT] [--redis-url URL]``. The environment gives the same:
+LOADTEST_DATABASE, LOADTEST_PORT (default: a free port), LOADTEST_REDIS_URL (default
+redis://127.0.0.1:6379/13; it must be empty, and is emptied at the end),
+LOADTEST_POSTGRES_URL (the server, default postgres://postgres@127.0.0.1:5432/postgres).
+Two runs with different names and ports do not collide.
 """
 
 from __future__ import annotations
@@ -49,7 +53,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
 from bench_pages import SETTINGS, free_port, stop_server, wait_until_up  # noqa: E402
 
-DATABASE = "ranglijst_loadtest"
+DATABASE_NAME = re.compile(r"[a-z][a-z0-9_]{0,62}")
 ADMIN_URL = os.environ.get("LOADTEST_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/postgres")
 REDIS_URL = os.environ.get("LOADTEST_REDIS_URL", "redis://127.0.0.1:6379/13")
 PLAYERS, EVENINGS = 100, 40
@@ -73,28 +77,48 @@ def admin_connection():
     return psycopg.connect(ADMIN_URL, autocommit=True, connect_timeout=5)
 
 
-def recreate_database() -> None:
+class Refused(Exception):
+    """The run would touch a database that is not its own."""
+
+
+def create_database(database: str) -> None:
+    """CREATE only: an existing database belongs to somebody else and is left alone."""
+    import psycopg
+
+    if not DATABASE_NAME.fullmatch(database):
+        raise Refused(f"database name {database!r}: lower-case letters, digits and _ only")
     with admin_connection() as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{DATABASE}"')
+        try:
+            conn.execute(f'CREATE DATABASE "{database}"')
+        except psycopg.errors.DuplicateDatabase:
+            raise Refused(f"database {database!r} exists already; choose another "
+                          "--database (LOADTEST_DATABASE)") from None
 
 
-def drop_database() -> None:
+def drop_database(database: str) -> None:
+    """Only ever called for the database this run created."""
     with admin_connection() as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)')
+        conn.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
 
 
-def flush_redis() -> None:
+def claim_redis(url: str) -> None:
     import redis
 
-    redis.Redis.from_url(REDIS_URL, socket_timeout=2).flushdb()
+    if redis.Redis.from_url(url, socket_timeout=2).dbsize():
+        raise Refused(f"Redis {url} is not empty; choose another --redis-url (LOADTEST_REDIS_URL)")
 
 
-def environment(folder: Path) -> dict[str, str]:
+def flush_redis(url: str) -> None:
+    import redis
+
+    redis.Redis.from_url(url, socket_timeout=2).flushdb()
+
+
+def environment(folder: Path, database: str, redis_url: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CELERY_"))}
     env.update(
-        DATABASE_URL=urlsplit(ADMIN_URL)._replace(path=f"/{DATABASE}").geturl(),
-        REDIS_URL=REDIS_URL,
+        DATABASE_URL=urlsplit(ADMIN_URL)._replace(path=f"/{database}").geturl(),
+        REDIS_URL=redis_url,
         CACHE_KEY_PREFIX="loadtest",
         DJANGO_SETTINGS_MODULE="loadtest_settings",
         PYTHONPATH=os.pathsep.join([str(folder), str(ROOT)]),
@@ -367,8 +391,14 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[int(q * (len(ordered) - 1))] * 1000 if ordered else float("nan")
 
 
-def main() -> int:
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--database", default=os.environ.get("LOADTEST_DATABASE")
+                        or f"ranglijst_loadtest_{os.getpid()}",
+                        help="PostgreSQL database to create (must not exist)")
+    parser.add_argument("--port", type=int, default=int(os.environ.get("LOADTEST_PORT") or 0),
+                        help="gunicorn's port on 127.0.0.1 (default: a free one)")
+    parser.add_argument("--redis-url", default=REDIS_URL, help="an empty Redis database")
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--workers", type=int, default=4, help="gunicorn workers (2-4)")
     # The default mix is a club's results evening, read-heavy: visitors refreshing the
@@ -377,19 +407,27 @@ def main() -> int:
     parser.add_argument("--visitors", type=int, default=30)
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--arbiters", type=int, default=1)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     args.workers = max(2, min(args.workers, 4))
     args.seconds = max(1.0, min(args.seconds, 600.0))
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
     try:
-        recreate_database()
-        flush_redis()
+        claim_redis(args.redis_url)
+        create_database(args.database)
+    except Refused as exc:
+        print(f"REFUSED: {exc}")
+        return 2
     except Exception as exc:
-        print(f"SKIPPED: PostgreSQL ({ADMIN_URL}) or Redis ({REDIS_URL}) is not usable: "
+        print(f"SKIPPED: PostgreSQL ({ADMIN_URL}) or Redis ({args.redis_url}) is not usable: "
               f"{exc.__class__.__name__}: {str(exc).strip()}")
         return 0
     folder = Path(tempfile.mkdtemp(prefix="ranglijst-loadtest-"))
     (folder / "loadtest_settings.py").write_text(SETTINGS.format(static=str(folder / "static")))
-    env = environment(folder)
+    env = environment(folder, args.database, args.redis_url)
     os.environ.update(env)
     sys.path.insert(0, str(folder))
     processes: list[subprocess.Popen] = []
@@ -408,7 +446,7 @@ def main() -> int:
         print(f"club: {PLAYERS} players, {club['evenings']} evenings, set up in "
               f"{time.perf_counter() - started:.1f} s")
 
-        port = free_port()
+        port = args.port or free_port()
         logs = open(folder / "processes.log", "w")  # noqa: SIM115
         processes.append(subprocess.Popen(
             [str(Path(PYTHON).with_name("gunicorn")), "config.wsgi", "--bind",
@@ -420,7 +458,7 @@ def main() -> int:
             env=env, cwd=ROOT, stdout=logs, stderr=logs))
         wait_until_up(port, processes[0])
         print(f"gunicorn: {args.workers} sync workers on 127.0.0.1:{port}; a Celery worker; "
-              f"Redis {REDIS_URL}; {args.visitors} visitors, {args.players} players, "
+              f"Redis {args.redis_url}; database {args.database}; {args.visitors} visitors, {args.players} players, "
               f"{args.arbiters} arbiters for {args.seconds:g} s")
 
         stats = Stats()
@@ -474,9 +512,9 @@ def main() -> int:
         from django.db import connections
 
         connections.close_all()
-        drop_database()
+        drop_database(args.database)  # created by this run (create_database refuses others)
         with suppress(Exception):
-            flush_redis()
+            flush_redis(args.redis_url)
         shutil.rmtree(folder, ignore_errors=True)
 
 

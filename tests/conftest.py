@@ -11,6 +11,33 @@ CHROMIUM = Path(os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))
 _browser_note: list[str] = []
 
 
+@pytest.fixture(autouse=True)
+def _redis_breaker_closed():
+    """A test that points the cache at a dead or hung Redis trips this process's circuit
+    breaker (config/cache.py); the next test starts with Redis asked again."""
+    yield
+    from config import cache as resilient
+
+    resilient.breaker.reset()
+    resilient.local.clear()
+
+
+def pytest_sessionstart(session):
+    """CI (``.ci/run``) sets RANGLIJST_REQUIRE_SERVICES: then the suite, fuzzing and
+    security tests included, must run on PostgreSQL and Redis, or not at all."""
+    if not os.environ.get("RANGLIJST_REQUIRE_SERVICES"):
+        return
+    from django.conf import settings
+
+    engine = settings.DATABASES["default"]["ENGINE"]
+    cache = settings.CACHES["default"]["BACKEND"]
+    if "postgresql" not in engine or "Redis" not in cache or "redis" not in settings.CELERY_BROKER_URL:
+        raise pytest.UsageError(
+            f"PostgreSQL and Redis are required here, got {engine}, {cache} and broker "
+            f"{settings.CELERY_BROKER_URL}: set DATABASE_URL and REDIS_URL."
+        )
+
+
 def pytest_collection_modifyitems(config, items):
     e2e = [item for item in items if item.get_closest_marker("e2e")]
     if not e2e or CHROMIUM.exists():

@@ -103,6 +103,14 @@ class TrfImportForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=80)
     file = forms.FileField(label=_("TRF file"))
 
+    MAX_BYTES = 1_000_000  # a club's blitz file is a few kilobytes
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > self.MAX_BYTES:
+            raise forms.ValidationError(_("The file is larger than 1 MB."))
+        return upload
+
     def text(self) -> str:
         data = self.cleaned_data["file"].read()
         try:

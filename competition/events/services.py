@@ -515,8 +515,12 @@ def event_from_trf(*, actor: Actor, season: Season, text: str, name: str) -> Swi
         raise ValidationError(_("The TRF file has no players."))
     members = _members_by_name(p.name for p in parsed.players)
     rounds = max(len(p.rounds) for p in parsed.players)
-    xxr = (parsed.header("XXR") or "").strip()
-    planned = max(rounds, int(xxr) if xxr.isdigit() else 0, 1)
+    planned = max(rounds, _planned_rounds(parsed.header("XXR")), 1)
+    if planned > MAX_EVENT_ROUNDS:
+        raise ValidationError(
+            _("The TRF file has %(n)s rounds; an event has at most %(max)s.")
+            % {"n": planned, "max": MAX_EVENT_ROUNDS}
+        )
     event = event_create(actor=actor, season=season, kind=EventKind.BLITZ, name=name, rounds=planned)
     entrants = {
         p.number: SwissEntrant.objects.create(
@@ -549,6 +553,17 @@ def event_from_trf(*, actor: Actor, season: Season, text: str, name: str) -> Swi
         rnd.present.set(present)
     _record(actor, Action.EVENT_IMPORT, event, players=len(entrants), rounds=rounds, rounds_set=True)
     return event
+
+
+MAX_EVENT_ROUNDS = 30  # as the event form
+
+
+def _planned_rounds(xxr: str | None) -> int:
+    """The XXR record: a number of rounds in ASCII digits, or nothing."""
+    text = (xxr or "").strip()
+    if not (text.isascii() and text.isdigit()):
+        return 0
+    return int(text) if len(text) <= 6 else MAX_EVENT_ROUNDS + 1
 
 
 def _decimal(value: Fraction | int) -> Decimal:

@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from competition.formversion import posted_version
 from competition.models import Season, SwissEvent, SwissGame, SwissRound
 from competition.web import confirmation_page, confirmed, error_messages, season_or_404
 from members.decorators import any_permission_required
@@ -195,10 +196,7 @@ def game_result(request: HttpRequest, event_id: int, game_id: int) -> HttpRespon
         SwissGame.objects.select_related("round__event"), pk=game_id, round__event_id=event_id
     )
     try:
-        version = int(request.POST.get("version", ""))
-    except ValueError:
-        version = None
-    try:
+        version = posted_version(request.POST.get("version"))
         white, black, forfeit = result_from_code(game.round.event, request.POST.get("result", ""))
         services.game_result_set(
             actor=request.user, game=game, white_points=white, black_points=black,

@@ -14,6 +14,7 @@ Numbers may be JSON numbers or exact fraction strings ("2/3"); they become
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
@@ -207,10 +208,21 @@ def _bool(key: str, value: Any) -> bool:
     return value
 
 
+# A parameter written as text: "-2", "0.3333", "2/3". No exponents, at most 12 digits a part.
+NUMBER_TEXT = re.compile(r"-?[0-9]{1,12}(\.[0-9]{1,12})?(/[0-9]{1,12})?")
+MAX_NUMBER = 10**12
+
+
 def parse_number(key: str, value: Any) -> Fraction:
     """An exact number from an int, a float (by its shortest decimal) or a string."""
     message = f'parameter \'{key}\' must be a number or a fraction like "2/3", not {value!r}'
     if isinstance(value, bool):
+        raise ParameterError(message)
+    if isinstance(value, str) and not NUMBER_TEXT.fullmatch(value.strip()):
+        raise ParameterError(message)  # also "1e999999", which would build a huge number
+    if isinstance(value, int) and abs(value) > MAX_NUMBER:
+        raise ParameterError(message)
+    if isinstance(value, float) and math.isfinite(value) and abs(value) > MAX_NUMBER:
         raise ParameterError(message)
     if isinstance(value, int):
         return Fraction(value)

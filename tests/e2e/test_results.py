@@ -16,8 +16,9 @@ def demo_today():
 
 
 @pytest.fixture
-def paired_evening(demo):
-    """The next playing evening, paired and published by the deadline job."""
+def paired_evening(demo, monkeypatch):
+    """The next playing evening, paired and published by the deadline job; the clock then
+    moves to that evening, an hour after its games began (results wait for the start)."""
     from competition.models import Evening, EveningKind
     from pairing.services import evening_pair_and_publish
 
@@ -29,6 +30,10 @@ def paired_evening(demo):
     evening_pair_and_publish(actor=None, system=True, evening_id=evening.pk, now=evening.deadline)
     evening.refresh_from_db()
     assert evening.games.count() >= 3
+    from django.utils import timezone
+
+    during = evening.starts_at + dt.timedelta(hours=1)
+    monkeypatch.setattr(timezone, "now", lambda: during)
     return evening
 
 

@@ -78,9 +78,10 @@ def test_result_entry_never_fails_and_never_saves_junk(client, paired, result, v
                  "version": "" if version is None else str(version),
                  "note": "" if note is None else str(note)},
             )
-            assert response.status_code in (302, 403)
+            assert response.status_code in (302, 400, 403)  # 400: a NUL byte
             game.refresh_from_db()
             valid = posted in {"1-0", "0-1", "1/2-1/2", "1-0F", "0-1F", "0-0F", "postponed", ""}
+            valid = valid and str(version).strip() == str(before[1])  # the version is required
             if not valid:
                 assert (game.result, game.version) == before
             raise Rollback
@@ -99,7 +100,7 @@ def test_sign_up_form_refuses_junk_and_saves_nothing(client, paired, statuses, i
         "status": "" if statuses is None else str(statuses),
         "evenings": ["" if i is None else str(i) for i in ids],
     })
-    assert response.status_code in (200, 302)
+    assert response.status_code in (200, 302, 400)  # 400: a NUL byte
     if response.status_code == 200:
         assert Registration.objects.count() == count
 

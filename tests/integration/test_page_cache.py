@@ -3,10 +3,11 @@ reads a page older than the last change."""
 
 import pytest
 from django.core.cache import cache
-from django.test import override_settings
+from django.test import RequestFactory, override_settings
 from django.urls import reverse
 
 from competition import services
+from competition.views import STANDINGS_PARAMS
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
 
@@ -97,8 +98,9 @@ def test_while_one_visitor_renders_a_new_version_the_others_get_the_previous_one
     old = client.get(url).content
     with django_capture_on_commit_callbacks(execute=True):
         pagecache.bump_data_version()
-    key = "page:" + __import__("hashlib").sha256(
-        f"{pagecache.club_today().isoformat()}|en|{url}".encode()).hexdigest()
+    request = RequestFactory().get(url)
+    request.LANGUAGE_CODE = "en"
+    key = pagecache.page_key(request, STANDINGS_PARAMS)
     current = pagecache.data_version() + "."
     cache.add(f"{key}:rendering:{current}", 1, 10)  # somebody is rendering it right now
     with django_assert_max_num_queries(0):
@@ -145,3 +147,54 @@ def test_signed_in_members_reuse_the_standings_body_and_render_only_their_header
     body = page[page.index("<main"):]
     assert again[again.index("<main"):] == body
     assert first.name in body and second.name in body  # every row: signed in sees all
+
+
+# --- Keys on the parameters a page uses (issue 12, finding 3) ---------------------------------
+
+
+@override_settings(PAGE_CACHE_SECONDS=600)
+def test_junk_query_strings_are_served_from_one_stored_page(client, club, monkeypatch):
+    """A hundred ``?cb=N`` visits render the page once and store one entry."""
+    from competition import pagecache
+
+    stored: list[str] = []
+    real_set = pagecache.cache.set
+
+    def counting_set(key, *args, **kwargs):
+        if key.startswith("page:"):
+            stored.append(key)
+        return real_set(key, *args, **kwargs)
+
+    monkeypatch.setattr(pagecache.cache, "set", counting_set)
+    url = reverse("competition:rules")
+    first = client.get(url).content
+    for n in range(100):
+        assert client.get(url, {"cb": n, "season": "", "x" * 10: "y"}).content == first
+    assert len(stored) == 1
+
+
+@override_settings(PAGE_CACHE_SECONDS=600)
+def test_the_parameters_a_page_uses_still_give_their_own_page(client, club):
+    s, _ = club
+    url = reverse("competition:standings_half", args=[s.slug, "winter"])
+    short = client.get(url).content
+    long = client.get(url, {"all": "1"}).content
+    assert long != short
+    assert client.get(url, {"all": "1", "cb": "7"}).content == long
+    assert client.get(url, {"all": "2"}).content == short  # a value the page ignores
+    csv = client.get(url, {"export": "csv"})
+    assert csv["Content-Type"].startswith("text/csv")
+
+
+def test_page_key_normalises_order_and_drops_unknown_and_overlong_values(rf):
+    from competition.pagecache import page_key
+
+    params = {"season": None, "all": {"1"}}
+    base = rf.get("/standings/", {"season": "s", "all": "1"})
+    same = rf.get("/standings/", {"all": "1", "cb": "9", "season": "s"})
+    assert page_key(base, params) == page_key(same, params)
+    assert page_key(rf.get("/standings/", {"all": "2"}), params) == page_key(
+        rf.get("/standings/"), params)
+    assert page_key(rf.get("/standings/", {"season": "x" * 100}), params) == page_key(
+        rf.get("/standings/"), params)
+    assert page_key(rf.get("/standings/", {"season": "t"}), params) != page_key(base, params)

@@ -41,6 +41,16 @@ pytestmark = pytest.mark.django_db
 PLAYOFF_EVENINGS = [dt.date(2027, 6, 4), dt.date(2027, 6, 11), dt.date(2027, 6, 18)]
 
 
+@pytest.fixture(autouse=True)
+def summer_half_played(monkeypatch):
+    """The imported evenings (up to 2027-01-15) have been played, the playoffs are to come:
+    an import refuses games on an evening still to come."""
+    from django.utils import timezone
+
+    now = dt.datetime(2027, 2, 1, 12, tzinfo=dt.UTC)
+    monkeypatch.setattr(timezone, "now", lambda: now)
+
+
 def _evening(date: str, half: str, players: int) -> dict:
     """Everybody present; 1 v n, 2 v n-1, ...; the higher placed wins; an odd one out
     (the middle) gets the bye."""

@@ -5,6 +5,7 @@ A bad file gives one line naming the place and exit code 2, never a traceback.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 import subprocess
@@ -16,6 +17,7 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.utils import timezone
 
 from competition.models import Game, Player, Season, Standing
 from competition.scoring.generate import random_season
@@ -158,7 +160,9 @@ def test_import_then_export_gives_the_normalised_file_back(tmp_path):
 
 
 @pytest.mark.django_db
-def test_import_names_the_season_after_its_years_by_default(tmp_path):
+def test_import_names_the_season_after_its_years_by_default(tmp_path, monkeypatch):
+    after_the_season = dt.datetime(2027, 8, 1, tzinfo=dt.UTC)  # its evenings have been played
+    monkeypatch.setattr(timezone, "now", lambda: after_the_season)
     run("import_season", season_file(tmp_path, generated("ladder", evenings=20)))
     assert list(Season.objects.values_list("name", "slug")) == [("2026-2027", "2026-2027")]
 
@@ -230,3 +234,80 @@ def test_pair_evening_on_a_date_in_the_file_ignores_that_evening(tmp_path):
 )
 def test_pair_evening_refuses_bad_arguments_with_one_line(tmp_path, args, message):
     assert message in refused("pair_evening", season_file(tmp_path, small()), *args)
+
+
+# --- Hostile files: one line, exit 2 (issue 12, finding 14) ----------------------------------
+
+
+def _with(path: tuple, value: Any) -> dict[str, Any]:
+    data = small()
+    target = data
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    return data
+
+
+HOSTILE = {
+    "nested": ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+    "long integer": (json.dumps(small()).replace('"rating": 1999', '"rating": ' + "9" * 5000),
+                     "a number too long to read"),
+    "huge integer": (_with(("players", 0, "rating"), 10**30), "at most 1000000000"),
+    "exponent factor": (_with(("parameters",), {"win": {"of": "opponent", "factor": "1e999999"}}),
+                        "must be a number or a fraction"),
+    "lone surrogate": (json.dumps(small()).replace('"P1"', '"P\\ud800"'), "lone surrogate"),
+    "NUL in a name": (_with(("players", 0, "name"), "P\x001"), "not text"),
+    "year one": (_with(("evenings", 0, "date"), "0001-01-01"), "in the years 1900-2999"),
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("case", HOSTILE)
+def test_a_hostile_season_file_is_refused_with_one_line_and_exit_2(tmp_path, case):
+    content, reason = HOSTILE[case]
+    path = season_file(tmp_path, content)
+    message = refused("import_season", path)
+    assert message.startswith(path) and reason in message
+    assert not Season.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_hostile_files_exit_2_in_a_real_process(tmp_path):
+    """The exit code as the operator sees it, for the case that used to recurse."""
+    path = season_file(tmp_path, HOSTILE["nested"][0])
+    done = subprocess.run([sys.executable, "manage.py", "import_season", path],
+                          cwd=Path(__file__).resolve().parents[2], capture_output=True,
+                          text=True, timeout=60, env=os.environ | {"DJANGO_DEBUG": "1"})
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
+
+
+def _season_with_a_future_evening(played: bool) -> dict[str, Any]:
+    data = small()
+    future = {"date": "2099-10-02", "half": "winter"}
+    if played:
+        future["games"] = [{"white": 1, "black": 2, "result": "1-0"}]
+    data["evenings"].append(future)
+    return data
+
+
+@pytest.mark.django_db
+def test_an_imported_evening_still_to_come_is_planned_and_nobody_is_e_mailed(tmp_path, mailoutbox):
+    from competition.models import Evening, EveningStatus
+    from pairing.tasks import close_due_evenings
+
+    run("import_season", season_file(tmp_path, _season_with_a_future_evening(played=False)),
+        "--name", "club")
+    future = Evening.objects.get(date="2099-10-02")
+    assert future.status == EveningStatus.OPEN and future.published_at is None
+    assert set(Evening.objects.exclude(pk=future.pk).values_list("status", flat=True)) == {
+        EveningStatus.PUBLISHED}
+    close_due_evenings()  # the catch-up job, which mails published evenings still to come
+    assert mailoutbox == []
+
+
+@pytest.mark.django_db
+def test_an_evening_still_to_come_with_games_is_refused(tmp_path):
+    path = season_file(tmp_path, _season_with_a_future_evening(played=True))
+    assert refused("import_season", path, "--name", "club") == (
+        f"{path}: evening 2099-10-02 is still to come but has games or byes")
+    assert not Season.objects.exists()

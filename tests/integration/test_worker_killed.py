@@ -354,10 +354,16 @@ def backdate_stale() -> bool:
 
 def enter_results(evening_id: str) -> int:
     """Every board of the evening in one go, as an import would: one recalculation."""
+    import datetime as dt
+
+    from django.utils import timezone
+
     from competition import services
-    from competition.models import Game
+    from competition.models import Evening, Game
     from members.models import User
 
+    # The games have begun (results are refused before the evening's start).
+    Evening.objects.filter(pk=evening_id).update(starts_at=timezone.now() - dt.timedelta(minutes=1))
     arbiter = User.objects.get(name="Arbiter")
     games = Game.objects.filter(evening_id=evening_id).order_by("board")
     with services.recalculation_deferred():

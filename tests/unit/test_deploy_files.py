@@ -37,7 +37,8 @@ def strings(node, key: str = ""):
 
 
 def test_services_come_in_the_agreed_order(compose):
-    assert list(compose["services"]) == ["postgres", "redis", "migrate", "web", "worker", "beat"]
+    assert list(compose["services"]) == [
+        "postgres", "cache", "broker", "migrate", "web", "worker", "beat"]
 
 
 def test_migrate_runs_once_and_the_app_waits_for_it(compose):
@@ -52,7 +53,8 @@ def test_migrate_runs_once_and_the_app_waits_for_it(compose):
             "condition": "service_completed_successfully"
         }, name
         assert service["depends_on"]["postgres"] == {"condition": "service_healthy"}, name
-        assert service["depends_on"]["redis"] == {"condition": "service_healthy"}, name
+        for redis in ("cache", "broker"):  # the page cache and the Celery queue, apart
+            assert service["depends_on"][redis] == {"condition": "service_healthy"}, name
         # Only the one-shot service migrates: two processes migrating at once would race.
         assert "migrate" not in " ".join(service["command"]), name
 

@@ -90,14 +90,15 @@ def read_next_round(text: str) -> NextRound:
     for line, code, value in _header_lines(text):
         if code == "XXZ":
             for token in value.split():
-                if not token.isdigit():
+                if not (token.isascii() and token.isdigit()):
                     raise trf.TrfError(line, f"XXZ: {token!r} is not a start number")
                 if int(token) not in numbers:
                     raise trf.TrfError(line, f"XXZ: start number {token} is not in the file")
                 absent.add(int(token))
         elif code == "XXR":
-            if not value.strip().isdigit():
-                raise trf.TrfError(line, f"XXR: {value.strip()!r} is not a number of rounds")
+            text = value.strip()
+            if not (text.isascii() and text.isdigit()) or int(text[:6]) > trf.MAX_ROUNDS:
+                raise trf.TrfError(line, f"XXR: {text!r} is not a number of rounds")
             total_rounds = int(value)
     return NextRound(trf.to_tournament(parsed), frozenset(numbers - absent), total_rounds)
 

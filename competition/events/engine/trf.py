@@ -37,6 +37,10 @@ RESULT_CODES = {**PLAYED_CODES, **UNRATED_CODES, **FORFEIT_CODES, **BYE_CODES}
 PLAYER_CODE = "001"
 RESULTS_COLUMN = 91  # 0-based start of round 1
 ROUND_WIDTH = 10
+# Limits that keep a hostile file cheap to refuse: no Swiss has more rounds, no rating is
+# higher (the club's own rating fields stop at 3500 too).
+MAX_ROUNDS = 99
+MAX_RATING = 3500
 
 
 @dataclass(frozen=True)
@@ -90,7 +94,7 @@ def _int(field: str, line: int, what: str, default: int | None = None) -> int:
         if default is None:
             raise TrfError(line, f"{what} is missing")
         return default
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):  # '²'.isdigit() is true
         raise TrfError(line, f"{what} {text!r} is not a number")
     return int(text)
 
@@ -134,15 +138,20 @@ def _player(text: str, line: int) -> TrfPlayer:
     if len(text) < 89:
         raise TrfError(line, "player record is shorter than 89 columns")
     rounds_text = text[RESULTS_COLUMN:].rstrip()
+    if len(rounds_text) > MAX_ROUNDS * ROUND_WIDTH:
+        raise TrfError(line, f"more than {MAX_ROUNDS} rounds")
     rounds = []
     for i in range(0, len(rounds_text), ROUND_WIDTH):
         rounds.append(_round(rounds_text[i : i + 8], line, i // ROUND_WIDTH + 1))
+    rating = _int(text[48:52], line, "rating", default=0)
+    if rating > MAX_RATING:
+        raise TrfError(line, f"rating {rating} is above {MAX_RATING}")
     return TrfPlayer(
         number=_int(text[4:8], line, "start number"),
         sex=text[9].strip(),
         title=text[10:13].strip(),
         name=text[14:47].strip(),
-        rating=_int(text[48:52], line, "rating", default=0),
+        rating=rating,
         federation=text[53:56].strip(),
         fide_id=text[57:68].strip(),
         birth_date=text[69:79].strip(),

@@ -1,5 +1,14 @@
-import logging
+"""``manage.py load_demo``: a demo club with 33 accounts.
 
+In development (``DJANGO_DEBUG`` on) every account has the published password. In
+production it refuses, unless told ``--allow-production``; even then the accounts get a
+random password, printed once, never the published one.
+"""
+
+import logging
+import secrets
+
+from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.test.utils import override_settings
 
@@ -13,24 +22,36 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--if-empty", action="store_true", help="Do nothing if a season exists.")
+        parser.add_argument(
+            "--allow-production", action="store_true",
+            help="Load the demo although DJANGO_DEBUG is off (the accounts get a random password).",
+        )
 
-    def handle(self, *args, if_empty: bool = False, **options):
+    def handle(self, *args, if_empty: bool = False, allow_production: bool = False, **options):
+        if not settings.DEBUG and not allow_production:
+            self.stderr.write(
+                "Refused: DJANGO_DEBUG is off (production). The demo creates an administrator; "
+                "pass --allow-production to load it anyway, with a random password."
+            )
+            raise SystemExit(2)
         if Season.objects.exists():
             if if_empty:
                 self.stdout.write("Demo not loaded: the database has a season already.")
                 return
             self.stderr.write("The database is not empty; use a fresh database for the demo.")
             raise SystemExit(2)
+        password = PASSWORD if settings.DEBUG else secrets.token_urlsafe(18)
         # Recalculate and notify in-process while loading; no mail leaves the machine.
         logging.getLogger("celery.app.trace").setLevel(logging.WARNING)
         eager = app.conf.task_always_eager
         app.conf.task_always_eager = True
         try:
             with override_settings(EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend"):
-                season = build_demo()
+                season = build_demo(password=password)
         finally:
             app.conf.task_always_eager = eager
         self.stdout.write(self.style.SUCCESS(
             f"Demo club loaded: season {season}, {season.players.count()} players. "
-            f"Sign in with leider@ / arbiter@ / beheer@ / speler1@demo.club, password '{PASSWORD}'."
+            f"Sign in with leider@ / arbiter@ / beheer@ / speler1@demo.club, password '{password}'"
+            + ("." if settings.DEBUG else " (shown only now; it is stored nowhere).")
         ))

@@ -1,0 +1,33 @@
+"""Input refused once, before any view: a NUL byte in the path, a query parameter or a
+form field. PostgreSQL cannot store it in a text column and rejects it even in a WHERE
+clause, so without this every view would have to catch the database error itself."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.utils.translation import gettext as _
+
+NUL = "\x00"
+
+
+def _has_nul(query) -> bool:
+    return any(NUL in key or any(NUL in value for value in values)
+               for key, values in query.lists())
+
+
+class RefuseNulBytesMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        body_is_form = request.method == "POST" and request.content_type in (
+            "application/x-www-form-urlencoded", "multipart/form-data")
+        if (NUL in request.path or _has_nul(request.GET)
+                or (body_is_form and _has_nul(request.POST))):
+            return HttpResponseBadRequest(
+                _("The request contains a NUL character and was refused."),
+                content_type="text/plain; charset=utf-8",
+            )
+        return self.get_response(request)
