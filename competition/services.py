@@ -446,7 +446,7 @@ def club_duty_request(
     if player.member_id != actor.pk:
         raise PermissionDenied(_("You can only request club duty for yourself."))
     evening = Evening.objects.select_for_update().get(pk=evening.pk)
-    day = evening.date.isoformat()
+    day = short_day(evening.date)
     if evening.season_id != player.season_id:
         raise ValidationError(_("That evening belongs to another season."))
     if evening.kind != EveningKind.PLAYING:
@@ -523,7 +523,7 @@ def club_duty_decide(
     if duty.state != ClubDutyState.REQUESTED:
         raise ValidationError(
             _("%(name)s has no pending club duty request for %(date)s.")
-            % {"name": player.member.name, "date": evening.date.isoformat()}
+            % {"name": player.member.name, "date": short_day(evening.date)}
         )
     paired = (
         Game.objects.filter(evening=evening).filter(Q(white=player) | Q(black=player)).exists()
@@ -533,7 +533,7 @@ def club_duty_decide(
         # A paired player plays: the standings would ignore his club duty.
         raise ValidationError(
             _("%(name)s is in the pairing of %(date)s; remove him from it first.")
-            % {"name": player.member.name, "date": evening.date.isoformat()}
+            % {"name": player.member.name, "date": short_day(evening.date)}
         )
     reg = Registration.objects.select_for_update().filter(evening=evening, player=player).first()
     pending = reg.status if reg else default_status(player.is_fixed)

@@ -25,6 +25,7 @@ from . import audit_text, selectors, services
 from .charts import place_chart_svg
 from .consequences import late_sign_offs
 from .csvsafe import SafeWriter
+from .dates import short_day
 from .forms import (
     REQUEST_CLUB_DUTY,
     AuditFilterForm,
@@ -415,7 +416,7 @@ def club_duty_decide(request: HttpRequest, request_id: int) -> HttpResponse:
         run_service(
             request,
             lambda: services.club_duty_decide(actor=request.user, request=duty, approve=approve),
-            text % {"name": duty.player.member.name, "date": duty.evening.date.isoformat()},
+            text % {"name": duty.player.member.name, "date": short_day(duty.evening.date)},
         )
     target = request.POST.get("next", "")
     if url_has_allowed_host_and_scheme(target, {request.get_host()}):
@@ -505,13 +506,13 @@ def leader_evening_update(request: HttpRequest, evening_id: int) -> HttpResponse
             )
         except ValidationError as exc:
             for m in _validation_messages(exc):
-                messages.error(request, f"{evening_obj.date}: {m}")
+                messages.error(request, f"{short_day(evening_obj.date)}: {m}")
         else:
-            messages.success(request, _("%(d)s saved.") % {"d": evening_obj.date.isoformat()})
+            messages.success(request, _("%(d)s saved.") % {"d": short_day(evening_obj.date)})
     else:
         for errors in form.errors.values():
             for m in errors:
-                messages.error(request, f"{evening_obj.date}: {m}")
+                messages.error(request, f"{short_day(evening_obj.date)}: {m}")
     return redirect(reverse("competition:leader_season", args=[evening_obj.season.slug]) + "#calendar")
 
 

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from competition import audit, services
 from competition.audit import Action
 from competition.calendar import evening_times
+from competition.dates import short_day
 from competition.models import (
     EligibilityOverride,
     Evening,
@@ -307,7 +308,7 @@ def playoff_date_set(*, actor: Actor, season: Season, match: str, date: dt.date)
         if final_date is not None and date >= final_date:
             raise ValidationError(
                 _("Match %(m)s must be played before its group's final on %(d)s.")
-                % {"m": match, "d": final_date.isoformat()}
+                % {"m": match, "d": short_day(final_date)}
             )
     before = moved.get(match)
     moved_row, _created = PlayoffDate.objects.update_or_create(

@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from competition.dates import short_day
 from competition.models import PlayerKind, Season
 from competition.web import (
     confirmation_page,
@@ -150,7 +151,7 @@ def playoff_date(request: HttpRequest, season: str) -> HttpResponse:
         lambda: prize_services.playoff_date_set(
             actor=request.user, season=season_obj, match=match, date=form.cleaned_data["date"]
         ),
-        _("%(m)s moved to %(d)s.") % {"m": match, "d": form.cleaned_data["date"].isoformat()},
+        _("%(m)s moved to %(d)s.") % {"m": match, "d": short_day(form.cleaned_data["date"])},
     )
     return _to_playoffs(season_obj, f"#{match}")
 
