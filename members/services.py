@@ -199,7 +199,7 @@ def starting_order_by_rating(*, actor: Actor, season: Season) -> list[Player]:
     """The starting order by rating on 1 September, highest first (RULES.md 4.1), before
     the first game. Adjust it afterwards with ``player_move``."""
     require(actor, PERM)
-    season = Season.objects.select_for_update().select_related("competition").get(pk=season.pk)
+    season = Season.objects.select_for_update(of=("self",)).select_related("competition").get(pk=season.pk)
     if season_has_games(season):
         raise ValidationError(
             _("The season has games already: its starting order is no longer set from ratings.")
@@ -220,7 +220,7 @@ def player_move(*, actor: Actor, player: Player, position: int) -> Player:
     one place. Before the first game for any competition; for the ladder also later, with
     retroactive effect: every game of the season is scored again (RULES.md 4.2)."""
     require(actor, PERM)
-    season = Season.objects.select_for_update().select_related("competition").get(pk=player.season_id)
+    season = Season.objects.select_for_update(of=("self",)).select_related("competition").get(pk=player.season_id)
     _check_order_open(season)
     players = list(Player.objects.select_for_update(of=("self",)).filter(season=season)
                    .order_by("start"))
