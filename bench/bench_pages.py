@@ -18,6 +18,7 @@ BENCH_LOAD=python (use the thread-pool client even where wrk is installed).
 
 from __future__ import annotations
 
+import datetime as dt
 import http.client
 import json
 import os
@@ -63,6 +64,15 @@ end
 SETTINGS = """from config.settings import *  # noqa
 STATIC_ROOT = {static!r}
 """
+
+
+def played_a_year_ago(season: dict) -> dict:
+    """The generated season moved back 52 weeks, so that every evening of it has been
+    played (an import refuses games on evenings still to come)."""
+    for evening in season["evenings"]:
+        day = dt.date.fromisoformat(evening["date"]) - dt.timedelta(weeks=52)
+        evening["date"] = day.isoformat()
+    return season
 
 
 def admin_connection():
@@ -236,7 +246,7 @@ def main() -> int:
         manage(env, "collectstatic", "--noinput")
         season_file = folder / "season.json"
         season = random_season(SEED, players=PLAYERS, evenings=EVENINGS, system=SYSTEM)
-        season_file.write_text(json.dumps(dump_season(season)))
+        season_file.write_text(json.dumps(played_a_year_ago(dump_season(season))))
         print(manage(env, "import_season", str(season_file), "--name", "bench-2026-2027"))
         print(f"set-up (migrate, static files, import): {time.perf_counter() - started:.1f} s")
         cpu = subprocess.run([PYTHON, str(ROOT / "bench" / "member_cpu.py")], env=env, cwd=folder,
