@@ -105,19 +105,21 @@ class TotalsMatrix:
         orders = [order]  # orders[i] gives the totals of iteration i + 1
         cycle_from = -1
         iterations = max_iterations
+        # The hot loop (thousands of iterations in a large club): bound methods, no lookups.
+        dot, argsort, seen_get, remember = keys.dot, key_of.argsort, seen.get, orders.append
         for iteration in range(1, max_iterations + 1):
             values[order] = base_float
-            keys.dot(values, key_of)
-            new = key_of.argsort()
+            dot(values, key_of)
+            new = argsort()
             new_key = new.tobytes()
             if new_key == key:
                 return self._result(players, coef, const, base, [order], False, iteration)
-            earlier = seen.get(new_key)
+            earlier = seen_get(new_key)
             if earlier is not None:
                 cycle_from, iterations = earlier, iteration
                 break
             seen[new_key] = len(orders)
-            orders.append(new)
+            remember(new)
             order, key = new, new_key
         cycle_orders = orders[cycle_from:] if cycle_from >= 0 else orders[-3:-1]
         return self._result(players, coef, const, base, cycle_orders, True, iterations)

@@ -452,11 +452,14 @@ def _explain(
     """
     last = outcomes[-1].scoring_values
     per_player: dict[int, list[Line]] = {index[row.player_id]: [] for row in rows}
+    fractions: dict[tuple[int, int], Fraction] = {}  # a season repeats few distinct numbers
     for k, evening in enumerate(evenings):
         outcome = outcomes[k] if params.method == "frozen" else outcomes[-1]
+        values, orders = outcome.scoring_values, outcome.orders
         for event in events[k]:
-            line = _line(units, evening, event, outcome.scoring_values, ids, outcome.orders)
-            per_player[event.player].append(line)
+            per_player[event.player].append(
+                _line(units, evening, event, values, ids, orders, fractions)
+            )
     if params.own_value_added:
         for p, lines in per_player.items():
             value = Fraction(last[p], units.value_unit * outcomes[-1].orders)
@@ -468,19 +471,40 @@ def _explain(
 
 
 def _line(
-    units: _Units, evening: Evening, event: _Event, values: Sequence[int], ids: Sequence[int], orders: int = 1
+    units: _Units,
+    evening: Evening,
+    event: _Event,
+    values: Sequence[int],
+    ids: Sequence[int],
+    orders: int = 1,
+    fractions: dict[tuple[int, int], Fraction] | None = None,
 ) -> Line:
-    """One explanation line; `values` summed over `orders` orders give averages."""
-    opponent = None if event.opponent is None else ids[event.opponent]
+    """One explanation line; `values` summed over `orders` orders give averages.
+    `fractions` memoises the exact numbers (each is built once per explanation)."""
+    memo = fractions if fractions is not None else {}
     rule = units.rules.get(event.outcome)
     per = 1 if rule is not None and rule[0] == "fixed" else orders  # fixed points are not summed
-    points = Fraction(units.points(event, values), units.total_unit * per)
-    value: Fraction | None = None
+    points_key = (units.points(event, values), units.total_unit * per)
+    value_key: tuple[int, int] | None = None
     if rule is not None and rule[0] == "own":
-        value = Fraction(values[event.player], units.value_unit * orders)
+        value_key = (values[event.player], units.value_unit * orders)
     elif rule is not None and rule[0] == "opponent" and event.opponent is not None:
-        value = Fraction(values[event.opponent], units.value_unit * orders)
-    return Line(evening.date, event.outcome, opponent, value, points, event.over_limit)
+        value_key = (values[event.opponent], units.value_unit * orders)
+    points = memo.get(points_key)
+    if points is None:
+        points = memo[points_key] = Fraction(*points_key)
+    value: Fraction | None = None
+    if value_key is not None:
+        value = memo.get(value_key)
+        if value is None:
+            value = memo[value_key] = Fraction(*value_key)
+    line = object.__new__(Line)  # a frozen dataclass, built without its slow __init__
+    object.__setattr__(line, "__dict__", {
+        "date": evening.date, "outcome": event.outcome,
+        "opponent": None if event.opponent is None else ids[event.opponent],
+        "value": value, "points": points, "over_limit": event.over_limit,
+    })
+    return line
 
 
 # ---------------------------------------------------------------------------

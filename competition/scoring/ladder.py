@@ -193,29 +193,33 @@ def _unit_rows(
 ) -> tuple[LadderStanding, ...]:
     points = {p: start_units[p] + deltas[p] + bonuses[p] for p in active}
     ordered = sorted(active, key=lambda p: (-points[p], starts[p]))
-    return tuple(
-        _frozen(
-            LadderStanding,
-            rank=rank,
-            player_id=p,
-            start=starts[p],
-            group=groups[p],
-            start_points=points0[p],
-            points=fraction(points[p]),
-            pairing_points=fraction(start_units[p] + deltas[p]),
-            bonus=fraction(bonuses[p]),
-            stats=_frozen(PlayerStats, **counts[p]),
-            lines=tuple(lines[p]) if with_lines else (),
-        )
-        for rank, p in enumerate(ordered, start=1)
-    )
+    rows = []
+    for rank, p in enumerate(ordered, start=1):
+        stats = _frozen_from(PlayerStats, dict(counts[p]))
+        rows.append(_frozen_from(LadderStanding, {
+            "rank": rank, "player_id": p, "start": starts[p], "group": groups[p],
+            "start_points": points0[p], "points": fraction(points[p]),
+            "pairing_points": fraction(start_units[p] + deltas[p]),
+            "bonus": fraction(bonuses[p]), "stats": stats,
+            "lines": tuple(lines[p]) if with_lines else (),
+        }))
+    return tuple(rows)
 
 
 def _frozen(cls: type[_Row], **fields: object) -> _Row:
     """A frozen dataclass built without its __init__, which sets every field through
     object.__setattr__ and costs most of a full history. Every field must be given."""
-    row = object.__new__(cls)
-    row.__dict__.update(fields)
+    return _frozen_from(cls, fields)
+
+
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _frozen_from(cls: type[_Row], fields: dict[str, object]) -> _Row:
+    """`_frozen` with the fields as a dict of their own (it becomes the row's)."""
+    row = _new(cls)
+    _set(row, "__dict__", fields)
     return row
 
 
