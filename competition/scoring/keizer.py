@@ -13,7 +13,9 @@ iteration then costs O(players + games so far). Fractions appear only in the out
 
 from __future__ import annotations
 
+import hashlib
 import math
+from collections import OrderedDict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -306,6 +308,44 @@ class _EveningOutcome:
     orders: int = 1  # with a cycle: how many orders the totals average over
 
 
+class _Settled:
+    """The fixpoint's outcome after each evening, remembered per process: a half's
+    standings after evening k depend only on the inputs and evenings 1..k, so after a
+    result on the last evening the earlier recalculations are not done again (each
+    can take a thousand iterations in a large club). A cache of a pure function: the
+    key is a SHA-256 over the inputs and the evenings so far; bounded, least recently
+    used first out."""
+
+    SIZE = 2048  # about 10 kB each with 100 players: a few seasons of 40 evenings
+
+    def __init__(self) -> None:
+        self._outcomes: OrderedDict[bytes, _EveningOutcome] = OrderedDict()
+
+    def get(self, key: bytes) -> _EveningOutcome | None:
+        found = self._outcomes.get(key)
+        if found is not None:
+            self._outcomes.move_to_end(key)
+        return found
+
+    def put(self, key: bytes, outcome: _EveningOutcome) -> None:
+        self._outcomes[key] = outcome
+        if len(self._outcomes) > self.SIZE:
+            self._outcomes.popitem(last=False)
+
+    def clear(self) -> None:
+        self._outcomes.clear()
+
+
+SETTLED = _Settled()
+
+
+def _inputs_digest(*parts: object) -> hashlib._Hash:
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(repr(part).encode())
+    return digest
+
+
 def compute_keizer_half(
     params: KeizerParams,
     evenings: Sequence[Evening],
@@ -344,8 +384,11 @@ def compute_keizer_half(
     )
     state = _Totals(size)
     matrix = None
+    memo = None  # the running digest of the inputs and the evenings so far
     if params.method == "fixpoint" and engine == "matrix":
         matrix = TotalsMatrix(size, units.top, units.step)
+        memo = _inputs_digest(params, tuple(starting_order), sorted(present_from_start),
+                              sorted((absence_counts_before or {}).items()), max_iterations)
     frozen = [0] * size  # the frozen method's running totals
     own_added = units.factor_unit if params.own_value_added else 0
     active: list[int] = []
@@ -363,11 +406,19 @@ def compute_keizer_half(
             state.add(units, event, matrix)
             count_event(counts[event.player], event.outcome, event.colour)
         used = order + tuple(entering[k])
-        if params.method == "fixpoint":
+        if memo is not None:
+            memo.update(repr(evening).encode())
+        key = memo.digest() if memo is not None else b""
+        remembered = SETTLED.get(key) if memo is not None else None
+        if remembered is not None:
+            result = remembered
+        elif params.method == "fixpoint":
             r = matrix.recalculate(active, used, max_iterations) if matrix is not None else None
             if r is None:
                 r = _recalculate(units, state, active, used, size, max_iterations)
             result = _EveningOutcome(r.order, r.totals, r.values, r.cycle, r.iterations, r.orders)
+            if memo is not None:
+                SETTLED.put(key, result)
         else:
             result = _score_once(params, units, state, frozen, events[k], active, used)
         outcomes.append(result)
