@@ -227,7 +227,7 @@ class SwissEntrantInline(admin.TabularInline):
     model = SwissEntrant
     extra = 0
     can_delete = False
-    fields = ("number", "member", "rating", "withdrawn")
+    fields = ("number", "member", "guest_name", "rating", "withdrawn")
     readonly_fields = fields
 
     def has_add_permission(self, request, obj=None):

@@ -199,6 +199,34 @@ def _eligibility_clear(record: AuditRecord, names: Mapping[int, str]) -> str:
     }
 
 
+def _points(value: Any) -> str:
+    """'1.5' -> '1½', as the club writes a score."""
+    if value in (None, ""):
+        return "…"
+    whole, _sep, rest = str(value).partition(".")
+    half = rest.rstrip("0") == "5"
+    return ("" if half and whole == "0" else whole) + ("½" if half else "")
+
+
+def _event_score(side: Mapping[str, Any]) -> str:
+    text = f"{_points(side.get('white'))}-{_points(side.get('black'))}"
+    return text + (" " + _("(forfeit)") if side.get("forfeit") else "")
+
+
+def _event_correct(record: AuditRecord, names: Mapping[int, str]) -> str:
+    before, after = _b(record), _a(record)
+    text = _("%(actor)s corrected board %(board)s of round %(round)s of %(event)s "
+             "(%(white)s – %(black)s): %(before)s → %(after)s") % {
+        "actor": _who(record), "board": after.get("board", "?"), "round": after.get("round", "?"),
+        "event": after.get("event_name", ""), "white": after.get("white_name", ""),
+        "black": after.get("black_name", ""), "before": _event_score(before), "after": _event_score(after),
+    }
+    if after.get("later_rounds"):
+        text += "; " + _("later rounds' pairings kept: %(rounds)s") % {
+            "rounds": ", ".join(map(str, after["later_rounds"]))}
+    return text
+
+
 def _labelled(record: AuditRecord, names: Mapping[int, str]) -> str:
     """Actions the leader rarely meets: who, and the action's own label; the evening or
     player it concerns, if any."""
@@ -232,6 +260,7 @@ SENTENCES: dict[str, Describe] = {
     Action.PLAYER_START: _player_start,
     Action.ELIGIBILITY_OVERRIDE: _eligibility,
     Action.ELIGIBILITY_OVERRIDE_CLEAR: _eligibility_clear,
+    Action.EVENT_RESULT_CORRECT: _event_correct,
 }
 for _action in Action:
     SENTENCES.setdefault(_action.value, _labelled)

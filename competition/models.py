@@ -14,6 +14,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
+from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
 
@@ -546,6 +547,7 @@ class AuditAction(models.TextChoices):
     EVENT_PRESENCE_SET = "event.presence_set", _("presence changed")
     EVENT_ROUND_PAIR = "event.round_pair", _("round paired")
     EVENT_GAME_RESULT = "event.game_result", _("event result entered")
+    EVENT_RESULT_CORRECT = "event.result_correct", _("event result corrected")
     EVENT_ROUND_FINISH = "event.round_finish", _("round finished")
     EVENT_PLAYOFF_CREATE = "event.playoff_create", _("playoff created")
     EVENT_IMPORT = "event.import", _("event imported")
@@ -642,10 +644,15 @@ class SwissEvent(models.Model):
 
 
 class SwissEntrant(models.Model):
+    """A player of an event: a member, or a guest (a non-member present on the evening,
+    entered by name without an account). Exactly one of ``member`` and ``guest_name``."""
+
     event = models.ForeignKey(SwissEvent, on_delete=models.CASCADE, related_name="entrants")
     member = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="entries"
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="entries",
+        null=True, blank=True,
     )
+    guest_name = models.CharField(_("guest's name"), max_length=80, blank=True, default="")
     number = models.PositiveSmallIntegerField(_("start number"))
     rating = models.PositiveIntegerField(_("rating"), null=True, blank=True)
     withdrawn = models.BooleanField(_("withdrawn"), default=False)
@@ -658,10 +665,27 @@ class SwissEntrant(models.Model):
             models.UniqueConstraint(fields=["event", "member"], name="entrant_once_per_event"),
             models.UniqueConstraint(fields=["event", "number"], name="entrant_number_unique"),
             models.CheckConstraint(condition=Q(number__gte=1), name="entrant_number_positive"),
+            models.CheckConstraint(
+                condition=(Q(member__isnull=False) & Q(guest_name=""))
+                | (Q(member__isnull=True) & ~Q(guest_name="")),
+                name="entrant_member_or_guest",
+            ),
+            models.UniqueConstraint(
+                Lower("guest_name"), "event", condition=~Q(guest_name=""),
+                name="entrant_guest_once_per_event",
+            ),
         ]
 
     def __str__(self) -> str:
-        return f"{self.number}. {self.member}"
+        return f"{self.number}. {self.name}"
+
+    @property
+    def name(self) -> str:
+        return self.member.name if self.member is not None else self.guest_name
+
+    @property
+    def is_guest(self) -> bool:
+        return self.member_id is None
 
 
 class RoundStatus(models.TextChoices):

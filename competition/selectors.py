@@ -353,6 +353,7 @@ def leader_todo(season: Season, now: dt.datetime) -> dict[str, Any]:
     - postponed games still to play, oldest first, with their age in days;
     - paired players who signed off after the pairing was published (evening to come);
     - alternative tempo requests waiting for a decision (evening to come);
+    - club duty requests waiting for a decision;
     - players at or near the season's limit of absences with notice;
     - the next deadline and how many are signed up for it.
     """
@@ -387,6 +388,7 @@ def leader_todo(season: Season, now: dt.datetime) -> dict[str, Any]:
         .select_related("evening", "white__member", "black__member")
         .order_by("evening__date", "board")
     )
+    club_duty = list(club_duty_requests_pending(season=season))
     limit = _absence_limit(season)
     absences: list[dict[str, Any]] = []
     if limit is not None:
@@ -417,11 +419,12 @@ def leader_todo(season: Season, now: dt.datetime) -> dict[str, Any]:
         "postponed": postponed,
         "signed_off": signed_off,
         "tempo_requests": tempo,
+        "club_duty": club_duty,
         "absences": absences,
         "next_evening": next_evening,
         "signed_up": signed_up,
         "today": today,
-        "empty": not (unplayed or postponed or signed_off or tempo or absences),
+        "empty": not (unplayed or postponed or signed_off or tempo or club_duty or absences),
     }
 
 

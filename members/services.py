@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from allauth.account.models import EmailAddress
+from django.contrib.auth.models import Group
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -28,6 +29,7 @@ from competition.services import renumber, schedule_recalculation
 
 from .models import User
 from .permissions import Actor, require
+from .roles import PLAYER, ensure_groups
 
 PERM = "competition.manage_registrations"
 INVITE_TASK = "members.tasks.send_invitation"
@@ -90,6 +92,8 @@ def member_add(
     member.set_unusable_password()
     member.full_clean(exclude=["password"])
     member.save()
+    ensure_groups()
+    member.groups.add(Group.objects.get(name=PLAYER))  # he signs himself up and off
     # The address is the one the invitation goes to: only its owner can use the link.
     EmailAddress.objects.create(user=member, email=email, verified=True, primary=True)
     last = Player.objects.filter(season=season).order_by("-start").first()

@@ -71,10 +71,20 @@ class MemberChoiceField(forms.ModelMultipleChoiceField):
 
 
 class EntrantsForm(forms.Form):
+    """Members ticked in a list (a text filter above it narrows the list on a phone), and
+    a guest: a non-member present on the evening, by name with an optional rating."""
+
     members = MemberChoiceField(
-        label=_("Members to enter"), queryset=None,
-        widget=forms.SelectMultiple(attrs={"size": 12}),
-        help_text=_("Hold Ctrl (or tap on a phone) to choose several."),
+        label=_("Members to enter"), queryset=None, required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    guest_name = forms.CharField(
+        label=_("Guest's name"), max_length=80, required=False,
+        help_text=_("A non-member playing this evening; no account needed."),
+    )
+    guest_rating = forms.IntegerField(
+        label=_("Guest's rating"), min_value=1, max_value=3000, required=False,
+        help_text=_("Empty when unknown: the guest then starts below the rated players."),
     )
 
     def __init__(self, *args: Any, event: SwissEvent, **kwargs: Any) -> None:
@@ -83,6 +93,15 @@ class EntrantsForm(forms.Form):
             get_user_model().objects.filter(is_active=True)
             .exclude(entries__event=event).order_by("name")
         )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        guest = (data.get("guest_name") or "").strip()
+        if data.get("guest_rating") is not None and not guest:
+            self.add_error("guest_name", _("A guest needs a name."))
+        elif not data.get("members") and not guest and not self.errors:
+            raise ValidationError(_("Tick the members to enter, or fill in a guest's name."))
+        return data
 
 
 class RoundsForm(forms.Form):
@@ -102,6 +121,10 @@ class PresenceForm(forms.Form):
 class TrfImportForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=80)
     file = forms.FileField(label=_("TRF file"))
+    guests = forms.BooleanField(
+        label=_("Enter players who are not members as guests"), required=False,
+        help_text=_("Otherwise a name that no member has stops the import."),
+    )
 
     MAX_BYTES = 1_000_000  # a club's blitz file is a few kilobytes
 

@@ -120,7 +120,7 @@ def build_tournament(
         results[black][i] = _side_result(bp, wp, white, "b" if colours else None, g.forfeit, top)
     return Tournament(
         tuple(
-            Entrant(e.number, tuple(results[e.number]), e.member.name, e.rating or 0)
+            Entrant(e.number, tuple(results[e.number]), e.name, e.rating or 0)
             for e in entrants
         )
     )
@@ -351,4 +351,5 @@ def arbiter_page(event: SwissEvent) -> dict[str, Any]:
         event.kind == EventKind.BLITZ and len(context["tied"]) > 1 and not context["playoffs"]
     )
     context["active"] = [e for e in context["entrants"] if not e.withdrawn]
+    context["done_rounds"] = [r for r in context["rounds"] if r.status == RoundStatus.DONE]
     return context

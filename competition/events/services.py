@@ -10,6 +10,7 @@ The arbiter runs an evening round by round:
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import replace
 from decimal import Decimal
@@ -71,6 +72,7 @@ __all__ = [
     "event_set_rounds",
     "event_standings",
     "event_to_trf",
+    "game_result_correct",
     "game_result_set",
     "presence_set",
     "round_finish",
@@ -182,7 +184,7 @@ def event_set_rounds(*, actor: Actor, event: SwissEvent, rounds: int) -> SwissEv
 def _renumber_by_rating(event: SwissEvent) -> None:
     """Start numbers 1..n by rating (highest first, unrated last), then name."""
     entrants = list(event.entrants.select_for_update(of=("self",)).select_related("member"))
-    entrants.sort(key=lambda e: (e.rating is None, -(e.rating or 0), e.member.name.lower(), e.pk))
+    entrants.sort(key=lambda e: (e.rating is None, -(e.rating or 0), e.name.lower(), e.pk))
     renumber(entrants, "number")
 
 
@@ -193,21 +195,60 @@ def _season_rating(event: SwissEvent, member: Any) -> int | None:
     return member.rating
 
 
+GUEST_NAME_MAX = 80  # SwissEntrant.guest_name
+GUEST_RATING_MAX = 3000
+
+
+def _check_guest(event: SwissEvent, guest_name: str, rating: int | None) -> str:
+    name = " ".join(guest_name.split())
+    if not name:
+        raise ValidationError({"guest_name": _("A guest needs a name.")})
+    if len(name) > GUEST_NAME_MAX:
+        raise ValidationError(
+            {"guest_name": _("A name has at most %(n)s characters.") % {"n": GUEST_NAME_MAX}}
+        )
+    if rating is not None and not 0 < rating <= GUEST_RATING_MAX:
+        raise ValidationError(
+            {"guest_rating": _("A rating is a number from 1 to %(n)s.") % {"n": GUEST_RATING_MAX}}
+        )
+    entered = event.entrants.filter(guest_name__iexact=name).first()
+    if entered is not None:
+        raise ValidationError({"guest_name": _("%(name)s is entered already.") % {"name": entered.guest_name}})
+    return name
+
+
 @transaction.atomic(durable=True)
-def entrant_add(*, actor: Actor, event: SwissEvent, member: Any, rating: int | None = None) -> SwissEntrant:
-    """Enter a member. Until a round is paired the start numbers follow the rating; later
-    entrants get the next number (and a zero-point bye for the rounds they missed)."""
+def entrant_add(
+    *,
+    actor: Actor,
+    event: SwissEvent,
+    member: Any = None,
+    guest_name: str = "",
+    rating: int | None = None,
+) -> SwissEntrant:
+    """Enter a member, or a guest (a non-member present on the evening: a name and an
+    optional rating, no account). Until a round is paired the start numbers follow the
+    rating; later entrants get the next number (and a zero-point bye for the rounds they
+    missed)."""
     require(actor, MANAGE)
     event = _lock_event(event)
     if event.kind == EventKind.BLITZ_PLAYOFF:
         raise ValidationError(_("A playoff's players are the players tied for first."))
-    if event.entrants.filter(member=member).exists():
-        raise ValidationError(_("%(name)s is entered already.") % {"name": member.name})
-    if rating is None:
-        rating = _season_rating(event, member)
+    if (member is None) == (not guest_name.strip()):
+        raise ValidationError(_("Enter either a member or a guest's name."))
+    if member is None:
+        guest_name = _check_guest(event, guest_name, rating)
+    else:
+        guest_name = ""
+        if event.entrants.filter(member=member).exists():
+            raise ValidationError(_("%(name)s is entered already.") % {"name": member.name})
+        if rating is None:
+            rating = _season_rating(event, member)
     started = event.round_set.exclude(status=RoundStatus.OPEN).exists()
     last = event.entrants.aggregate(last=Max("number"))["last"] or 0
-    entrant = SwissEntrant.objects.create(event=event, member=member, rating=rating, number=last + 1)
+    entrant = SwissEntrant.objects.create(
+        event=event, member=member, guest_name=guest_name, rating=rating, number=last + 1
+    )
     open_round = event.round_set.filter(status=RoundStatus.OPEN).first()
     if open_round is not None and event.kind == EventKind.BLITZ:
         open_round.present.add(entrant)  # a blitz is open to anyone present in time
@@ -217,8 +258,8 @@ def entrant_add(*, actor: Actor, event: SwissEvent, member: Any, rating: int | N
         if event.kind == EventKind.BLITZ and not _rounds_set(event):
             event.rounds = max(1, propose_rounds(event.entrants.count()))
             event.save(update_fields=["rounds"])
-    _record(actor, Action.EVENT_ENTRANT_ADD, event, member=member.pk, rating=rating,
-            number=entrant.number, rounds=event.rounds)
+    _record(actor, Action.EVENT_ENTRANT_ADD, event, member=member.pk if member else None,
+            guest=guest_name or None, rating=rating, number=entrant.number, rounds=event.rounds)
     return entrant
 
 
@@ -372,14 +413,64 @@ def game_result_set(
     forfeit: bool = False,
     expected_version: int | None,
 ) -> SwissGame:
-    """Enter or correct the result of a board: a game 1-0 / ½-½ / 0-1, a rapid match
-    2-0 … 0-2, or a forfeit. A stale ``expected_version`` raises Conflict."""
+    """Enter or change the result of a board of the round under way: a game 1-0 / ½-½ /
+    0-1, a rapid match 2-0 … 0-2, or a forfeit. A stale ``expected_version`` raises
+    Conflict. A finished round's results are corrected with ``game_result_correct``."""
     require(actor, ARBITER)
-    locked = (
+    locked = _lock_game(game)
+    if locked.round.status == RoundStatus.DONE:
+        raise ValidationError(
+            _("Round %(n)s is finished: correct its results on the round's correction page.")
+            % {"n": locked.round.number}
+        )
+    return _write_result(actor, locked, white_points, black_points, forfeit, expected_version)
+
+
+@transaction.atomic(durable=True)
+def game_result_correct(
+    *,
+    actor: Actor,
+    game: SwissGame,
+    white_points: Any,
+    black_points: Any,
+    forfeit: bool = False,
+    expected_version: int | None,
+) -> SwissGame:
+    """The arbiter corrects a result of a finished round (a wrong tap, a ruling made
+    afterwards). The standings and tie-breaks follow at once (they are computed on read);
+    the later rounds' pairings, made from the old standings, stay as they are. Audited
+    with the result before and after and the later rounds that were not paired again."""
+    require(actor, ARBITER)
+    locked = _lock_game(game)
+    if locked.round.status != RoundStatus.DONE:
+        raise ValidationError(
+            _("Round %(n)s is not finished: enter its results on the arbiter's page.")
+            % {"n": locked.round.number}
+        )
+    return _write_result(actor, locked, white_points, black_points, forfeit, expected_version,
+                         correcting=True)
+
+
+def _lock_game(game: SwissGame) -> SwissGame:
+    return (
         SwissGame.objects.select_for_update(of=("self",))
         .select_related("round__event", "white__member", "black__member")
         .get(pk=game.pk)
     )
+
+
+def later_rounds(rnd: SwissRound) -> list[int]:
+    """The rounds paired after ``rnd``: a correction of ``rnd`` leaves their pairings."""
+    return list(
+        rnd.event.round_set.filter(number__gt=rnd.number).exclude(status=RoundStatus.OPEN)
+        .order_by("number").values_list("number", flat=True)
+    )
+
+
+def _write_result(
+    actor: Actor, locked: SwissGame, white_points: Any, black_points: Any, forfeit: bool,
+    expected_version: int | None, *, correcting: bool = False,
+) -> SwissGame:
     event = locked.round.event
     if expected_version is not None and locked.version != expected_version:
         raise Conflict(
@@ -401,8 +492,16 @@ def game_result_set(
     locked.forfeit = forfeit
     locked.version += 1
     locked.save(update_fields=["white_points", "black_points", "forfeit", "version"])
-    _record(actor, Action.EVENT_GAME_RESULT, event, before, round=locked.round.number, board=locked.board,
-            white=_num(locked.white_points), black=_num(locked.black_points), forfeit=forfeit)
+    after: dict[str, Any] = {
+        "round": locked.round.number, "board": locked.board, "white": _num(locked.white_points),
+        "black": _num(locked.black_points), "forfeit": forfeit,
+    }
+    if correcting:
+        after |= {"event_name": event.name, "white_name": locked.white.name,
+                  "black_name": locked.black.name if locked.black else "",
+                  "later_rounds": later_rounds(locked.round)}
+    _record(actor, Action.EVENT_RESULT_CORRECT if correcting else Action.EVENT_GAME_RESULT,
+            event, before, **after)
     return locked
 
 
@@ -462,7 +561,9 @@ def blitz_playoff_create(*, actor: Actor, event: SwissEvent) -> SwissEvent:
         tiebreak_order=event.tiebreak_order,
     )
     entrants = {
-        e.number: SwissEntrant.objects.create(event=playoff, member=e.member, rating=e.rating, number=i)
+        e.number: SwissEntrant.objects.create(
+            event=playoff, member=e.member, guest_name=e.guest_name, rating=e.rating, number=i
+        )
         for i, e in enumerate(tied, start=1)
     }
     for berger in schedule:
@@ -471,7 +572,8 @@ def blitz_playoff_create(*, actor: Actor, event: SwissEvent) -> SwissEvent:
             SwissGame.objects.create(round=rnd, board=board, white=entrants[white], black=entrants[black])
         rnd.present.set([entrants[n] for game in berger.games for n in game])
     _record(actor, Action.EVENT_PLAYOFF_CREATE, event, playoff=playoff.pk,
-            players=[e.member_id for e in tied], rounds=len(schedule))
+            players=[e.member_id for e in tied], guests=[e.guest_name for e in tied if e.is_guest],
+            rounds=len(schedule))
     return playoff
 
 
@@ -503,9 +605,12 @@ _TRF_POINTS: dict[str, Fraction | int] = {"1": 1, "W": 1, "=": Fraction(1, 2), "
 
 
 @transaction.atomic(durable=True)
-def event_from_trf(*, actor: Actor, season: Season, text: str, name: str) -> SwissEvent:
+def event_from_trf(
+    *, actor: Actor, season: Season, text: str, name: str, guests: bool = False
+) -> SwissEvent:
     """A blitz event from a TRF file (played elsewhere, or an earlier year). Players are
-    matched to members by name; every round is stored finished."""
+    matched to members by name; a name no member has is refused, or entered as a guest
+    when ``guests``. Every round is stored finished."""
     require(actor, MANAGE)
     try:
         parsed = trf.parse(text)
@@ -513,7 +618,13 @@ def event_from_trf(*, actor: Actor, season: Season, text: str, name: str) -> Swi
         raise ValidationError(_("The TRF file cannot be read: %(e)s") % {"e": exc}) from exc
     if not parsed.players:
         raise ValidationError(_("The TRF file has no players."))
-    members = _members_by_name(p.name for p in parsed.players)
+    counts = Counter(_name_key(p.name) for p in parsed.players)
+    twice = sorted({p.name.strip() for p in parsed.players if counts[_name_key(p.name)] > 1})
+    if twice:
+        raise ValidationError(
+            _("The TRF file has more than one player named: %(names)s.") % {"names": ", ".join(twice)}
+        )
+    members = _members_by_name((p.name for p in parsed.players), unknown_ok=guests)
     rounds = max(len(p.rounds) for p in parsed.players)
     planned = max(rounds, _planned_rounds(parsed.header("XXR")), 1)
     if planned > MAX_EVENT_ROUNDS:
@@ -524,7 +635,9 @@ def event_from_trf(*, actor: Actor, season: Season, text: str, name: str) -> Swi
     event = event_create(actor=actor, season=season, kind=EventKind.BLITZ, name=name, rounds=planned)
     entrants = {
         p.number: SwissEntrant.objects.create(
-            event=event, member=members[p.name.strip().lower()], number=p.number, rating=p.rating or None
+            event=event, member=members.get(_name_key(p.name)), number=p.number,
+            guest_name="" if _name_key(p.name) in members else _guest_name(p.name),
+            rating=p.rating or None,
         )
         for p in parsed.players
     }
@@ -571,10 +684,21 @@ def _decimal(value: Fraction | int) -> Decimal:
     return Decimal(value.numerator) / value.denominator
 
 
-def _members_by_name(names: Iterable[str]) -> dict[str, Any]:
+def _name_key(name: str) -> str:
+    return name.strip().lower()
+
+
+def _guest_name(name: str) -> str:
+    guest = " ".join(name.split())[:GUEST_NAME_MAX]
+    if not guest:
+        raise ValidationError(_("The TRF file has a player without a name."))
+    return guest
+
+
+def _members_by_name(names: Iterable[str], *, unknown_ok: bool = False) -> dict[str, Any]:
     from django.contrib.auth import get_user_model
 
-    wanted = {n.strip().lower(): n.strip() for n in names}
+    wanted = {_name_key(n): n.strip() for n in names}
     query = Q()
     for name in wanted.values():
         query |= Q(name__iexact=name)
@@ -585,9 +709,10 @@ def _members_by_name(names: Iterable[str]) -> dict[str, Any]:
             found.setdefault(key, []).append(user)
     unknown = sorted(wanted[k] for k in wanted if k not in found)
     double = sorted(wanted[k] for k, users in found.items() if len(users) > 1)
-    if unknown:
+    if unknown and not unknown_ok:
         raise ValidationError(
-            _("No member with the name: %(names)s. Add them first.") % {"names": ", ".join(unknown)}
+            _("No member with the name: %(names)s. Add them first, or enter them as guests.")
+            % {"names": ", ".join(unknown)}
         )
     if double:
         raise ValidationError(

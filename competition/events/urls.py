@@ -22,4 +22,6 @@ urlpatterns = [
     path("<int:event_id>/arbiter/rounds/<int:number>/pair/", views.round_pair, name="round_pair"),
     path("<int:event_id>/arbiter/rounds/<int:number>/finish/", views.round_finish, name="round_finish"),
     path("<int:event_id>/arbiter/games/<int:game_id>/", views.game_result, name="game_result"),
+    path("<int:event_id>/arbiter/rounds/<int:number>/correct/", views.round_correct, name="round_correct"),
+    path("<int:event_id>/arbiter/games/<int:game_id>/correct/", views.game_correct, name="game_correct"),
 ]

@@ -10,10 +10,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from competition.formversion import posted_version
-from competition.models import Season, SwissEvent, SwissGame, SwissRound
+from competition.models import RoundStatus, Season, SwissEvent, SwissGame, SwissRound
 from competition.web import confirmation_page, confirmed, error_messages, season_or_404
 from members.decorators import any_permission_required
 
@@ -211,6 +212,57 @@ def game_result(request: HttpRequest, event_id: int, game_id: int) -> HttpRespon
     return _back(event_id, f"board-{game.board}")
 
 
+@arbiter_required
+def round_correct(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
+    """A finished round's boards, to correct a result; the later rounds stay paired."""
+    rnd = get_object_or_404(
+        SwissRound.objects.select_related("event__season", "evening"), event_id=event_id, number=number
+    )
+    if rnd.status != RoundStatus.DONE:
+        messages.error(request, _("Round %(n)s is not finished: enter its results here.") % {"n": number})
+        return _back(event_id, "round")
+    context = sel.round_page(rnd)
+    context["buttons"] = result_buttons(rnd.event)
+    context["later"] = services.later_rounds(rnd)
+    return render(request, "events/round_correct.html", context)
+
+
+@require_POST
+@arbiter_required
+def game_correct(request: HttpRequest, event_id: int, game_id: int) -> HttpResponse:
+    game = get_object_or_404(
+        SwissGame.objects.select_related("round__event"), pk=game_id, round__event_id=event_id
+    )
+    back = reverse("events:round_correct", args=[event_id, game.round.number]) + f"#board-{game.board}"
+    try:
+        version = posted_version(request.POST.get("version"))
+        white, black, forfeit = result_from_code(game.round.event, request.POST.get("result", ""))
+        services.game_result_correct(
+            actor=request.user, game=game, white_points=white, black_points=black,
+            forfeit=forfeit, expected_version=version,
+        )
+    except services.Conflict as exc:
+        messages.error(request, str(exc))
+    except ValidationError as exc:
+        error_messages(request, exc)
+        if game.round.status != RoundStatus.DONE:
+            return _back(event_id, "round")
+    else:
+        later = services.later_rounds(game.round)
+        messages.success(request, _("Board %(b)s corrected; the standings follow.") % {"b": game.board})
+        if later:
+            messages.info(request, correction_consequence(later))
+    return redirect(back)
+
+
+def correction_consequence(later: list[int]) -> str:
+    return ngettext(
+        "Round %(rounds)s was paired before this correction; its pairing stays as it is.",
+        "Rounds %(rounds)s were paired before this correction; their pairings stay as they are.",
+        len(later),
+    ) % {"rounds": ", ".join(map(str, later))}
+
+
 @require_POST
 @arbiter_required
 def set_rounds(request: HttpRequest, event_id: int) -> HttpResponse:
@@ -274,12 +326,23 @@ def event_new(request: HttpRequest) -> HttpResponse:
 @manager_required
 def entrants(request: HttpRequest, event_id: int) -> HttpResponse:
     event_obj = _event(event_id)
-    form = EntrantsForm(request.POST or None, event=event_obj)
+    form = EntrantsForm(request.POST if request.method == "POST" else None, event=event_obj)
     if request.method == "POST" and form.is_valid():
         added = 0
         for member in form.cleaned_data["members"]:
             try:
                 services.entrant_add(actor=request.user, event=event_obj, member=member)
+            except ValidationError as exc:
+                error_messages(request, exc)
+            else:
+                added += 1
+        guest = form.cleaned_data["guest_name"].strip()
+        if guest:
+            try:
+                services.entrant_add(
+                    actor=request.user, event=event_obj, guest_name=guest,
+                    rating=form.cleaned_data["guest_rating"],
+                )
             except ValidationError as exc:
                 error_messages(request, exc)
             else:
@@ -301,7 +364,8 @@ def event_import(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             created = services.event_from_trf(
-                actor=request.user, season=season, text=form.text(), name=form.cleaned_data["name"]
+                actor=request.user, season=season, text=form.text(), name=form.cleaned_data["name"],
+                guests=form.cleaned_data["guests"],
             )
         except ValidationError as exc:
             for m in exc.messages:

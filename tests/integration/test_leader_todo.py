@@ -1,5 +1,5 @@
 """The leader's to-do (his home page): boards without a result, postponed games with their
-age, paired players who signed off, tempo requests, players at or near the limit of
+age, paired players who signed off, tempo and club duty requests, players at or near the limit of
 absences with notice, and the next deadline with the number signed up; read in a fixed
 number of queries however big the club is."""
 
@@ -48,8 +48,13 @@ def build(players: int, played: int) -> tuple[Season, dt.datetime, dict]:
                               status=Attendance.ABSENT_WITH_NOTICE, now=now)
     pairing_services.tempo_request(actor=second.white.member, game=second, opponent_agrees=True,
                                    now=now - dt.timedelta(hours=2))
+    # Club duty asked for the next evening by flexible players (one in a small club, two in a big one).
+    askers = list(season.players.filter(kind="flexible").select_related("member").order_by("start"))
+    duty = [services.club_duty_request(actor=p.member, player=p, evening=evenings[played + 1], now=now)
+            for p in askers[:min(played, 2)]]
     return season, now, {"leader": leader, "absent": absent, "signed_off": first.white,
-                         "tempo": second, "tonight": tonight, "next": evenings[played + 1]}
+                         "tempo": second, "tonight": tonight, "next": evenings[played + 1],
+                         "club_duty": duty}
 
 
 def test_the_todo_lists_what_needs_the_leader():
@@ -65,6 +70,7 @@ def test_the_todo_lists_what_needs_the_leader():
     assert [g.age_days for g in todo["postponed"]] == [14, 7]
     assert [r.player for r in todo["signed_off"]] == [w["signed_off"]]
     assert [g.pk for g in todo["tempo_requests"]] == [w["tempo"].pk]
+    assert [d.pk for d in todo["club_duty"]] == [d.pk for d in w["club_duty"]] and len(w["club_duty"]) == 2
     assert todo["absences"] == [{"player_id": w["absent"].pk, "name": w["absent"].member.name,
                                  "count": 4, "limit": 5, "reached": False}]
     assert todo["next_evening"] == w["next"]
@@ -115,6 +121,8 @@ def test_the_leaders_home_page_links_each_item_to_where_it_is_done(client):
     assertContains(response, f'href="/pairing/evenings/{w["tonight"].pk}/#pairing"')
     assertContains(response, f'href="/pairing/evenings/{w["tonight"].pk}/#tempo"')
     assertContains(response, f'href="/players/{w["absent"].pk}/"')
+    for duty in w["club_duty"]:
+        assertContains(response, f'href="/pairing/evenings/{w["next"].pk}/#club-duty-{duty.pk}"')
     assertContains(response, f'href="/pairing/evenings/{w["next"].pk}/"')
     assertContains(response, w["signed_off"].member.name)
 
@@ -125,6 +133,7 @@ def _read(season: Season, now: dt.datetime) -> dict:
     todo["names"] = [(g.white.member.name, g.black.member.name, g.evening.date)
                      for g in todo["postponed"] + todo["tempo_requests"]]
     todo["names"] += [(r.player.member.name, r.evening.date) for r in todo["signed_off"]]
+    todo["names"] += [(d.player.member.name, d.evening.date, d.requested_at) for d in todo["club_duty"]]
     return todo
 
 
@@ -144,4 +153,17 @@ def test_the_todo_costs_the_same_queries_for_a_small_and_a_big_club(django_asser
     big_season = Season.objects.select_related("competition").get(pk=big_season.pk)
     with django_assert_max_num_queries(small):
         todo = _read(big_season, big_now)
-    assert len(todo["postponed"]) == 4
+    assert len(todo["postponed"]) == 4 and len(todo["club_duty"]) == 2
+
+
+def test_a_decided_club_duty_request_leaves_the_todo_and_a_pending_one_alone_is_something_to_do():
+    season = f.season(players=6, flexible=2)
+    evening = f.playing_evenings(season)[1]
+    now = f.playing_evenings(season)[0].deadline - dt.timedelta(days=2)
+    asker = season.players.filter(kind="flexible").first()
+    duty = services.club_duty_request(actor=asker.member, player=asker, evening=evening, now=now)
+    todo = selectors.leader_todo(season, now)
+    assert [d.pk for d in todo["club_duty"]] == [duty.pk] and not todo["empty"]
+    services.club_duty_decide(actor=f.leader(), request=duty, approve=False)
+    todo = selectors.leader_todo(season, now)
+    assert todo["club_duty"] == [] and todo["empty"]

@@ -105,6 +105,8 @@ class World:
     live_game: int  # a game of that round without a result
     open_event: int  # a blitz with round 1 opened (presence is being marked)
     new_event: int  # a blitz with its entrants and no round yet
+    done_event: int  # a blitz with round 1 finished (every white won)
+    done_game: int  # board 1 of that finished round
     members: list[int] = field(default_factory=list)  # members not entered in new_event
     trf: str = ""
     duty_request: int = 0  # a pending club duty request for the later evening (of a 4th player)
@@ -152,6 +154,12 @@ def world(django_db_setup, django_db_blocker):
         opened = blitz("Snelschaak open")
         swiss.round_open(actor=arbiter, event=opened)
         new = blitz("Snelschaak nieuw")
+        done = blitz("Snelschaak klaar")
+        done_round = swiss.round_pair(actor=arbiter, round=swiss.round_open(actor=arbiter, event=done))
+        for g in done_round.games.filter(black__isnull=False):
+            swiss.game_result_set(actor=arbiter, game=g, white_points=1, black_points=0,
+                                  expected_version=g.version)
+        swiss.round_finish(actor=arbiter, round=done_round)
         asker = season.players.exclude(pk__in=[me.pk, other.pk, unpaired.pk, paired_player]).first()
         duty = services.club_duty_request(actor=asker.member, player=asker, evening=later, now=now)
         yield World(
@@ -172,6 +180,8 @@ def world(django_db_setup, django_db_blocker):
             live_game=rnd.games.filter(black__isnull=False).order_by("board").first().pk,
             open_event=opened.pk,
             new_event=new.pk,
+            done_event=done.pk,
+            done_game=done_round.games.get(board=1).pk,
             members=list(
                 User.objects.exclude(entries__event=new).order_by("pk")
                 .values_list("pk", flat=True)[:2]
@@ -410,6 +420,18 @@ MATRIX: list[Row] = [
        data=lambda w: {"result": "1-0",
                        "version": next_version("live_game", SwissGame)(w)},
        state=audit_and(swiss_state("live_event"))),
+    _r("events:round_correct",          GET,  ["done_event", "=1"],      LOGIN,       403,   200,    200,   200),
+    _r("events:round_correct",          GET,  ["live_event", "=1"],      LOGIN,       403,   302,    302,   302,
+       label="GET round_correct (round not finished: sent to the arbiter's page)"),
+    _r("events:game_correct",           POST, ["done_event", "done_game"], LOGIN,     403,   DONE,   DONE,  DONE,
+       data=lambda w: {"result": "0-1",
+                       "version": next_version("done_game", SwissGame)(w)},
+       state=audit_and(swiss_state("done_event"))),
+    _r("events:game_correct",           POST, ["live_event", "live_game"], LOGIN,     403,   302,    302,   302,
+       data=lambda w: {"result": "1-0",
+                       "version": next_version("live_game", SwissGame)(w)},
+       state=audit_and(swiss_state("live_event")),
+       label="POST game_correct (round not finished: refused by rule)"),
     _r("events:round_finish",           POST, ["live_event", "=1"],      LOGIN,       403,   302,    302,   302,
        data=lambda w: {"confirm": "1"}, state=audit_and(swiss_state("live_event")),
        label="POST round_finish (results missing: refused by rule)"),
@@ -428,6 +450,9 @@ MATRIX: list[Row] = [
     _r("events:entrants",               GET,  ["new_event"],             LOGIN,       403,   403,    200,   200),
     _r("events:entrants",               POST, ["new_event"],             LOGIN,       403,   403,    DONE,  DONE,
        data=lambda w: {"members": w.members}, state=audit_and(swiss_state("new_event"))),
+    _r("events:entrants",               POST, ["new_event"],             LOGIN,       403,   403,    DONE,  DONE,
+       data=lambda w: {"guest_name": "Gast Bezoeker", "guest_rating": "1500"},
+       state=audit_and(swiss_state("new_event")), label="POST events:entrants (a guest)"),
     # --- prizes: the playoffs (leader and arbiter) and the administrator's page
     _r("prizes:playoffs_create",       POST, ["season"],                LOGIN,       403,   403,    302,   302,
        data=lambda w: {"confirm": "1"}, state=lambda w: AuditRecord.objects.count(),
