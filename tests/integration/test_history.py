@@ -320,3 +320,28 @@ def test_history_pages_cost_the_same_queries_for_a_short_and_a_long_history(
             client.get(path)
             with django_assert_max_num_queries(small[name]):
                 assert client.get(path).status_code == 200
+
+
+# --- The demo club ----------------------------------------------------------------------
+
+
+def test_the_demo_club_has_last_season_in_its_history(client):
+    from competition.demo import LEFT, build_demo
+
+    season = build_demo(today=TODAY)
+    last = Season.objects.exclude(pk=season.pk).get()
+    assert last.start_date < season.start_date
+    assert {p.kind for p in Prize.objects.filter(season=last)} >= {"champion", "summer_champion"}
+    html = client.get(reverse("history:archive")).content.decode()
+    assert f'data-season="{last.slug}"' in html and f'data-season="{season.slug}"' not in html
+    # Somebody who met the member who has left since: that opponent has no page this
+    # season, so his name is shown without a link; the others link to theirs.
+    game = Game.objects.filter(Q(white__member__email=LEFT[0]) | Q(black__member__email=LEFT[0])) \
+        .select_related("white__member", "black__member").first()
+    met = game.black.member if game.white.member.email == LEFT[0] else game.white.member
+    me = Player.objects.get(season=season, member=met)
+    page = client.get(reverse("competition:player", args=[me.pk]))
+    assert {line.season for line in page.context["member_seasons"]} == {season, last}
+    (left,) = [line for line in page.context["head_to_head"] if line.name == LEFT[1]]
+    assert left.player_id is None
+    assert all(line.player_id for line in page.context["head_to_head"] if line is not left)
