@@ -345,3 +345,14 @@ def test_the_demo_club_has_last_season_in_its_history(client):
     (left,) = [line for line in page.context["head_to_head"] if line.name == LEFT[1]]
     assert left.player_id is None
     assert all(line.player_id for line in page.context["head_to_head"] if line is not left)
+
+
+def test_a_ladder_season_shows_its_ladder_points_not_the_progress(client):
+    season = season_import(actor=None, system=True, name="ladder",
+                           data=random_season(11, players=8, evenings=6, system="ladder"))
+    me = season.players.get(start=1)
+    (line,) = history.member_seasons(me)
+    row = final_row(season.halves.get(), me)
+    assert line.ladder and line.points == row.points != row.score
+    html = client.get(reverse("history:season", args=[season.slug])).content.decode()
+    assert "Ladder points" in html
