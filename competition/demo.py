@@ -20,7 +20,7 @@ from members import roles
 from members.models import User
 
 from . import services
-from .models import Attendance, Evening, EveningKind, PlayerKind, Result, Season
+from .models import Attendance, Evening, EveningKind, PlayerKind, Prize, Result, Season
 from .standings import recalculate_season
 
 PASSWORD = "schaken123"
@@ -58,12 +58,12 @@ def season_start_year(today: dt.date) -> int:
     return today.year if today.month >= 8 else today.year - 1
 
 
-def _result(rng: random.Random, white: int, black: int) -> str:
+def _result(rng: random.Random, white: int, black: int, *, postponed: bool = True) -> str:
     expected = 1 / (1 + 10 ** ((black - white) / 400))
     roll = rng.random()
     if roll < 0.02:
         return Result.WHITE_FORFEIT_WIN
-    if roll < 0.04:
+    if roll < 0.04 and postponed:
         return Result.POSTPONED
     draw = 0.25
     r = rng.random()
@@ -74,10 +74,28 @@ def _result(rng: random.Random, white: int, black: int) -> str:
     return Result.BLACK_WINS
 
 
+def _calendar(year: int) -> dict:
+    """The set-up of the season that opens in September of ``year``."""
+    opening = dt.date(year, 9, 4) + dt.timedelta(days=(4 - dt.date(year, 9, 4).weekday()) % 7)
+    return {
+        "name": f"{year}-{year + 1}",
+        "opening": opening,
+        "last_day": dt.date(year + 1, 7, 15),
+        "system": "pion",
+        "knsb_rounds": [dt.date(year, 10, 10), dt.date(year, 11, 7), dt.date(year, 12, 12),
+                        dt.date(year + 1, 1, 30), dt.date(year + 1, 2, 27),
+                        dt.date(year + 1, 3, 27)],
+        "closed": [dt.date(year, 12, 25), dt.date(year + 1, 1, 1)],
+    }
+
+
 @transaction.atomic
-def build_demo(*, today: dt.date | None = None, seed: int = 2026, password: str = PASSWORD) -> Season:
+def build_demo(*, today: dt.date | None = None, seed: int = 2026, password: str = PASSWORD,
+               earlier_season: bool = True) -> Season:
     """The demo club; every account gets ``password`` (the published one only in
-    development: ``load_demo`` passes a random one in production)."""
+    development: ``load_demo`` passes a random one in production). With
+    ``earlier_season`` the club has a history: last season, played to the end with its
+    prizes confirmed, with most of this season's members and one who has left since."""
     rng = random.Random(seed)
     today = today or timezone.localdate()
     roles.ensure_groups()
@@ -87,18 +105,7 @@ def build_demo(*, today: dt.date | None = None, seed: int = 2026, password: str 
     arbiter = _user("arbiter@demo.club", "Arend Arbiter", 1700, roles.ARBITER, password=password)
 
     year = season_start_year(today)
-    opening = dt.date(year, 9, 4) + dt.timedelta(days=(4 - dt.date(year, 9, 4).weekday()) % 7)
-    knsb = [dt.date(year, 10, 10), dt.date(year, 11, 7), dt.date(year, 12, 12),
-            dt.date(year + 1, 1, 30), dt.date(year + 1, 2, 27), dt.date(year + 1, 3, 27)]
-    season = services.season_set_up(
-        actor=admin,
-        name=f"{year}-{year + 1}",
-        opening=opening,
-        last_day=dt.date(year + 1, 7, 15),
-        system="pion",
-        knsb_rounds=knsb,
-        closed=[dt.date(year, 12, 25), dt.date(year + 1, 1, 1)],
-    )
+    season = services.season_set_up(actor=admin, **_calendar(year))
     members = []
     for i in range(30):
         rating = int(rng.gauss(1700, 220))
@@ -114,10 +121,49 @@ def build_demo(*, today: dt.date | None = None, seed: int = 2026, password: str 
     with services.recalculation_deferred():
         _play_past_evenings(season, players, leader, arbiter, today, rng)
     recalculate_season(season.pk, today)
+    if earlier_season:
+        _last_season(year - 1, members, admin, leader, arbiter, password, random.Random(seed - 1))
     return season
 
 
-def _play_past_evenings(season, players, leader, arbiter, today, rng) -> None:
+# Newcomers of this season (no history) and the member who has left since last season.
+NEWCOMERS = 4
+LEFT = ("oudlid@demo.club", "Frits Oudshoorn", 1760)
+
+
+def _last_season(year, members, admin, leader, arbiter, password, rng) -> Season:
+    """Last season, played to the end (every board has a result): the club's history
+    on the player pages and in the archive."""
+    email, name, rating = LEFT
+    former = [*members[:-NEWCOMERS], _user(email, name, rating, roles.PLAYER, password=password)]
+    season = services.season_set_up(actor=admin, **_calendar(year))
+    for i, member in enumerate(former):
+        kind = PlayerKind.FIXED if i % 4 != 3 else PlayerKind.FLEXIBLE
+        services.player_add(actor=admin, season=season, member=member, kind=kind)
+    services.players_order_by_rating(actor=admin, season=season)
+    players = list(season.players.select_related("member"))
+    with services.recalculation_deferred():
+        _play_past_evenings(season, players, leader, arbiter, season.end_date, rng, postponed=False)
+    recalculate_season(season.pk, season.end_date)
+    _prizes_as_confirmed(season, admin)
+    return season
+
+
+def _prizes_as_confirmed(season: Season, admin: User) -> None:
+    """The season's prizes as the rules give them, stored as the administrator confirms
+    them. Not through ``prizes_confirm``: that is a transaction of its own (durable),
+    and the demo is built in one, often inside a test's."""
+    from .prizes.selectors import proposed_prizes
+
+    for half in season.halves.order_by("start_date"):
+        Prize.objects.bulk_create(
+            Prize(season=season, half=half, kind=p.kind, group=p.group,
+                  member=p.player.member, confirmed_by=admin)
+            for p in proposed_prizes(half).prizes
+        )
+
+
+def _play_past_evenings(season, players, leader, arbiter, today, rng, postponed=True) -> None:
     from pairing.services import evening_pair_and_publish
 
     past = list(
@@ -142,6 +188,7 @@ def _play_past_evenings(season, players, leader, arbiter, today, rng) -> None:
                                           status=Attendance.PRESENT, now=before_deadline)
         evening_pair_and_publish(actor=None, system=True, evening_id=evening.pk, now=evening.deadline)
         for game in evening.games.select_related("white", "black"):
-            result = _result(rng, game.white.rating or 1500, game.black.rating or 1500)
+            result = _result(rng, game.white.rating or 1500, game.black.rating or 1500,
+                             postponed=postponed)
             note = "telefoon ging af" if result == Result.BLACK_WINS and rng.random() < 0.03 else ""
             services.result_set(actor=arbiter, game=game, result=result, note=note)

@@ -36,6 +36,7 @@ from .forms import (
     SeasonSetUpForm,
 )
 from .formversion import posted_version
+from .history import selectors as history_selectors
 from .ical import calendar_ics
 from .models import (
     Attendance,
@@ -289,6 +290,10 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
     context["chart"] = place_chart_svg(
         context["places"], title=_("Place after each evening"), field=context["field"]
     )
+    context["member_seasons"] = history_selectors.member_seasons(player_obj)
+    # His seasons are worth a table once there is more than the one this page shows.
+    context["other_seasons"] = any(line.player_id != player_obj.pk for line in context["member_seasons"])
+    context["head_to_head"] = history_selectors.member_head_to_head(player_obj)
     return render(request, "competition/player.html", context)
 
 

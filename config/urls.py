@@ -22,6 +22,7 @@ urlpatterns = [
     path("pairing/", include("pairing.urls")),
     path("events/", include("competition.events.urls")),
     path("prizes/", include("competition.prizes.urls")),
+    path("archive/", include("competition.history.urls")),
     # Before competition.urls, whose leader/<season>/ would take "ratings" for a season.
     path("leader/ratings/", include("competition.ratings.urls")),
     path("leader/members/", include("members.urls")),

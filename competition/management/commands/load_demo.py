@@ -1,4 +1,4 @@
-"""``manage.py load_demo``: a demo club with 33 accounts.
+"""``manage.py load_demo``: a demo club with 34 accounts and last season in its history.
 
 In development (``DJANGO_DEBUG`` on) every account has the published password. In
 production it refuses, unless told ``--allow-production``; even then the accounts get a
@@ -18,7 +18,7 @@ from config.celery import app
 
 
 class Command(BaseCommand):
-    help = "Load a demo club: 30 members, roles, a season under way with results."
+    help = "Load a demo club: 30 members, roles, a season under way with results, last season played."
 
     def add_arguments(self, parser):
         parser.add_argument("--if-empty", action="store_true", help="Do nothing if a season exists.")
