@@ -115,7 +115,8 @@ def test_player_card_lists_rounds_with_colour_result_and_running_score(event, nl
         assert line.removesuffix("</tr>").endswith(f'<td class="num">{sel.points_text(running)}</td>')
         if result.opponent:
             assert reverse("events:card", args=[event.pk, result.opponent]) in line
-            assert ("<td>wit</td>" if result.colour == "w" else "<td>zwart</td>") in line
+            assert ('<td class="hide-sm">wit</td>' if result.colour == "w"
+                    else '<td class="hide-sm">zwart</td>') in line
     summary = html.split('id="summary"', 1)[1].split("</dl>", 1)[0]
     assert f"<dt>Punten</dt><dd><strong>{top.points_text}</strong></dd>" in summary
     for code, value in top.tiebreaks:

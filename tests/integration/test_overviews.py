@@ -202,7 +202,7 @@ def test_a_half_without_evenings_says_so(club, nl):
 def test_the_wide_overviews_print_on_a4_landscape(club, nl):
     css = (ROOT / "static/css/print.css").read_text()
     assert re.search(r"@page landscape \{ size: A4 landscape;", css)
-    assert ".print-landscape { page: landscape; }" in css
+    assert "body:has(.print-landscape) { page: landscape; }" in css
     for path in (f"/standings/{club.slug}/winter/crosstable/", f"/standings/{club.slug}/winter/evenings/"):
         html = nl.get(path).content.decode()
         assert '<div class="print-landscape">' in html
