@@ -177,14 +177,14 @@ def evening_matrix(
                 by_date[line.date] = line
         cells = []
         for day in dates:
-            line = by_date.get(day)
-            if line is None:
+            found = by_date.get(day)
+            if found is None:
                 cells.append(MatrixCell(None))
                 continue
             cells.append(MatrixCell(
-                outcome=line.outcome, points=line.points, opponent=line.opponent,
-                colour=colours.get((day, player)) if line.opponent is not None else None,
-                over_limit=line.over_limit,
+                outcome=found.outcome, points=found.points, opponent=found.opponent,
+                colour=colours.get((day, player)) if found.opponent is not None else None,
+                over_limit=found.over_limit,
             ))
         rows.append(MatrixRow(i + 1, player, tuple(cells), extra))
     return EveningMatrix(dates, tuple(rows), any(row.extra for row in rows))
