@@ -61,7 +61,7 @@ MYPY_TARGETS := competition/scoring competition/events/engine competition/prizes
 	pairing/engine competition/calendar.py competition/signup.py competition/seasonfile.py \
 	competition/services.py competition/selectors.py competition/standings.py \
 	competition/audit.py competition/jobs.py competition/tasks.py competition/seasonio.py \
-	competition/notices.py \
+	competition/notices.py competition/overviews/selectors.py \
 	competition/events/services.py competition/events/selectors.py \
 	competition/prizes/services.py competition/prizes/selectors.py \
 	competition/ratings/engine competition/ratings/services.py competition/ratings/selectors.py \

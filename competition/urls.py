@@ -1,6 +1,7 @@
 from django.urls import path
 
 from . import views
+from .overviews import views as overviews
 
 app_name = "competition"
 
@@ -8,7 +9,12 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("standings/", views.standings, name="standings"),
     path("standings/<slug:season>/<slug:half>/", views.standings, name="standings_half"),
+    path("standings/<slug:season>/<slug:half>/crosstable/", overviews.cross_table, name="crosstable"),
+    path("standings/<slug:season>/<slug:half>/evenings/", overviews.evening_matrix,
+         name="evening_matrix"),
+    path("postponed/", overviews.postponed, name="postponed"),
     path("evenings/", views.evenings, name="evenings"),
+    path("evenings/<str:date>/sheet/", overviews.pairing_sheet, name="pairing_sheet"),
     path("evenings/<str:date>/", views.evening, name="evening"),
     path("games/<int:game_id>/result/", views.enter_result, name="enter_result"),
     path("players/<int:player_id>/", views.player, name="player"),

@@ -24,6 +24,7 @@ from competition.models import (
     SwissRound,
 )
 
+from .engine import cards
 from .engine import tiebreaks as swiss
 from .engine.dutch import propose_rounds
 from .engine.report import parse_order
@@ -353,3 +354,52 @@ def arbiter_page(event: SwissEvent) -> dict[str, Any]:
     context["active"] = [e for e in context["entrants"] if not e.withdrawn]
     context["done_rounds"] = [r for r in context["rounds"] if r.status == RoundStatus.DONE]
     return context
+
+
+# --- Cross table and player cards -------------------------------------------------------
+
+
+def _order_and_tournament(event: SwissEvent) -> tuple[list[SwissEntrant], list[StandingRow], Tournament]:
+    entrants = event_entrants(event)
+    rows = event_standings(event, entrants=entrants)
+    return entrants, rows, event_tournament(event, entrants=entrants)
+
+
+def event_cross_table(event: SwissEvent) -> dict[str, Any]:
+    """The event's cross table: a row per player in standings order, a cell per finished
+    round (the opponent's row, the colour, the result); a fixed number of queries."""
+    entrants, rows, t = _order_and_tournament(event)
+    order = [row.entrant.number for row in rows]
+    by_number = {row.entrant.number: row for row in rows}
+    table = [
+        {"row": by_number[cross.number], "place": cross.place, "cells": cross.cells}
+        for cross in cards.round_cross_table(t, order)
+    ]
+    return {
+        "event": event,
+        "rows": table,
+        "names": {e.number: e.name for e in entrants},
+        "round_numbers": list(range(1, t.rounds + 1)),
+        "columns": tiebreak_columns(event),
+        "match": event.is_match_event,
+    }
+
+
+def event_player_card(event: SwissEvent, number: int) -> dict[str, Any] | None:
+    """One player's card: round, opponent, colour, result, running score, and his
+    standing with its tie-breaks; None when the event has no such start number."""
+    entrants, rows, t = _order_and_tournament(event)
+    by_number = {row.entrant.number: row for row in rows}
+    if number not in by_number:
+        return None
+    order = [row.entrant.number for row in rows]
+    return {
+        "event": event,
+        "row": by_number[number],
+        "place": order.index(number) + 1,
+        "lines": cards.player_card(t, number, order),
+        "names": {e.number: e.name for e in entrants},
+        "columns": tiebreak_columns(event),
+        "match": event.is_match_event,
+        "entrants": entrants,
+    }

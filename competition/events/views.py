@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 
 from competition.formversion import posted_version
 from competition.models import RoundStatus, Season, SwissEvent, SwissGame, SwissRound
+from competition.pagecache import cache_public_page
 from competition.web import confirmation_page, confirmed, error_messages, season_or_404
 from members.decorators import any_permission_required
 
@@ -374,3 +375,19 @@ def event_import(request: HttpRequest) -> HttpResponse:
             messages.success(request, _("%(e)s imported.") % {"e": created})
             return redirect("events:event", event_id=created.pk)
     return render(request, "events/event_import.html", {"season": season, "form": form})
+
+
+# --- Cross table and player cards (public) ----------------------------------------------
+
+
+@cache_public_page
+def cross_table(request: HttpRequest, event_id: int) -> HttpResponse:
+    return render(request, "events/crosstable.html", sel.event_cross_table(_event(event_id)))
+
+
+@cache_public_page
+def player_card(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
+    context = sel.event_player_card(_event(event_id), number)
+    if context is None:
+        raise Http404(_("No player with that number in this event."))
+    return render(request, "events/card.html", context)

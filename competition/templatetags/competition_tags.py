@@ -2,6 +2,9 @@
 
 from django import template
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from competition.events.selectors import points_text
 
 register = template.Library()
 
@@ -26,3 +29,45 @@ OUTCOMES = {
 def outcome(value: str) -> str:
     """'absent_with_notice' -> 'afwezig met bericht' (unknown codes are shown as they are)."""
     return OUTCOMES.get(value, value)
+
+
+@register.filter
+def halves(value) -> str:
+    """Points as the club writes them: 3½, ½, 0, and 12,25 with a decimal comma."""
+    return points_text(value)
+
+
+# The letters of the cross tables and the results by evening (each explained in a legend).
+COLOUR_LETTERS = {"w": pgettext_lazy("colour letter: white", "w"),
+                  "b": pgettext_lazy("colour letter: black", "b")}
+OUTCOME_CODES = {
+    "win": pgettext_lazy("outcome code: win", "W"),
+    "draw": pgettext_lazy("outcome code: draw", "D"),
+    "loss": pgettext_lazy("outcome code: loss", "L"),
+    "bye": pgettext_lazy("outcome code: pairing bye", "B"),
+    "absent_with_notice": pgettext_lazy("outcome code: absent with notice", "AN"),
+    "absent_without_notice": pgettext_lazy("outcome code: absent without notice", "A"),
+    "club_duty": pgettext_lazy("outcome code: club duty", "CD"),
+    "forfeit_win": "+",
+    "forfeit_loss": "−",
+    "postponed": pgettext_lazy("outcome code: postponed", "P"),
+    "to_play": "…",
+}
+
+
+@register.filter
+def colour_letter(value: str | None) -> str:
+    """'w' -> 'w', 'b' -> 'z' in Dutch (wit, zwart)."""
+    return COLOUR_LETTERS.get(value or "", "")
+
+
+@register.filter
+def outcome_code(value: str | None) -> str:
+    """The short code of an outcome in a matrix cell ('absent_with_notice' -> 'AM')."""
+    return OUTCOME_CODES.get(value or "", "")
+
+
+@register.filter
+def lookup(mapping, key):
+    """``names|lookup:game.opponent``: a dictionary's value, '' when it has none."""
+    return mapping.get(key, "") if mapping else ""

@@ -63,6 +63,7 @@ def telling(msgid: str, msgstr: str) -> bool:
     """A catalogue string that gives a language away: translated differently, not a
     placeholder pattern, and long enough not to be a name, a number or an abbreviation
     both languages share ("TPR", "W", "%")."""
+    msgid = msgid.rsplit("\x04", 1)[-1]  # without its context ("colour letter: white")
     if not msgstr or msgid == msgstr or "\x00" in msgid:
         return False
     if re.search(r"%\(|%s|<|\{", msgid) or re.fullmatch(r"[DjMYlFbHi: ]+", msgid):

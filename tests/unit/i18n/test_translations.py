@@ -19,10 +19,15 @@ def _entries(po: Path) -> list[tuple[str, str, bool]]:
     for line in po.read_text(encoding="utf-8").splitlines():
         if line.startswith("#,"):
             flags = line
+        elif line.startswith("msgctxt "):
+            flush()
+            msgid, msgstr = [eval(line.split(" ", 1)[1]), "\x04"], []  # "context\x04msgid", as in the .mo
+            field = None
         elif line.startswith("msgid ") or line.startswith("msgid_plural "):
             if line.startswith("msgid "):
-                flush()
-                msgid, msgstr = [], []
+                if not (msgid and msgid[-1] == "\x04"):  # after a msgctxt: the same entry
+                    flush()
+                    msgid, msgstr = [], []
             else:
                 flags += " plural"
                 msgid.append("\x00")  # msgid and msgid_plural, as in the .mo file
