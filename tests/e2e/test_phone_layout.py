@@ -29,8 +29,10 @@ MEASURE = """() => {
   const name = el => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '')
     + (typeof el.className === 'string' && el.className.trim()
        ? '.' + el.className.trim().split(/\\s+/).join('.') : '');
+  // A table wider than the screen, or than the box it sits in (a column scrolled away).
   const wide = [...document.querySelectorAll('table')]
-    .filter(t => t.getBoundingClientRect().width > width + 0.5 || t.scrollWidth > width + 0.5)
+    .filter(t => t.getBoundingClientRect().width > width + 0.5 || t.scrollWidth > width + 0.5
+                 || t.parentElement.scrollWidth > t.parentElement.clientWidth + 0.5)
     .map(t => name(t) + ' ' + Math.round(t.getBoundingClientRect().width) + 'px');
   const past = [...document.querySelectorAll('body *')]
     .filter(el => el.getBoundingClientRect().right > width + 0.5
