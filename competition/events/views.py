@@ -16,7 +16,13 @@ from django.views.decorators.http import require_POST
 from competition.formversion import posted_version
 from competition.models import RoundStatus, Season, SwissEvent, SwissGame, SwissRound
 from competition.pagecache import cache_public_page
-from competition.web import confirmation_page, confirmed, error_messages, season_or_404
+from competition.web import (
+    confirmation_page,
+    confirmed,
+    error_messages,
+    run_service,
+    season_or_404,
+)
 from members.decorators import any_permission_required
 
 from . import selectors as sel
@@ -163,12 +169,8 @@ def presence(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
 @require_POST
 @arbiter_required
 def round_pair(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
-    try:
-        services.round_pair(actor=request.user, round=_round(event_id, number))
-    except ValidationError as exc:
-        error_messages(request, exc)
-    else:
-        messages.success(request, _("Round %(n)s is paired.") % {"n": number})
+    run_service(request, lambda: services.round_pair(actor=request.user, round=_round(event_id, number)),
+                _("Round %(n)s is paired.") % {"n": number})
     return _back(event_id, "round")
 
 
@@ -182,12 +184,8 @@ def round_finish(request: HttpRequest, event_id: int, number: int) -> HttpRespon
             cancel=reverse("events:arbiter", args=[event_id]) + "#round",
             button=_("Finish round %(n)s") % {"n": number},
         )
-    try:
-        services.round_finish(actor=request.user, round=_round(event_id, number))
-    except ValidationError as exc:
-        error_messages(request, exc)
-    else:
-        messages.success(request, _("Round %(n)s is finished.") % {"n": number})
+    run_service(request, lambda: services.round_finish(actor=request.user, round=_round(event_id, number)),
+                _("Round %(n)s is finished.") % {"n": number})
     return _back(event_id, "round")
 
 
@@ -269,14 +267,13 @@ def correction_consequence(later: list[int]) -> str:
 def set_rounds(request: HttpRequest, event_id: int) -> HttpResponse:
     form = RoundsForm(request.POST)
     if form.is_valid():
-        try:
-            services.event_set_rounds(
+        run_service(
+            request,
+            lambda: services.event_set_rounds(
                 actor=request.user, event=_event(event_id), rounds=form.cleaned_data["rounds"]
-            )
-        except ValidationError as exc:
-            error_messages(request, exc)
-        else:
-            messages.success(request, _("Number of rounds saved."))
+            ),
+            _("Number of rounds saved."),
+        )
     else:
         for m in form.errors.get("rounds", []):
             messages.error(request, m)
