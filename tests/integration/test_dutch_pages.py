@@ -195,3 +195,22 @@ def test_the_admin_speaks_dutch_and_is_titled_for_the_club(demo):
 def test_every_page_links_the_favicon(client, demo):
     assert 'rel="icon"' in client.get("/").content.decode()
     assert (Path(settings.BASE_DIR) / "static" / "favicon.svg").exists()
+
+
+STAFF = {"arbiter": "arbiter@demo.club", "leader": "leider@demo.club",
+         "administrator": "beheer@demo.club"}
+
+
+@pytest.mark.parametrize("role", sorted(STAFF))
+def test_the_staffs_dutch_pages_write_dates_out_with_lower_case_months(demo, role):
+    client = Client()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "nl"
+    client.force_login(User.objects.get(email=STAFF[role]))
+    wrong = []
+    for page in crawl(client, ["/", "/leader/"], max_pages=150):
+        if page.status != 200 or page.url.startswith("/admin/"):
+            continue
+        text = page_text(page.html)
+        wrong += [f"{page.url}: {m}" for m in re.findall(r"\b(?:Sep|Okt|Nov|Dec)\b", text)]
+        wrong += [f"{page.url}: {m}" for m in re.findall(r"\b20\d\d-\d\d-\d\d\b", text)]
+    assert wrong == [], "\n".join(wrong[:20])
