@@ -4,6 +4,9 @@ the arbiter's evening page, and the leader's forms. Views read through
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
@@ -195,20 +198,26 @@ def game_result(request: HttpRequest, event_id: int, game_id: int) -> HttpRespon
     game = get_object_or_404(
         SwissGame.objects.select_related("round__event"), pk=game_id, round__event_id=event_id
     )
+    if _save_result(request, game, services.game_result_set):
+        messages.success(request, _("Board %(b)s saved.") % {"b": game.board})
+    return _back(event_id, f"board-{game.board}")
+
+
+def _save_result(request: HttpRequest, game: SwissGame, service: Callable[..., Any]) -> bool:
+    """Enter or correct a board's result from the posted form (its code and the version
+    it was shown at); a refusal or a conflict becomes a message and saves nothing."""
     try:
         version = posted_version(request.POST.get("version"))
         white, black, forfeit = result_from_code(game.round.event, request.POST.get("result", ""))
-        services.game_result_set(
-            actor=request.user, game=game, white_points=white, black_points=black,
-            forfeit=forfeit, expected_version=version,
-        )
+        service(actor=request.user, game=game, white_points=white, black_points=black,
+                forfeit=forfeit, expected_version=version)
     except services.Conflict as exc:
         messages.error(request, str(exc))
     except ValidationError as exc:
         error_messages(request, exc)
     else:
-        messages.success(request, _("Board %(b)s saved.") % {"b": game.board})
-    return _back(event_id, f"board-{game.board}")
+        return True
+    return False
 
 
 @arbiter_required
@@ -233,17 +242,7 @@ def game_correct(request: HttpRequest, event_id: int, game_id: int) -> HttpRespo
         SwissGame.objects.select_related("round__event"), pk=game_id, round__event_id=event_id
     )
     back = reverse("events:round_correct", args=[event_id, game.round.number]) + f"#board-{game.board}"
-    try:
-        version = posted_version(request.POST.get("version"))
-        white, black, forfeit = result_from_code(game.round.event, request.POST.get("result", ""))
-        services.game_result_correct(
-            actor=request.user, game=game, white_points=white, black_points=black,
-            forfeit=forfeit, expected_version=version,
-        )
-    except services.Conflict as exc:
-        messages.error(request, str(exc))
-    except ValidationError as exc:
-        error_messages(request, exc)
+    if not _save_result(request, game, services.game_result_correct):
         if game.round.status != RoundStatus.DONE:
             return _back(event_id, "round")
     else:
