@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -69,6 +70,13 @@ class Season(models.Model):
         return self.name
 
 
+class RatingKind(models.TextChoices):
+    """Which of a member's two ratings a competition uses (KNSB and FIDE are different numbers)."""
+
+    KNSB = "knsb", _("KNSB rating")
+    FIDE = "fide", _("FIDE rating")
+
+
 class Competition(models.Model):
     """The internal competition of a season: its scoring system and all its parameters."""
 
@@ -103,6 +111,15 @@ class Competition(models.Model):
     )
     eligibility_max_exempted = models.PositiveSmallIntegerField(
         _("eligibility: club-team matches counted (ladder)"), default=4
+    )
+    # Ratings (docs/operations.md): which one orders the start, which one a TRF carries.
+    start_rating = models.CharField(
+        _("rating for the starting order"), max_length=4, choices=RatingKind.choices,
+        default=RatingKind.KNSB,
+    )
+    trf_rating = models.CharField(
+        _("rating in the TRF export"), max_length=4, choices=RatingKind.choices,
+        default=RatingKind.FIDE,
     )
 
     class Meta:
@@ -566,7 +583,9 @@ class AuditRecord(models.Model):
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
-    action = models.CharField(max_length=60, choices=AuditAction.choices)
+    # No ``choices=``: a new audit action is a line in AuditAction, not a migration. The
+    # value is checked in code (save), as Zulip checks its audit log's event types.
+    action = models.CharField(max_length=60)
     season = models.ForeignKey(Season, on_delete=models.CASCADE, null=True, related_name="+")
     evening = models.ForeignKey(Evening, on_delete=models.SET_NULL, null=True, related_name="+")
     player = models.ForeignKey(Player, on_delete=models.SET_NULL, null=True, related_name="+")
@@ -580,6 +599,16 @@ class AuditRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.action}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        AuditAction(self.action)  # ValueError for an action nobody defined
+        super().save(*args, **kwargs)
+
+    def get_action_display(self) -> str:
+        try:
+            return str(AuditAction(self.action).label)
+        except ValueError:
+            return self.action
 
 
 # --- Rapid and blitz (RULES.md 7, 8) ---------------------------------------------------

@@ -27,6 +27,26 @@ class UserManager(BaseUserManager["User"]):
         return self._create(email, password, **extra)
 
 
+class Sex(models.TextChoices):
+    """As TRF writes it (FIDE C.04 Annex 2, field 005)."""
+
+    MALE = "m", _("male")
+    FEMALE = "w", _("female")
+
+
+class Title(models.TextChoices):
+    """FIDE titles as TRF writes them (field 006)."""
+
+    GM = "g", "GM"
+    IM = "m", "IM"
+    FM = "f", "FM"
+    CM = "c", "CM"
+    WGM = "wg", "WGM"
+    WIM = "wm", "WIM"
+    WFM = "wf", "WFM"
+    WCM = "wc", "WCM"
+
+
 class User(AbstractUser):
     """A member. Signs in with e-mail; the name is what the standings show."""
 
@@ -38,8 +58,24 @@ class User(AbstractUser):
     rating = models.PositiveIntegerField(
         _("KNSB rating"), null=True, blank=True, help_text=_("National (KNSB) rating.")
     )
+    rating_date = models.DateField(
+        _("KNSB rating date"), null=True, blank=True, help_text=_("Date of the KNSB list the rating comes from.")
+    )
     knsb_number = models.CharField(_("KNSB relation number"), max_length=12, blank=True)
     fide_id = models.CharField(_("FIDE id"), max_length=12, blank=True)
+    # FIDE's own numbers, kept apart from the KNSB rating: a TRF for FIDE carries these.
+    fide_rating = models.PositiveIntegerField(
+        _("FIDE rating"), null=True, blank=True, help_text=_("Standard FIDE rating.")
+    )
+    fide_rating_date = models.DateField(
+        _("FIDE rating date"), null=True, blank=True, help_text=_("Date of the FIDE list the rating comes from.")
+    )
+    federation = models.CharField(
+        _("federation"), max_length=3, default="NED", help_text=_("FIDE federation code, e.g. NED.")
+    )
+    sex = models.CharField(_("sex"), max_length=1, choices=Sex.choices, blank=True)
+    title = models.CharField(_("title"), max_length=3, choices=Title.choices, blank=True)
+    birth_date = models.DateField(_("date of birth"), null=True, blank=True)
 
     USERNAME_FIELD = "email"
     REQUIRED_FIELDS = ["name"]
@@ -54,7 +90,11 @@ class User(AbstractUser):
             models.CheckConstraint(
                 condition=models.Q(rating__isnull=True) | models.Q(rating__lte=3500),
                 name="member_rating_plausible",
-            )
+            ),
+            models.CheckConstraint(
+                condition=models.Q(fide_rating__isnull=True) | models.Q(fide_rating__lte=3500),
+                name="member_fide_rating_plausible",
+            ),
         ]
 
     def __str__(self) -> str:  # shown on public pages: never the e-mail address

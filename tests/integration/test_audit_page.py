@@ -159,3 +159,11 @@ def test_the_audit_page_is_the_leaders(client, club):
     season, leader, anna, evening = club
     client.force_login(anna.member)
     assert client.get("/leader/audit/").status_code == 403
+
+
+@pytest.mark.django_db
+def test_an_undefined_audit_action_is_refused_in_code():
+    """The action column has no choices (a new action costs no migration): save() checks it."""
+    with pytest.raises(ValueError):
+        AuditRecord(action="season.nonsense").save()
+    assert not AuditRecord.objects.filter(action="season.nonsense").exists()
