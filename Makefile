@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 PORT   ?= 8000
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test install lock migrate demo bench loadtest lint messages clean
+.PHONY: run test test-unit install lock migrate demo bench loadtest lint messages clean
 
 # The pinned versions of requirements-dev.lock (hashes checked), then the project itself.
 $(STAMP): pyproject.toml requirements-dev.lock
@@ -47,6 +47,21 @@ run: demo
 PYTEST_WORKERS ?= auto
 test: install
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
+
+# The rules' own tests in a virtualenv holding only what the pure packages import (and
+# pytest, hypothesis), at the versions and hashes of requirements-dev.lock: no Django, no
+# Celery. Proves that tests/unit/ and the engines need nothing of the shell.
+UNIT_VENV := .venv-unit
+UNIT_PACKAGES := pytest iniconfig packaging pluggy pygments hypothesis sortedcontainers \
+	py4swiss pydantic pydantic-core typing-extensions annotated-types typing-inspection \
+	numpy networkx
+test-unit:
+	@test -x $(UNIT_VENV)/bin/python || $(PYTHON) -m venv $(UNIT_VENV)
+	$(PYTHON) scripts/lock_subset.py requirements-dev.lock $(UNIT_PACKAGES) > $(UNIT_VENV)/requirements.txt
+	$(UNIT_VENV)/bin/python -m pip install --quiet --require-hashes --no-deps -r $(UNIT_VENV)/requirements.txt
+	$(UNIT_VENV)/bin/python -m pip check
+	@! $(UNIT_VENV)/bin/python -c "import django" 2>/dev/null || { echo "Django found in $(UNIT_VENV)"; exit 1; }
+	$(UNIT_VENV)/bin/python -m pytest -q -W ignore::pytest.PytestConfigWarning tests/unit
 
 bench: install
 	@for f in bench/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done

@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 # FIDE's exercise with its answers (a copy of ../shared/data, MIT, see its README).
-DATA = Path(__file__).resolve().parents[2] / "data" / "fide-tiebreak-exercise"
+DATA = Path(__file__).resolve().parents[1] / "data" / "fide-tiebreak-exercise"
 EXERCISE = DATA / "tournament-5-rounds.trf"
 EXPECTED = json.loads((DATA / "expected.json").read_text())["rules_2024"]
 

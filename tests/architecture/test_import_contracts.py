@@ -11,7 +11,7 @@ import grimp
 import networkx as nx
 import pytest
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("competition", "pairing", "members", "config")
 CONFIG = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
 
