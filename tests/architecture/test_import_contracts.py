@@ -63,3 +63,32 @@ def test_a_lazy_import_inside_a_function_counts(graph):
     # CompetitionConfig.ready() imports the task module inside a function: the graph must
     # see it, or a cycle hidden that way would pass the test above.
     assert "competition.tasks" in graph.find_modules_directly_imported_by("competition.apps")
+
+
+def _no_cycles_contract():
+    from tests.architecture.contracts import NoModuleCyclesContract
+
+    return NoModuleCyclesContract(
+        name="no cycles", session_options={"root_packages": list(PACKAGES)}, contract_options={}
+    )
+
+
+def test_the_lint_contract_breaks_on_a_two_module_cycle_between_apps():
+    graph = grimp.ImportGraph()
+    for module in ("members", "members.forms", "competition", "competition.models", "competition.views"):
+        graph.add_module(module)
+    graph.add_import(importer="competition.views", imported="competition.models")
+    graph.add_import(importer="members.forms", imported="competition.models")
+    assert _no_cycles_contract().check(graph, verbose=False).kept
+
+    graph.add_import(importer="competition.models", imported="members.forms")
+    check = _no_cycles_contract().check(graph, verbose=False)
+    assert not check.kept
+    assert check.metadata["cycles"] == [["competition.models", "members.forms", "competition.models"]]
+
+
+def test_the_lint_contracts_are_the_ones_make_lint_runs():
+    assert "no_module_cycles: tests.architecture.contracts.NoModuleCyclesContract" in CONFIG["contract_types"]
+    assert any(c["type"] == "no_module_cycles" for c in CONFIG["contracts"])
+    services = _contract("A service never imports a task")
+    assert {"members.tasks", "competition.ratings.tasks"} <= set(services["forbidden_modules"])
