@@ -34,7 +34,6 @@ class ParameterError(ValueError):
     """A parameter is unknown or has a wrong value; the message names it."""
 
 
-KEIZER_SYSTEMS = ("pion", "classic", "keizer1956")
 LADDER_SYSTEMS = ("ladder",)
 
 _OUTCOME_KEYS = tuple(o.value for o in SCORED_OUTCOMES)

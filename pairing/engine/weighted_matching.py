@@ -13,6 +13,11 @@ The solver is Edmonds' weighted blossom algorithm as in networkx's
 `max_weight_matching` (Joris van Rantwijk's implementation after Galil, 1986;
 networkx is BSD-licensed), taken over with plain dicts instead of a graph object, always
 in maximum-cardinality mode and integer weights only, and returning its dual variables.
+
+The solver's code (``_solve`` and its helpers) is derived from NetworkX,
+Copyright (C) 2004-2025, NetworkX Developers (Aric Hagberg, Dan Schult, Pieter Swart),
+All rights reserved, distributed under the 3-clause BSD license: its full notice, conditions
+and disclaimer are in LICENSES/networkx.txt and apply to that part of this file.
 """
 
 from __future__ import annotations

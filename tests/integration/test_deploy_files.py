@@ -126,6 +126,16 @@ def test_the_image_installs_the_locked_dependencies_before_copying_the_code():
     assert "pip install --no-deps ." in steps[copy_all + 1][1]
 
 
+def test_the_image_runs_from_a_second_stage_without_build_tools():
+    text = (ROOT / "Dockerfile").read_text()
+    stages = [line for line in text.splitlines() if line.startswith("FROM ")]
+    assert stages == ["FROM python:3.11-slim AS build", "FROM python:3.11-slim"]
+    run_stage = text.split("\n" + stages[1] + "\n", 1)[1]
+    assert "COPY --from=build /opt/venv /opt/venv" in run_stage
+    assert "pip install" not in run_stage and "apt-get" not in text  # the .mo files are committed
+    assert "USER ranglijst" in run_stage
+
+
 def _pins(path: Path) -> dict[str, str]:
     """Package (with its marker) -> version, from a pip-compile style lock file."""
     found = re.findall(r"^([A-Za-z0-9._-]+)==([^\s;\\]+)(\s*;[^\\]*)?", path.read_text(), re.M)
