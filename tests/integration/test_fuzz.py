@@ -1,6 +1,7 @@
 """Bad input tried (hypothesis): forms, result entry and the season-file import never
 raise a server error, always give a clear message, and save nothing half-way."""
 
+import datetime as dt
 import json
 
 import pytest
@@ -95,14 +96,24 @@ def test_sign_up_form_refuses_junk_and_saves_nothing(client, paired, statuses, i
     s, _ = paired
     player = s.players.order_by("start").first()
     client.force_login(player.member)
-    count = Registration.objects.count()
-    response = client.post(reverse("competition:signup"), {
-        "status": "" if statuses is None else str(statuses),
-        "evenings": ["" if i is None else str(i) for i in ids],
-    })
+    before = set(Registration.objects.values_list("id", "evening_id", "status", "player_id"))
+    status = "" if statuses is None else str(statuses)
+    posted = ["" if i is None else str(i) for i in ids]
+    response = client.post(reverse("competition:signup"), {"status": status, "evenings": posted})
     assert response.status_code in (200, 302, 400)  # 400: a NUL byte
-    if response.status_code == 200:
-        assert Registration.objects.count() == count
+    after = set(Registration.objects.values_list("id", "evening_id", "status", "player_id"))
+    offered = {str(pk) for pk in s.evenings.values_list("pk", flat=True)}
+    valid = (status in {"present", "absent_with_notice", "request_club_duty"}
+             and posted and set(posted) <= offered)
+    if not valid:
+        # Junk is refused (a page with the message, or 400), and nothing is saved.
+        assert response.status_code != 302
+        assert after == before
+    else:
+        # What was saved is his own sign-up, for the evenings he posted and no other.
+        changed = after - before
+        assert all(player_id == player.pk for _id, _e, _st, player_id in changed)
+        assert {str(evening_id) for _id, evening_id, _st, _p in changed} <= set(posted)
 
 
 def _mutations():
@@ -139,3 +150,33 @@ def test_season_file_import_refuses_junk_with_one_line_and_saves_nothing(which, 
         assert "\n" not in str(exc) and str(exc)
         assert (Season.objects.count(), Evening.objects.count(), Game.objects.count(),
                 AuditRecord.objects.count()) == counts
+    else:
+        # Accepted: then the value was one the format allows there, and it was stored.
+        assert _acceptable(base, path, value), f"{path} = {value!r} was imported"
+        assert Season.objects.filter(name=f"fuzz-{which}").exists()
+
+
+def _acceptable(base, path, value):
+    """Whether the season file allows ``value`` at ``path`` (docs/season-file.md)."""
+    ids = {p["id"] for p in base["players"]}
+    field = path[-1]
+    if field == "id":
+        return isinstance(value, str) and value.strip() != "" and value not in ids
+    if field == "start":
+        return type(value) is int and value >= 1
+    if field == "date":
+        try:
+            return isinstance(value, str) and dt.date.fromisoformat(value).isoformat() == value
+        except ValueError:
+            return False
+    if field == "white":
+        return value in ids
+    if field == "result":
+        return value in {"1-0", "0-1", "1/2-1/2", "1-0F", "0-1F", "0-0F", "postponed", None}
+    if field == "system":
+        return value in {"pion", "classic", "keizer1956", "ladder"}
+    if field == "byes":
+        return isinstance(value, list) and set(value) <= ids
+    if field == "rating":
+        return value is None or (type(value) is int and 0 <= value <= 3500)
+    return False
