@@ -1,9 +1,13 @@
 """Queueing background work from a service.
 
-Services name a task by its dotted path instead of importing the task module: the task
-modules import the services, so an import the other way would be a cycle. Each app's
-``AppConfig.ready`` imports its tasks, so the name resolves to the registered task in
-every process (and runs at once under ``CELERY_TASK_ALWAYS_EAGER`` in the tests).
+Services name a task by its dotted name instead of importing the task module: the task
+modules import the services, so an import the other way would be a cycle. Every task pins
+its name (``@shared_task(name=...)``), so a message already queued still finds its task
+after a module moves; ``TASKS`` lists every name a service may queue, and
+``tests/integration/test_jobs.py`` checks that each is a registered task, that every name
+queued in the code is in it, and that each has a catch-up (docs/architecture.md, "Jobs").
+Each app's ``AppConfig.ready`` imports its tasks, so the name resolves to the registered
+task in every process (and runs at once under ``CELERY_TASK_ALWAYS_EAGER`` in the tests).
 """
 
 from __future__ import annotations
@@ -13,17 +17,45 @@ from typing import Any
 
 from celery import current_app
 from django.db import transaction
+from kombu.exceptions import KombuError
+from redis.exceptions import RedisError
 
 log = logging.getLogger(__name__)
+
+# Every task a service queues, by name, with the beat job that does its work when the
+# message is lost (the broker was down, a worker was killed before it acknowledged), or
+# None where nothing does yet and the person who asked must ask again (said at each).
+TASKS: dict[str, str | None] = {
+    "competition.tasks.recalculate_half": "competition.tasks.recalculate_stale_seasons",
+    "competition.tasks.send_club_duty_notice": "competition.tasks.send_club_duty_notices_undelivered",
+    "pairing.tasks.send_pairing_notices": "pairing.tasks.close_due_evenings",
+    "pairing.tasks.notify_withdrawals": "pairing.tasks.close_due_evenings",
+    # The leader's "send the invitation again" on the member's page.
+    "members.tasks.send_invitation": None,
+    # The upload page shows the list still waiting; the leader uploads it again.
+    "competition.ratings.tasks.read_rating_list": None,
+}
+
+# What the broker raises when it is down or hangs: only these are "try again later". Any
+# other exception is a fault of the code and is raised.
+BROKER_ERRORS: tuple[type[BaseException], ...] = (KombuError, RedisError, OSError)
+
+
+class UnknownTask(LookupError):
+    """A service queued a name that no task has: a programming error, never swallowed."""
 
 
 def enqueue(task: str, *args: Any) -> bool:
     """Send a task now; when the broker is unreachable, log it and carry on (the
-    caller's data is committed already, and a beat job catches up)."""
+    caller's data is committed already, and the task's catch-up job will do the work)."""
+    if task not in TASKS or task not in current_app.tasks:
+        raise UnknownTask(task)
     try:
         current_app.tasks[task].delay(*args)
-    except Exception:  # kombu raises several kinds when Redis is down or hangs
-        log.warning("could not queue %s%r; the catch-up job will do it", task, args,
+    except BROKER_ERRORS:
+        catch_up = TASKS[task]
+        log.warning("could not queue %s%r; %s", task, args,
+                    f"{catch_up} will do it" if catch_up else "it must be asked for again",
                     exc_info=True)
         return False
     return True
@@ -31,4 +63,6 @@ def enqueue(task: str, *args: Any) -> bool:
 
 def enqueue_on_commit(task: str, *args: Any) -> None:
     """Send a task once the current transaction has committed (never for a rollback)."""
+    if task not in TASKS:
+        raise UnknownTask(task)  # at the call, not after the commit
     transaction.on_commit(lambda: enqueue(task, *args))

@@ -13,7 +13,10 @@ from .standings import recalculate_season, stale_seasons
 log = logging.getLogger(__name__)
 
 
-@shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=True, max_retries=5)
+@shared_task(
+    name="competition.tasks.recalculate_half",
+    acks_late=True, autoretry_for=(Exception,), retry_backoff=True, max_retries=5,
+)
 def recalculate_half(half_id: int) -> int:
     """Recalculate the season of a half (the summer half depends on the winter one).
 
@@ -30,7 +33,7 @@ def recalculate_half(half_id: int) -> int:
     return recalculate_season(season_id)
 
 
-@shared_task(acks_late=True)
+@shared_task(name="competition.tasks.recalculate_stale_seasons", acks_late=True)
 def recalculate_stale_seasons() -> list[int]:
     """Beat job: recalculate seasons whose recalculation task was lost (broker down, a
     worker killed mid-way). Seasons marked stale in the last half minute are left to the
@@ -42,13 +45,16 @@ def recalculate_stale_seasons() -> list[int]:
     return done
 
 
-@shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=True, max_retries=5)
+@shared_task(
+    name="competition.tasks.send_club_duty_notice",
+    acks_late=True, autoretry_for=(Exception,), retry_backoff=True, max_retries=5,
+)
 def send_club_duty_notice(request_id: int) -> bool:
     """E-mail the leader's club duty decision to the player and the leader, once."""
     return notices.club_duty_decision_deliver(request_id)
 
 
-@shared_task(acks_late=True)
+@shared_task(name="competition.tasks.send_club_duty_notices_undelivered", acks_late=True)
 def send_club_duty_notices_undelivered() -> list[int]:
     """Beat job: club duty decisions whose e-mail task was lost."""
     sent = []

@@ -12,7 +12,7 @@ from .selectors import due_evenings, published_not_begun
 log = logging.getLogger(__name__)
 
 
-@shared_task(acks_late=True)
+@shared_task(name="pairing.tasks.close_due_evenings", acks_late=True)
 def close_due_evenings() -> list[int]:
     """Beat entry, every minute (each evening has its own deadline). Safe to run twice at once:
     each evening is paired under its row lock, and a published one is left alone."""
@@ -40,13 +40,16 @@ def close_due_evenings() -> list[int]:
     return paired
 
 
-@shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=True, max_retries=5)
+@shared_task(
+    name="pairing.tasks.send_pairing_notices",
+    acks_late=True, autoretry_for=(Exception,), retry_backoff=True, max_retries=5,
+)
 def send_pairing_notices(evening_id: int) -> int:
     """Send the evening's e-mails still in the outbox; a retry sends only what is missing."""
     return notices.deliver(evening_id)
 
 
-@shared_task(acks_late=True)
+@shared_task(name="pairing.tasks.notify_withdrawals", acks_late=True)
 def notify_withdrawals(evening_id: int) -> int:
     """After a paired player signed off: queue the e-mails to his opponent and the
     leaders (once) and send them."""

@@ -5,7 +5,7 @@ from celery import shared_task
 from . import services
 
 
-@shared_task(acks_late=True)
+@shared_task(name="competition.ratings.tasks.read_rating_list", acks_late=True)
 def read_rating_list(import_id: int) -> str:
     """Read, filter and match a stored list; the page polls its progress row."""
     ri = services.rating_import_read(import_id=import_id)
