@@ -50,24 +50,18 @@ class TotalsMatrix:
         self.step = step
         self.coef = np.zeros((size, size), dtype=np.int64)
         self.const = np.zeros(size, dtype=np.int64)
-        self._abs_coef = [0] * size  # Σ|coef| per row, as Python ints: the exactness bound
+        # Σ|coef| and Σ|const| per row as Python ints, and their largest: the exactness bound
+        self._abs_coef = [0] * size
         self._abs_const = [0] * size
+        self._max_abs_coef = self._max_abs_const = 0
         self.usable = True  # False once a coefficient could overflow: use the plain loop
 
     def add_fixed(self, player: int, amount: int) -> None:
-        self._abs_const[player] += abs(amount)
-        if self._abs_const[player] >= INT64:
-            self.usable = False
-        if self.usable:
-            self.const[player] += amount
+        self.add_terms([], [], [], [player], [amount])
 
     def add_value(self, player: int, of: int, coefficient: int) -> None:
         """`coefficient` × the value of player `of` (the opponent's, or his own)."""
-        self._abs_coef[player] += abs(coefficient)
-        if self._abs_coef[player] >= INT64:
-            self.usable = False
-        if self.usable:
-            self.coef[player, of] += coefficient
+        self.add_terms([player], [of], [coefficient], [], [])
 
     def add_terms(
         self, rows: Sequence[int], of: Sequence[int], coefficients: Sequence[int],
@@ -79,24 +73,27 @@ class TotalsMatrix:
         abs_coef, abs_const = self._abs_coef, self._abs_const
         for row, coefficient in zip(rows, coefficients, strict=True):
             abs_coef[row] += abs(coefficient)
-            if abs_coef[row] >= INT64:
-                self.usable = False
         for row, amount in zip(fixed, amounts, strict=True):
             abs_const[row] += abs(amount)
-            if abs_const[row] >= INT64:
-                self.usable = False
+        self._max_abs_coef = max(self._max_abs_coef, max((abs_coef[row] for row in rows), default=0))
+        self._max_abs_const = max(self._max_abs_const, max((abs_const[row] for row in fixed), default=0))
+        if self._max_abs_coef >= INT64 or self._max_abs_const >= INT64:
+            self.usable = False
         if self.usable:
             if rows:
                 self.coef[rows, of] += coefficients
             if fixed:
                 self.const[fixed] += amounts
 
-    def _exact(self, active: Sequence[int], count: int) -> bool:
-        if not self.usable or not active:
-            return self.usable
-        largest = max(abs(self.top), abs(self.top - self.step * (count - 1)))
-        bound = max(self._abs_const[p] + self._abs_coef[p] * largest for p in active)
-        return count * (bound + 1) < EXACT  # the sort key is count × total + index
+    def _bound(self, count: int) -> int | None:
+        """A bound on every player's `|const| + Σ|coef| × max|value|` (the largest of each
+        part: players outside the standings have none), if the sort key
+        `count × total + index` is exact in float64 below it; None if not."""
+        if not self.usable:
+            return None
+        largest = max(abs(self.top), abs(self.top - self.step * max(count - 1, 0)))
+        bound = self._max_abs_const + self._max_abs_coef * largest
+        return bound if count * (bound + 1) < EXACT else None
 
     def _local(self, active: Sequence[int], start: Order) -> tuple[
         npt.NDArray[np.intp], npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.intp]
@@ -122,7 +119,8 @@ class TotalsMatrix:
         `active` players) as `keizer._recalculate` does; None if the bound for exact
         float arithmetic does not hold (the caller then uses the plain loop)."""
         count = len(active)
-        if len(start) != count or not self._exact(active, count):
+        bound = self._bound(count)
+        if len(start) != count or bound is None:
             return None
         players, coef, const, order = self._local(active, start)
         # One product gives the sort key -count × total + index: ascending is highest
@@ -148,7 +146,7 @@ class TotalsMatrix:
             new = argsort()
             new_key = new.tobytes()
             if new_key == key:
-                return self._result(players, coef, const, base, [order], False, iteration)
+                return self._result(players, coef, const, base, bound, [order], False, iteration)
             earlier = seen_get(new_key)
             if earlier is not None:
                 cycle_from, iterations = earlier, iteration
@@ -157,14 +155,14 @@ class TotalsMatrix:
             remember(new)
             order, key = new, new_key
         cycle_orders = orders[cycle_from:] if cycle_from >= 0 else orders[-3:-1]
-        return self._result(players, coef, const, base, cycle_orders, True, iterations)
+        return self._result(players, coef, const, base, bound, cycle_orders, True, iterations)
 
     def score_once(self, active: Sequence[int], start: Order) -> Recalculation | None:
         """The totals with the values of `start` (which names exactly the `active`
         players) and the order they give, once (the lagging method); None if the
         numbers are too large for exact arithmetic."""
         count = len(active)
-        if len(start) != count or not self._exact(active, count):
+        if len(start) != count or self._bound(count) is None:
             return None
         players, coef, const, order = self._local(active, start)
         base = self._base(count)
@@ -180,17 +178,17 @@ class TotalsMatrix:
         coef: npt.NDArray[np.int64],
         const: npt.NDArray[np.int64],
         base: npt.NDArray[np.int64],
+        bound: int,
         cycle_orders: Sequence[npt.NDArray[np.intp]],
         cycle: bool,
         iterations: int,
     ) -> Recalculation:
         """Totals and values summed over the given orders, in integers; with a cycle
-        the settled order is by the summed totals, ties by starting position."""
+        the settled order is by the summed totals, ties by starting position. A summed
+        total is at most `n × bound` (`_bound`): int64 below INT64, Python ints above."""
         n = len(cycle_orders)
         count = len(players)
-        largest = int(np.abs(base).max()) if count else 0
-        bound = n * int(np.abs(const).max(initial=0)) + n * largest * int(np.abs(coef).sum(axis=1).max(initial=0))
-        dtype: type = np.int64 if bound < INT64 else object
+        dtype: type = np.int64 if n * bound < INT64 else object
         summed_values: npt.NDArray[Any] = np.zeros(count, dtype=dtype)
         for cycle_order in cycle_orders:
             placed: npt.NDArray[Any] = np.empty(count, dtype=dtype)

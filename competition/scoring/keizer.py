@@ -256,27 +256,35 @@ def _events(
 def _mentioned_events(
     evening: Evening, index: Mapping[int, int], limit: int | None, absences: dict[int, int]
 ) -> list[_Event]:
-    def idx(player_id: int) -> int:
-        if player_id not in index:
-            raise ValueError(f"player {player_id} of evening {evening.date} is not in the starting order")
-        return index[player_id]
+    try:
+        return _mentioned(evening, index, limit, absences)
+    except KeyError:
+        for player_id in sorted(evening.mentioned() - set(index)):
+            raise ValueError(
+                f"player {player_id} of evening {evening.date} is not in the starting order"
+            ) from None
+        raise
 
+
+def _mentioned(
+    evening: Evening, index: Mapping[int, int], limit: int | None, absences: dict[int, int]
+) -> list[_Event]:
     events: list[_Event] = []
+    append = events.append
     for game in evening.games:
-        white, black = idx(game.white), idx(game.black)
+        white, black = index[game.white], index[game.black]
         white_outcome, black_outcome = RESULT_OUTCOMES[game.result]
-        events.append(_Event(white, white_outcome, black, "white"))
-        events.append(_Event(black, black_outcome, white, "black"))
-    events += [_Event(idx(p), Outcome.BYE) for p in evening.byes]
-    events += [_Event(idx(p), Outcome.CLUB_DUTY) for p in evening.club_duty]
+        append(_Event(white, white_outcome, black, "white"))
+        append(_Event(black, black_outcome, white, "black"))
+    events += [_Event(index[p], Outcome.BYE) for p in evening.byes]
+    events += [_Event(index[p], Outcome.CLUB_DUTY) for p in evening.club_duty]
     for player_id in evening.absent_with_notice:
-        p = idx(player_id)
+        p = index[player_id]
         before = absences.get(p, 0)
         absences[p] = before + 1
         over = limit is not None and before >= limit
-        events.append(_Event(p, Outcome.ABSENT_WITH_NOTICE, over_limit=over))
-    players = [e.player for e in events]
-    if len(players) != len(set(players)):
+        append(_Event(p, Outcome.ABSENT_WITH_NOTICE, over_limit=over))
+    if len(events) != len({e.player for e in events}):
         raise ValueError(f"a player appears twice in evening {evening.date}")
     return events
 
@@ -417,6 +425,7 @@ def compute_keizer_half(
     outcomes: list[_EveningOutcome] = []
     rows_by_evening: list[EveningStandings] = []
     rank_values = [Fraction(units.top - units.step * r, units.value_unit) for r in range(size)]
+    totals_seen: dict[tuple[int, int], Fraction] = {}
     for k, evening in enumerate(evenings):
         active += entering[k]
         if matrix is not None:
@@ -466,7 +475,7 @@ def compute_keizer_half(
         outcomes.append(result)
         order = result.order
         if history or k == len(evenings) - 1:
-            rows = _rows(units, result, counts, starting_order, rank_values)
+            rows = _rows(units, result, counts, starting_order, rank_values, totals_seen)
             rows_by_evening.append(
                 EveningStandings(evening.date, rows, result.cycle, result.iterations, _cycle_orders(result))
             )
@@ -518,6 +527,7 @@ def _rows(
     counts: Sequence[dict[str, int]],
     ids: Sequence[int],
     rank_values: Sequence[Fraction],
+    fractions: dict[tuple[int, int], Fraction],
 ) -> tuple[Standing, ...]:
     """Standings rows, without explanation lines. A full history builds thousands:
     the frozen rows are made without their dataclass __init__ (which sets each field
@@ -527,9 +537,12 @@ def _rows(
     for rank0, p in enumerate(result.order):
         stats = _new(PlayerStats)
         _set(stats, "__dict__", counts[p].copy())
+        total = fractions.get((totals[p], denominator))  # a third of a history's totals repeat
+        if total is None:
+            total = fractions[totals[p], denominator] = Fraction(totals[p], denominator)
         row = _new(Standing)
         _set(row, "__dict__", {
-            "rank": rank0 + 1, "player_id": ids[p], "total": Fraction(totals[p], denominator),
+            "rank": rank0 + 1, "player_id": ids[p], "total": total,
             "value": rank_values[rank0], "stats": stats, "lines": (),
         })
         rows.append(row)
