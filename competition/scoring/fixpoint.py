@@ -81,9 +81,9 @@ class TotalsMatrix:
             self.usable = False
         if self.usable:
             if rows:
-                self.coef[rows, of] += coefficients
+                self.coef[np.array(rows), np.array(of)] += np.array(coefficients, dtype=np.int64)
             if fixed:
-                self.const[fixed] += amounts
+                self.const[np.array(fixed)] += np.array(amounts, dtype=np.int64)
 
     def _bound(self, count: int) -> int | None:
         """A bound on every player's `|const| + Σ|coef| × max|value|` (the largest of each
