@@ -426,13 +426,10 @@ def compute_keizer_half(
     rows_by_evening: list[EveningStandings] = []
     rank_values = [Fraction(units.top - units.step * r, units.value_unit) for r in range(size)]
     totals_seen: dict[tuple[int, int], Fraction] = {}
+    in_matrix = 0  # the evenings added to the matrix so far
     for k, evening in enumerate(evenings):
         active += entering[k]
-        if matrix is not None:
-            matrix.add_terms(*terms[k])
-            if own_added and entering[k]:
-                matrix.add_terms(entering[k], entering[k], [own_added] * len(entering[k]), [], [])
-        elif state is not None:
+        if state is not None:
             state.add(terms[k])
             for p in entering[k]:
                 state.add_value(p, p, own_added)
@@ -452,6 +449,11 @@ def compute_keizer_half(
         elif rescored:
             r = None
             if matrix is not None:
+                for j in range(in_matrix, k + 1):  # evenings whose outcome was remembered are added now
+                    matrix.add_terms(*terms[j])
+                    if own_added and entering[j]:
+                        matrix.add_terms(entering[j], entering[j], [own_added] * len(entering[j]), [], [])
+                in_matrix = k + 1
                 if params.method == "fixpoint":
                     r = matrix.recalculate(active, used, max_iterations)
                 else:
