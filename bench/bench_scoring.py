@@ -3,7 +3,8 @@
 First the engine beside the naive reference (`bench/naive.py`: the rules of
 docs/standings.md the straightforward way, in Fractions, every evening recomputed to its
 fixpoint), in this process, CPU time (`time.process_time`, so other work on the machine
-counts less), the best of a few runs. "cold": the engine's memory of settled evenings
+counts less), the best of a few runs, each after the garbage of the others is collected.
+"cold": the engine's memory of settled evenings
 (`keizer.SETTLED`) emptied before each run; "warm": it holds the season from a run
 before (the fixpoint only; lagging and the ladder remember nothing). Goals (issue 21):
 the fixpoint's full history >= 250x the naive at 60 and at 100 players, lagging >= 10x,
@@ -22,6 +23,7 @@ Run: .venv/bin/python bench/bench_scoring.py
 
 from __future__ import annotations
 
+import gc
 import sys
 import time
 from dataclasses import replace
@@ -37,7 +39,7 @@ from competition.scoring.types import Game, KeizerParams, LadderParams, SeasonIn
 from competition.seasonfile import compute  # noqa: E402
 
 PLAYERS, EVENINGS, SEED, REPEAT = 100, 40, 2026, 5
-NAIVE_REPEAT = 2
+ENGINE_REPEAT = 15  # the engine's runs are short: more of them, for a steadier least time
 CHAOTIC_SEED = 1
 
 
@@ -126,26 +128,31 @@ def cycle_heavy_rows() -> list[str]:
     ]
 
 
-def cpu_best(fn, repeat: int, clear: bool = True):
-    """The least CPU time of a few runs, in seconds, and the last run's result. With
-    ``clear`` every run starts with the engine's memory of settled evenings emptied."""
-    best, result = float("inf"), None
+def cpu_best(fn, repeat: int, warm: bool = False) -> float:
+    """The least CPU time of a few runs, in seconds. Before each run the engine's memory of
+    settled evenings is emptied (``warm``: filled by one run of ``fn``) and the garbage of
+    earlier runs collected, so no run pays for another's."""
+    best = float("inf")
     for _ in range(repeat):
-        if clear:
-            SETTLED.clear()
+        SETTLED.clear()
+        if warm:
+            fn()
+        gc.collect()
         start = time.process_time()
-        result = fn()
+        fn()
         best = min(best, time.process_time() - start)
-    return best, result
+    return best
 
 
-def versus_naive_row(label: str, engine_run, naive_run, goal: float, iterations: int | None = None) -> str:
-    naive_time, naive_result = cpu_best(naive_run, NAIVE_REPEAT)
-    cold, cold_result = cpu_best(engine_run, REPEAT)
-    engine_run()  # the memory now holds this season
-    warm, warm_result = cpu_best(engine_run, REPEAT, clear=False)
+def versus_naive_row(
+    label: str, engine_run, naive_run, goal: float, iterations: int | None = None, naive_repeat: int = 5
+) -> str:
     SETTLED.clear()
-    same = "equal" if naive_result == cold_result == warm_result else "DIFFERENT RESULTS"
+    same = "equal" if naive_run() == engine_run() else "DIFFERENT RESULTS"
+    naive_time = cpu_best(naive_run, naive_repeat)
+    cold = cpu_best(engine_run, ENGINE_REPEAT)
+    warm = cpu_best(engine_run, ENGINE_REPEAT, warm=True)
+    SETTLED.clear()
     per_iteration = f"   {cold / iterations * 1e6:5.1f} us per iteration cold ({iterations})" if iterations else ""
     return (
         f"  {label:26} naive {naive_time * 1000:8.1f} ms   cold {cold * 1000:6.1f} ms {naive_time / cold:6.1f}x"
@@ -158,11 +165,10 @@ def versus_naive_rows() -> list[str]:
     for players in (60, 100):
         season = random_season(SEED, players, EVENINGS, "classic", {"method": "fixpoint"})
         args = (season.params, season.players, season.evenings)
-        halves = compute_keizer_season(*args)
-        iterations = sum(e.iterations for h in halves.values() for e in h.history)
+        iterations = sum(e.iterations for h in compute_keizer_season(*args).values() for e in h.history)
         rows.append(versus_naive_row(
             f"fixpoint {players} players history", lambda a=args: compute_keizer_season(*a),
-            lambda a=args: naive.compute_keizer_season(*a), 250, iterations,
+            lambda a=args: naive.compute_keizer_season(*a), 250, iterations, naive_repeat=2,
         ))
     season = random_season(SEED, PLAYERS, EVENINGS, "classic", {"method": "lagging"})
     args = (season.params, season.players, season.evenings)
@@ -181,7 +187,7 @@ def versus_naive_rows() -> list[str]:
 
 def main() -> None:
     print(f"Engine against the naive reference (bench/naive.py), {EVENINGS} evenings, seed {SEED}, CPU time,"
-          f" best of {NAIVE_REPEAT} (naive) and {REPEAT} (engine)")
+          f" best of 2 (naive fixpoint), 5 (other naive) and {ENGINE_REPEAT} (engine)")
     for line in versus_naive_rows():
         print(line)
     print(f"Standings engine: {PLAYERS} players, {EVENINGS} evenings, seed {SEED}, best of {REPEAT}")

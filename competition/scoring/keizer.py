@@ -577,6 +577,7 @@ def _explain(
         values, orders = outcome.scoring_values, outcome.orders
         per_value, per_total = units.value_unit * orders, units.total_unit * orders
         date = evening.date
+        shared: dict[tuple[Outcome, bool, tuple[int, int]], Line] = {}
         for player, result, opponent, _, over_limit in events[k]:  # `_line`, inline
             rule = rules.get(result)
             value = None
@@ -590,14 +591,19 @@ def _explain(
                 if value is None:
                     value = fractions[scored, per_value] = Fraction(scored, per_value)
                 key = (0 if over_limit else rule[1] * scored, per_total)
-            points = fractions.get(key)
-            if points is None:
-                points = fractions[key] = Fraction(*key)
-            line = _new(Line)  # a frozen dataclass, built without its slow __init__
-            _set(line, "__dict__", {
-                "date": date, "outcome": result, "opponent": None if opponent is None else ids[opponent],
-                "value": value, "points": points, "over_limit": over_limit,
-            })
+            alike = opponent is None and value is None  # e.g. every absence without notice of the evening
+            line = shared.get((result, over_limit, key)) if alike else None
+            if line is None:
+                points = fractions.get(key)
+                if points is None:
+                    points = fractions[key] = Fraction(*key)
+                line = _new(Line)  # a frozen dataclass, built without its slow __init__
+                _set(line, "__dict__", {
+                    "date": date, "outcome": result, "opponent": None if opponent is None else ids[opponent],
+                    "value": value, "points": points, "over_limit": over_limit,
+                })
+                if alike:
+                    shared[result, over_limit, key] = line  # equal lines may be one object: they are frozen
             per_player[player].append(line)
     if params.own_value_added:
         for p, lines in per_player.items():

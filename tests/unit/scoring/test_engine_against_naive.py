@@ -30,6 +30,8 @@ KEIZER = [
     ("pion", {"method": "frozen"}),
     ("keizer1956", {"method": "frozen"}),
     ("classic", {"method": "fixpoint", "absent_with_notice_limit": 0}),
+    # fixed points for an absence: lines within and over the limit look alike but for the flag
+    ("pion", {"method": "lagging", "absent_with_notice": {"fixed": 1}, "absent_with_notice_limit": 1}),
 ]
 
 
