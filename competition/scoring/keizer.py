@@ -5,10 +5,12 @@ The rules are in docs/standings.md. In short: a player's value is
 factor of the own value, or fixed points; the standings after an evening depend on
 the `method` (fixpoint, lagging or frozen) by which values are fed back.
 
-Speed: the fixpoint method recomputes all totals many times per evening, so totals
-are kept as integers in a common unit (every factor, fixed amount and value scaled
-by one denominator) and per-player term lists grow evening by evening; an
-iteration then costs O(players + games so far). Fractions appear only in the output.
+Speed (docs/standings.md, "How fast"): the fixpoint method recomputes all totals many
+times per evening, so totals are kept as integers in a common unit (every factor, fixed
+amount and value scaled by one denominator); each evening's scoring terms are built once
+and added to `fixpoint.TotalsMatrix` (the per-player term lists of `_Totals` are the plain
+loop's). Fractions appear only in the output, and the many rows and lines of a history
+are built without the frozen dataclasses' __init__. `bench/naive.py` is the reference.
 """
 
 from __future__ import annotations
