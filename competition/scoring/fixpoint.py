@@ -7,7 +7,8 @@ of the recalculation is then one matrix-vector product and one sort.
 
 Exactness: float64 holds every integer below 2**53 exactly, and so does every partial
 sum of the product while `|const| + Σ|coef| × max|value|` stays below that bound (checked
-before each recalculation; above it the caller uses the plain loop). The float product
+before each recalculation with the largest `Σ|const|` and `Σ|coef|` of any player; above
+it the caller uses the plain loop). The float product
 only decides the orders; the totals and values returned are recomputed in integers.
 The results equal the plain loop's (`keizer._recalculate`) bit for bit.
 """
@@ -67,9 +68,8 @@ class TotalsMatrix:
         self, rows: Sequence[int], of: Sequence[int], coefficients: Sequence[int],
         fixed: Sequence[int], amounts: Sequence[int],
     ) -> None:
-        """Many terms at once: `coefficients[i]` × the value of `of[i]` for `rows[i]`,
-        `amounts[j]` fixed points for `fixed[j]`. No (row, of) pair and no fixed row may
-        repeat within one call (one evening: each player has one event)."""
+        """Many terms at once (an evening's): `coefficients[i]` × the value of `of[i]` for
+        `rows[i]`, `amounts[j]` fixed points for `fixed[j]`."""
         abs_coef, abs_const = self._abs_coef, self._abs_const
         for row, coefficient in zip(rows, coefficients, strict=True):
             abs_coef[row] += abs(coefficient)
@@ -80,10 +80,10 @@ class TotalsMatrix:
         if self._max_abs_coef >= INT64 or self._max_abs_const >= INT64:
             self.usable = False
         if self.usable:
-            if rows:
-                self.coef[np.array(rows), np.array(of)] += np.array(coefficients, dtype=np.int64)
+            if rows:  # add.at: a pair named twice counts twice
+                np.add.at(self.coef, (np.array(rows), np.array(of)), np.array(coefficients, dtype=np.int64))
             if fixed:
-                self.const[np.array(fixed)] += np.array(amounts, dtype=np.int64)
+                np.add.at(self.const, np.array(fixed), np.array(amounts, dtype=np.int64))
 
     def _bound(self, count: int) -> int | None:
         """A bound on every player's `|const| + Σ|coef| × max|value|` (the largest of each
