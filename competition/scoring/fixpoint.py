@@ -7,7 +7,8 @@ of the recalculation is then one matrix-vector product and one sort.
 
 Exactness: float64 holds every integer below 2**53 exactly, and so does every partial
 sum of the product while `|const| + Σ|coef| × max|value|` stays below that bound (checked
-before each recalculation; above it the caller uses the plain loop). The float product
+before each recalculation with the largest `Σ|const|` and `Σ|coef|` of any player; above
+it the caller uses the plain loop). The float product
 only decides the orders; the totals and values returned are recomputed in integers.
 The results equal the plain loop's (`keizer._recalculate`) bit for bit.
 """
@@ -50,56 +51,88 @@ class TotalsMatrix:
         self.step = step
         self.coef = np.zeros((size, size), dtype=np.int64)
         self.const = np.zeros(size, dtype=np.int64)
-        self._abs_coef = [0] * size  # Σ|coef| per row, as Python ints: the exactness bound
+        # Σ|coef| and Σ|const| per row as Python ints, and their largest: the exactness bound
+        self._abs_coef = [0] * size
         self._abs_const = [0] * size
+        self._max_abs_coef = self._max_abs_const = 0
         self.usable = True  # False once a coefficient could overflow: use the plain loop
 
     def add_fixed(self, player: int, amount: int) -> None:
-        self._abs_const[player] += abs(amount)
-        if self._abs_const[player] >= INT64:
-            self.usable = False
-        if self.usable:
-            self.const[player] += amount
+        self.add_terms([], [], [], [player], [amount])
 
     def add_value(self, player: int, of: int, coefficient: int) -> None:
         """`coefficient` × the value of player `of` (the opponent's, or his own)."""
-        self._abs_coef[player] += abs(coefficient)
-        if self._abs_coef[player] >= INT64:
+        self.add_terms([player], [of], [coefficient], [], [])
+
+    def add_terms(
+        self, rows: Sequence[int], of: Sequence[int], coefficients: Sequence[int],
+        fixed: Sequence[int], amounts: Sequence[int],
+    ) -> None:
+        """Many terms at once (an evening's): `coefficients[i]` × the value of `of[i]` for
+        `rows[i]`, `amounts[j]` fixed points for `fixed[j]`."""
+        abs_coef, abs_const = self._abs_coef, self._abs_const
+        for row, coefficient in zip(rows, coefficients, strict=True):
+            abs_coef[row] += abs(coefficient)
+        for row, amount in zip(fixed, amounts, strict=True):
+            abs_const[row] += abs(amount)
+        self._max_abs_coef = max(self._max_abs_coef, max((abs_coef[row] for row in rows), default=0))
+        self._max_abs_const = max(self._max_abs_const, max((abs_const[row] for row in fixed), default=0))
+        if self._max_abs_coef >= INT64 or self._max_abs_const >= INT64:
             self.usable = False
         if self.usable:
-            self.coef[player, of] += coefficient
+            if rows:  # add.at: a pair named twice counts twice
+                np.add.at(self.coef, (np.array(rows), np.array(of)), np.array(coefficients, dtype=np.int64))
+            if fixed:
+                np.add.at(self.const, np.array(fixed), np.array(amounts, dtype=np.int64))
 
-    def _exact(self, active: Sequence[int], count: int) -> bool:
-        if not self.usable or not active:
-            return self.usable
-        largest = max(abs(self.top), abs(self.top - self.step * (count - 1)))
-        bound = max(self._abs_const[p] + self._abs_coef[p] * largest for p in active)
-        return count * (bound + 1) < EXACT  # the sort key is count × total + index
+    def _bound(self, count: int) -> int | None:
+        """A bound on every player's `|const| + Σ|coef| × max|value|` (the largest of each
+        part: players outside the standings have none), if the sort key
+        `count × total + index` is exact in float64 below it; None if not."""
+        if not self.usable:
+            return None
+        largest = max(abs(self.top), abs(self.top - self.step * max(count - 1, 0)))
+        bound = self._max_abs_const + self._max_abs_coef * largest
+        return bound if count * (bound + 1) < EXACT else None
+
+    def _local(self, active: Sequence[int], start: Order) -> tuple[
+        npt.NDArray[np.intp], npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.intp]
+    ]:
+        """The active players (ascending), their rows and columns of the matrix, and
+        `start` in local indices."""
+        count = len(active)
+        if count == self.size:  # everybody is in the standings: no copy
+            players = np.arange(count, dtype=np.intp)
+            return players, self.coef, self.const, np.array(start, dtype=np.intp)
+        players = np.array(sorted(active), dtype=np.intp)  # local index -> player
+        local = np.empty(self.size, dtype=np.intp)
+        local[players] = np.arange(count, dtype=np.intp)
+        coef = self.coef[np.ix_(players, players)]
+        return players, coef, self.const[players], local[np.array(start, dtype=np.intp)]
+
+    def _base(self, count: int) -> npt.NDArray[np.int64]:
+        """The value of each place, best first."""
+        return self.top - self.step * np.arange(count, dtype=np.int64)
 
     def recalculate(self, active: Sequence[int], start: Order, max_iterations: int) -> Recalculation | None:
         """Iterate values → totals → order from `start` (which names exactly the
         `active` players) as `keizer._recalculate` does; None if the bound for exact
         float arithmetic does not hold (the caller then uses the plain loop)."""
         count = len(active)
-        if len(start) != count or not self._exact(active, count):
+        bound = self._bound(count)
+        if len(start) != count or bound is None:
             return None
-        players = np.array(sorted(active), dtype=np.intp)  # local index -> player
-        local = {int(p): i for i, p in enumerate(players)}
-        coef = self.coef[np.ix_(players, players)]
-        const = self.const[players]
+        players, coef, const, order = self._local(active, start)
         # One product gives the sort key -count × total + index: ascending is highest
         # total first, equal totals by starting position, and no two keys are equal.
         keys = np.empty((count, count + 1), dtype=np.float64)
-        keys[:, :count] = coef
-        keys[:, count] = const
-        keys *= -count
-        keys[:, count] += np.arange(count)
-        base = np.array([self.top - self.step * r for r in range(count)], dtype=np.int64)
+        np.multiply(coef, -count, out=keys[:, :count], casting="unsafe")
+        keys[:, count] = np.arange(count) - count * const
+        base = self._base(count)
         base_float = base.astype(np.float64)
         values = np.ones(count + 1, dtype=np.float64)  # the last 1 picks the constant column
         key_of = np.empty(count, dtype=np.float64)
 
-        order = np.array([local[p] for p in start], dtype=np.intp)
         key = order.tobytes()
         seen = {key: 0}
         orders = [order]  # orders[i] gives the totals of iteration i + 1
@@ -113,7 +146,7 @@ class TotalsMatrix:
             new = argsort()
             new_key = new.tobytes()
             if new_key == key:
-                return self._result(players, coef, const, base, [order], False, iteration)
+                return self._result(players, coef, const, base, bound, [order], False, iteration)
             earlier = seen_get(new_key)
             if earlier is not None:
                 cycle_from, iterations = earlier, iteration
@@ -122,7 +155,22 @@ class TotalsMatrix:
             remember(new)
             order, key = new, new_key
         cycle_orders = orders[cycle_from:] if cycle_from >= 0 else orders[-3:-1]
-        return self._result(players, coef, const, base, cycle_orders, True, iterations)
+        return self._result(players, coef, const, base, bound, cycle_orders, True, iterations)
+
+    def score_once(self, active: Sequence[int], start: Order) -> Recalculation | None:
+        """The totals with the values of `start` (which names exactly the `active`
+        players) and the order they give, once (the lagging method); None if the
+        numbers are too large for exact arithmetic."""
+        count = len(active)
+        if len(start) != count or self._bound(count) is None:
+            return None
+        players, coef, const, order = self._local(active, start)
+        base = self._base(count)
+        values = np.empty(count, dtype=np.int64)
+        values[order] = base
+        totals = const + coef @ values
+        settled = np.lexsort((np.arange(count), -totals))  # highest first, ties by starting position
+        return self._full(players, settled, totals, values, 1, False, 1)
 
     def _result(
         self,
@@ -130,36 +178,51 @@ class TotalsMatrix:
         coef: npt.NDArray[np.int64],
         const: npt.NDArray[np.int64],
         base: npt.NDArray[np.int64],
+        bound: int,
         cycle_orders: Sequence[npt.NDArray[np.intp]],
         cycle: bool,
         iterations: int,
     ) -> Recalculation:
         """Totals and values summed over the given orders, in integers; with a cycle
-        the settled order is by the summed totals, ties by starting position."""
+        the settled order is by the summed totals, ties by starting position. A summed
+        total is at most `n × bound` (`_bound`): int64 below INT64, Python ints above."""
         n = len(cycle_orders)
         count = len(players)
-        largest = int(np.abs(base).max()) if count else 0
-        bound = n * max((abs(int(c)) for c in const), default=0) + n * largest * int(
-            np.abs(coef).sum(axis=1).max(initial=0)
-        )
-        dtype: type = np.int64 if bound < INT64 else object
+        dtype: type = np.int64 if n * bound < INT64 else object
         summed_values: npt.NDArray[Any] = np.zeros(count, dtype=dtype)
         for cycle_order in cycle_orders:
             placed: npt.NDArray[Any] = np.empty(count, dtype=dtype)
             placed[cycle_order] = base.astype(dtype)
             summed_values += placed
-        totals = n * const.astype(dtype) + coef.astype(dtype) @ summed_values
-        if cycle:
-            if dtype is object:
-                local = sorted(range(count), key=lambda i: (-totals[i], i))
-            else:
-                local = np.argsort(-totals, kind="stable").tolist()
+        if dtype is np.int64:
+            totals = n * const + coef @ summed_values
         else:
-            local = cycle_orders[0].tolist()
-        full_totals = [0] * self.size
-        full_values = [0] * self.size
-        for i, p in enumerate(players.tolist()):
-            full_totals[p] = int(totals[i])
-            full_values[p] = int(summed_values[i])
-        settled = tuple(int(players[i]) for i in local)
-        return Recalculation(settled, full_totals, n, full_values, cycle, iterations)
+            totals = n * const.astype(dtype) + coef.astype(dtype) @ summed_values
+        if not cycle:
+            settled: Any = cycle_orders[0]
+        elif dtype is object:
+            settled = sorted(range(count), key=lambda i: (-totals[i], i))
+        else:
+            settled = np.argsort(-totals, kind="stable")
+        return self._full(players, settled, totals, summed_values, n, cycle, iterations)
+
+    def _full(
+        self,
+        players: npt.NDArray[np.intp],
+        settled: Any,
+        totals: npt.NDArray[Any],
+        values: npt.NDArray[Any],
+        orders: int,
+        cycle: bool,
+        iterations: int,
+    ) -> Recalculation:
+        """A Recalculation over every player (those not active: 0), as Python ints."""
+        if len(players) == self.size:
+            full_totals, full_values = totals.tolist(), values.tolist()
+            order = tuple(np.asarray(settled, dtype=np.intp).tolist())
+        else:
+            full_totals, full_values = [0] * self.size, [0] * self.size
+            for p, total, value in zip(players.tolist(), totals.tolist(), values.tolist(), strict=True):
+                full_totals[p], full_values[p] = total, value
+            order = tuple(players[np.asarray(settled, dtype=np.intp)].tolist())
+        return Recalculation(order, full_totals, orders, full_values, cycle, iterations)

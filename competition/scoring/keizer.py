@@ -5,10 +5,12 @@ The rules are in docs/standings.md. In short: a player's value is
 factor of the own value, or fixed points; the standings after an evening depend on
 the `method` (fixpoint, lagging or frozen) by which values are fed back.
 
-Speed: the fixpoint method recomputes all totals many times per evening, so totals
-are kept as integers in a common unit (every factor, fixed amount and value scaled
-by one denominator) and per-player term lists grow evening by evening; an
-iteration then costs O(players + games so far). Fractions appear only in the output.
+Speed (docs/standings.md, "How fast"): the fixpoint method recomputes all totals many
+times per evening, so totals are kept as integers in a common unit (every factor, fixed
+amount and value scaled by one denominator); each evening's scoring terms are built once
+and added to `fixpoint.TotalsMatrix` (the per-player term lists of `_Totals` are the plain
+loop's). Fractions appear only in the output, and the many rows and lines of a history
+are built without the frozen dataclasses' __init__. `bench/naive.py` is the reference.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from collections import OrderedDict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from competition.scoring.fixpoint import Recalculation, TotalsMatrix
 from competition.scoring.types import (
@@ -43,15 +45,27 @@ Engine = Literal["matrix", "python"]
 Order = tuple[int, ...]  # player indices (= starting positions, 0-based), best first
 
 
-@dataclass(frozen=True)
-class _Event:
-    """What happened to one player (by index) on one evening."""
+class _Event(NamedTuple):
+    """What happened to one player (by index) on one evening. A named tuple: a season
+    has thousands, and a frozen dataclass costs several times as much to build."""
 
     player: int
     outcome: Outcome
     opponent: int | None = None
     colour: str | None = None  # "white" / "black" for games
     over_limit: bool = False
+
+
+class _Terms(NamedTuple):
+    """An evening's scoring in integer units: `coefficients[i]` × the value of
+    `of[i]` for player `rows[i]`, and `amounts[j]` fixed points for `fixed[j]`. Each
+    player has at most one event an evening, so no (row, of) pair repeats."""
+
+    rows: list[int]
+    of: list[int]
+    coefficients: list[int]
+    fixed: list[int]
+    amounts: list[int]
 
 
 # ---------------------------------------------------------------------------
@@ -116,37 +130,42 @@ class _Units:
 
 
 class _Totals:
-    """Per-player cumulative terms: total = const + own × V[p] + Σ c × V[q]."""
+    """Per-player cumulative terms: total = const + Σ c × V[q] (q may be the player
+    himself: own-value outcomes). The plain reference of `fixpoint.TotalsMatrix`."""
 
     def __init__(self, size: int) -> None:
         self.const = [0] * size
-        self.own = [0] * size
         self.terms: list[list[tuple[int, int]]] = [[] for _ in range(size)]
 
-    def add(self, units: _Units, event: _Event, matrix: TotalsMatrix | None = None) -> None:
-        term = units.term(event)
-        if term is None:
-            return
-        basis, coefficient = term
-        if basis == "fixed":
-            self.const[event.player] += coefficient
-            if matrix is not None:
-                matrix.add_fixed(event.player, coefficient)
-        elif basis == "own":
-            self.own[event.player] += coefficient
-            if matrix is not None:
-                matrix.add_value(event.player, event.player, coefficient)
-        else:
-            assert event.opponent is not None
-            self.terms[event.player].append((event.opponent, coefficient))
-            if matrix is not None:
-                matrix.add_value(event.player, event.opponent, coefficient)
+    def add(self, terms: _Terms) -> None:
+        for player, amount in zip(terms.fixed, terms.amounts, strict=True):
+            self.const[player] += amount
+        for player, of, coefficient in zip(terms.rows, terms.of, terms.coefficients, strict=True):
+            self.terms[player].append((of, coefficient))
+
+    def add_value(self, player: int, of: int, coefficient: int) -> None:
+        self.terms[player].append((of, coefficient))
 
     def totals(self, values: Sequence[int]) -> list[int]:
-        return [
-            c + o * v + sum([k * values[q] for q, k in terms])
-            for c, o, v, terms in zip(self.const, self.own, values, self.terms, strict=True)
-        ]
+        return [c + sum([k * values[q] for q, k in terms]) for c, terms in zip(self.const, self.terms, strict=True)]
+
+
+def _evening_terms(units: _Units, events: Sequence[_Event]) -> _Terms:
+    terms = _Terms([], [], [], [], [])
+    rules = units.rules
+    for player, outcome, opponent, _, over_limit in events:
+        rule = None if over_limit else rules.get(outcome)
+        if rule is None:
+            continue
+        basis, coefficient = rule
+        if basis == "fixed":
+            terms.fixed.append(player)
+            terms.amounts.append(coefficient)
+        else:
+            terms.rows.append(player)
+            terms.of.append(player if basis == "own" else opponent)  # type: ignore[arg-type]
+            terms.coefficients.append(coefficient)
+    return terms
 
 
 def _ordered(active: Sequence[int], totals: Sequence[int]) -> Order:
@@ -239,27 +258,35 @@ def _events(
 def _mentioned_events(
     evening: Evening, index: Mapping[int, int], limit: int | None, absences: dict[int, int]
 ) -> list[_Event]:
-    def idx(player_id: int) -> int:
-        if player_id not in index:
-            raise ValueError(f"player {player_id} of evening {evening.date} is not in the starting order")
-        return index[player_id]
+    try:
+        return _mentioned(evening, index, limit, absences)
+    except KeyError:
+        for player_id in sorted(evening.mentioned() - set(index)):
+            raise ValueError(
+                f"player {player_id} of evening {evening.date} is not in the starting order"
+            ) from None
+        raise
 
+
+def _mentioned(
+    evening: Evening, index: Mapping[int, int], limit: int | None, absences: dict[int, int]
+) -> list[_Event]:
     events: list[_Event] = []
+    append = events.append
     for game in evening.games:
-        white, black = idx(game.white), idx(game.black)
+        white, black = index[game.white], index[game.black]
         white_outcome, black_outcome = RESULT_OUTCOMES[game.result]
-        events.append(_Event(white, white_outcome, black, "white"))
-        events.append(_Event(black, black_outcome, white, "black"))
-    events += [_Event(idx(p), Outcome.BYE) for p in evening.byes]
-    events += [_Event(idx(p), Outcome.CLUB_DUTY) for p in evening.club_duty]
+        append(_Event(white, white_outcome, black, "white"))
+        append(_Event(black, black_outcome, white, "black"))
+    events += [_Event(index[p], Outcome.BYE) for p in evening.byes]
+    events += [_Event(index[p], Outcome.CLUB_DUTY) for p in evening.club_duty]
     for player_id in evening.absent_with_notice:
-        p = idx(player_id)
+        p = index[player_id]
         before = absences.get(p, 0)
         absences[p] = before + 1
         over = limit is not None and before >= limit
-        events.append(_Event(p, Outcome.ABSENT_WITH_NOTICE, over_limit=over))
-    players = [e.player for e in events]
-    if len(players) != len(set(players)):
+        append(_Event(p, Outcome.ABSENT_WITH_NOTICE, over_limit=over))
+    if len(events) != len({e.player for e in events}):
         raise ValueError(f"a player appears twice in evening {evening.date}")
     return events
 
@@ -382,11 +409,14 @@ def compute_keizer_half(
         params.absent_with_notice_limit,
         absence_counts_before or {},
     )
-    state = _Totals(size)
-    matrix = None
+    if not evenings:
+        return HalfResult(half, tuple(starting_order), (), False, ())
+    terms = [_evening_terms(units, evening_events) for evening_events in events]
+    rescored = params.method != "frozen"  # every evening rescored with new values
+    matrix = TotalsMatrix(size, units.top, units.step) if rescored and engine == "matrix" else None
+    state = _Totals(size) if rescored and matrix is None else None
     memo = None  # the running digest of the inputs and the evenings so far
-    if params.method == "fixpoint" and engine == "matrix":
-        matrix = TotalsMatrix(size, units.top, units.step)
+    if params.method == "fixpoint" and matrix is not None:
         memo = _inputs_digest(params, tuple(starting_order), sorted(present_from_start),
                               sorted((absence_counts_before or {}).items()), max_iterations)
     frozen = [0] * size  # the frozen method's running totals
@@ -396,40 +426,63 @@ def compute_keizer_half(
     counts = [new_counts() for _ in range(size)]
     outcomes: list[_EveningOutcome] = []
     rows_by_evening: list[EveningStandings] = []
+    rank_values = [Fraction(units.top - units.step * r, units.value_unit) for r in range(size)]
+    totals_seen: dict[tuple[int, int], Fraction] = {}
+    in_matrix = 0  # the evenings added to the matrix so far
     for k, evening in enumerate(evenings):
         active += entering[k]
-        for p in entering[k]:
-            state.own[p] += own_added
-            if matrix is not None and own_added:
-                matrix.add_value(p, p, own_added)
-        for event in events[k]:
-            state.add(units, event, matrix)
-            count_event(counts[event.player], event.outcome, event.colour)
+        if state is not None:
+            state.add(terms[k])
+            for p in entering[k]:
+                state.add_value(p, p, own_added)
+        for player, outcome, _, colour, _ in events[k]:  # count_event, inline: thousands of events
+            player_counts = counts[player]
+            player_counts[_COUNTERS[outcome]] += 1
+            if colour is not None and outcome in _PLAYED:
+                player_counts["whites" if colour == "white" else "blacks"] += 1
         used = order + tuple(entering[k])
+        remembered, key = None, b""
         if memo is not None:
-            memo.update(repr(evening).encode())
-        key = memo.digest() if memo is not None else b""
-        remembered = SETTLED.get(key) if memo is not None else None
+            memo.update(repr((terms[k], entering[k])).encode())
+            key = memo.digest()
+            remembered = SETTLED.get(key)
         if remembered is not None:
             result = remembered
-        elif params.method == "fixpoint":
-            r = matrix.recalculate(active, used, max_iterations) if matrix is not None else None
+        elif rescored:
+            r = None
+            if matrix is not None:
+                for j in range(in_matrix, k + 1):  # evenings whose outcome was remembered are added now
+                    matrix.add_terms(*terms[j])
+                    if own_added and entering[j]:
+                        matrix.add_terms(entering[j], entering[j], [own_added] * len(entering[j]), [], [])
+                in_matrix = k + 1
+                if params.method == "fixpoint":
+                    r = matrix.recalculate(active, used, max_iterations)
+                else:
+                    r = matrix.score_once(active, used)
+                if r is None:  # numbers too large for exact float arithmetic: the plain loop from now on
+                    matrix, memo = None, None
+                    state = _state_after(terms[: k + 1], entering[: k + 1], own_added, size)
             if r is None:
-                r = _recalculate(units, state, active, used, size, max_iterations)
+                assert state is not None
+                if params.method == "fixpoint":
+                    r = _recalculate(units, state, active, used, size, max_iterations)
+                else:
+                    values = units.values(used, size)
+                    totals = state.totals(values)
+                    r = Recalculation(_ordered(active, totals), totals, 1, values, False, 1)
             result = _EveningOutcome(r.order, r.totals, r.values, r.cycle, r.iterations, r.orders)
             if memo is not None:
                 SETTLED.put(key, result)
         else:
-            result = _score_once(params, units, state, frozen, events[k], active, used)
+            result = _score_frozen(units, frozen, events[k], active, used, own_added)
         outcomes.append(result)
         order = result.order
         if history or k == len(evenings) - 1:
-            rows = _rows(units, result, counts, starting_order)
+            rows = _rows(units, result, counts, starting_order, rank_values, totals_seen)
             rows_by_evening.append(
                 EveningStandings(evening.date, rows, result.cycle, result.iterations, _cycle_orders(result))
             )
-    if not evenings:
-        return HalfResult(half, tuple(starting_order), (), False, ())
     final = rows_by_evening[-1]
     explained = _explain(params, units, evenings, events, outcomes, final.rows, index, starting_order)
     return HalfResult(
@@ -442,47 +495,62 @@ def compute_keizer_half(
     )
 
 
+def _state_after(terms: Sequence[_Terms], entering: Sequence[Sequence[int]], own_added: int, size: int) -> _Totals:
+    """The plain loop's totals after these evenings (when the matrix cannot go on exactly)."""
+    state = _Totals(size)
+    for evening_terms, new in zip(terms, entering, strict=True):
+        state.add(evening_terms)
+        for p in new:
+            state.add_value(p, p, own_added)
+    return state
+
+
 def _cycle_orders(result: _EveningOutcome) -> int:
     return result.orders if result.cycle else 0
 
 
-def _score_once(
-    params: KeizerParams,
-    units: _Units,
-    state: _Totals,
-    frozen: list[int],
-    events: Sequence[_Event],
-    active: Sequence[int],
-    used: Order,
+def _score_frozen(
+    units: _Units, frozen: list[int], events: Sequence[_Event], active: Sequence[int], used: Order, own_added: int
 ) -> _EveningOutcome:
-    """lagging: rescore everything once with the values of `used` (the previous
-    standings); frozen: add only this evening, scored with those values."""
+    """frozen: add only this evening, scored with the values of `used` (the previous
+    standings), to the totals so far."""
     values = units.values(used, len(frozen))
-    if params.method == "lagging":
-        totals = state.totals(values)
-    else:
-        for event in events:
-            frozen[event.player] += units.points(event, values)
-        own_added = units.factor_unit if params.own_value_added else 0
-        totals = [f + own_added * v for f, v in zip(frozen, values, strict=True)]
+    for event in events:
+        frozen[event.player] += units.points(event, values)
+    totals = [f + own_added * v for f, v in zip(frozen, values, strict=True)]
     return _EveningOutcome(_ordered(active, totals), totals, values, False, 1)
 
 
+_new = object.__new__
+_set = object.__setattr__
+
+
 def _rows(
-    units: _Units, result: _EveningOutcome, counts: Sequence[dict[str, int]], ids: Sequence[int]
+    units: _Units,
+    result: _EveningOutcome,
+    counts: Sequence[dict[str, int]],
+    ids: Sequence[int],
+    rank_values: Sequence[Fraction],
+    fractions: dict[tuple[int, int], Fraction],
 ) -> tuple[Standing, ...]:
-    """Standings rows, without explanation lines."""
-    top, step = units.top, units.step
-    return tuple(
-        Standing(
-            rank=rank0 + 1,
-            player_id=ids[p],
-            total=Fraction(result.totals[p], units.total_unit * result.orders),
-            value=Fraction(top - step * rank0, units.value_unit),
-            stats=PlayerStats(**counts[p]),
-        )
-        for rank0, p in enumerate(result.order)
-    )
+    """Standings rows, without explanation lines. A full history builds thousands:
+    the frozen rows are made without their dataclass __init__ (which sets each field
+    through object.__setattr__), every field given."""
+    totals, denominator = result.totals, units.total_unit * result.orders
+    rows = []
+    for rank0, p in enumerate(result.order):
+        stats = _new(PlayerStats)
+        _set(stats, "__dict__", counts[p].copy())
+        total = fractions.get((totals[p], denominator))  # a third of a history's totals repeat
+        if total is None:
+            total = fractions[totals[p], denominator] = Fraction(totals[p], denominator)
+        row = _new(Standing)
+        _set(row, "__dict__", {
+            "rank": rank0 + 1, "player_id": ids[p], "total": total,
+            "value": rank_values[rank0], "stats": stats, "lines": (),
+        })
+        rows.append(row)
+    return tuple(rows)
 
 
 def _explain(
@@ -504,21 +572,53 @@ def _explain(
     last = outcomes[-1].scoring_values
     per_player: dict[int, list[Line]] = {index[row.player_id]: [] for row in rows}
     fractions: dict[tuple[int, int], Fraction] = {}  # a season repeats few distinct numbers
+
+    rules = units.rules
     for k, evening in enumerate(evenings):
         outcome = outcomes[k] if params.method == "frozen" else outcomes[-1]
         values, orders = outcome.scoring_values, outcome.orders
-        for event in events[k]:
-            per_player[event.player].append(
-                _line(units, evening, event, values, ids, orders, fractions)
-            )
+        per_value, per_total = units.value_unit * orders, units.total_unit * orders
+        date = evening.date
+        shared: dict[tuple[Outcome, bool, tuple[int, int]], Line] = {}
+        for player, result, opponent, _, over_limit in events[k]:  # `_line`, inline
+            rule = rules.get(result)
+            value = None
+            if rule is None:
+                key = (0, 1)
+            elif rule[0] == "fixed":
+                key = (0 if over_limit else rule[1], units.total_unit)  # fixed points are not summed
+            else:
+                scored = values[player if rule[0] == "own" else opponent]  # type: ignore[index]
+                value = fractions.get((scored, per_value))
+                if value is None:
+                    value = fractions[scored, per_value] = Fraction(scored, per_value)
+                key = (0 if over_limit else rule[1] * scored, per_total)
+            alike = opponent is None and value is None  # e.g. every absence without notice of the evening
+            line = shared.get((result, over_limit, key)) if alike else None
+            if line is None:
+                points = fractions.get(key)
+                if points is None:
+                    points = fractions[key] = Fraction(*key)
+                line = _new(Line)  # a frozen dataclass, built without its slow __init__
+                _set(line, "__dict__", {
+                    "date": date, "outcome": result, "opponent": None if opponent is None else ids[opponent],
+                    "value": value, "points": points, "over_limit": over_limit,
+                })
+                if alike:
+                    shared[result, over_limit, key] = line  # equal lines may be one object: they are frozen
+            per_player[player].append(line)
     if params.own_value_added:
         for p, lines in per_player.items():
             value = Fraction(last[p], units.value_unit * outcomes[-1].orders)
             lines.append(Line(None, Outcome.OWN_VALUE, None, value, value))
-    return tuple(
-        Standing(row.rank, row.player_id, row.total, row.value, row.stats, tuple(per_player[index[row.player_id]]))
-        for row in rows
-    )
+    explained = []
+    for row in rows:
+        fields = dict(row.__dict__)
+        fields["lines"] = tuple(per_player[index[row.player_id]])
+        standing = _new(Standing)
+        _set(standing, "__dict__", fields)
+        explained.append(standing)
+    return tuple(explained)
 
 
 def _line(
@@ -601,7 +701,8 @@ def compute_keizer_season(
         )
         carried = [row.player_id for row in results["winter"].standings]
     if summer:
-        order = carried + [p for p in by_start if p not in set(carried)]
+        in_winter = set(carried)
+        order = carried + [p for p in by_start if p not in in_winter]
         results["summer"] = compute_keizer_half(
             params,
             summer,

@@ -91,3 +91,10 @@ def test_after_a_cycle_each_line_is_the_average_over_the_cycle_and_the_lines_sum
                 assert line.points == Fraction(5)  # fixed points stay as they are
             if line.outcome == Outcome.WIN and line.value is not None:
                 assert line.points == line.value  # a win: 1 × the average opponent value
+
+
+def test_terms_added_at_once_count_each_even_when_a_pair_repeats() -> None:
+    grid = TotalsMatrix(3, 60, 1)
+    grid.add_terms([0, 0, 1], [1, 1, 0], [6, 6, 3], [2, 2], [5, 5])
+    grid.add_value(0, 1, 6)
+    assert (grid.coef[0, 1], grid.coef[1, 0], grid.const[2]) == (18, 3, 10)
