@@ -49,8 +49,8 @@ from .engine.lists import (
     read_list,
     zip_member_name,
 )
-from .selectors import import_list_date
 from .engine.matching import FIDE, KNSB, NUMBER_KINDS, Matching, MemberRef, match, wanted_for
+from .selectors import import_list_date
 from .texts import error_text
 
 log = logging.getLogger(__name__)

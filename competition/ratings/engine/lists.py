@@ -291,7 +291,7 @@ def open_list(path: str, *, max_bytes: int = MAX_BYTES) -> tuple[BinaryIO, int]:
         if size > max_bytes:
             stream.close()
             raise RatingListError(TOO_LARGE, limit=max_bytes // 2**20)
-        return _buffered(_Bounded(stream, max_bytes=max_bytes)), size  # type: ignore[return-value]
+        return _buffered(_Bounded(stream, max_bytes=max_bytes)), size
     try:
         archive = zipfile.ZipFile(path)
     except RatingListError:
@@ -320,7 +320,7 @@ def open_list(path: str, *, max_bytes: int = MAX_BYTES) -> tuple[BinaryIO, int]:
         archive.close()
         raise
     raw = _Bounded(inner, max_bytes=max_bytes, archive=archive)  # type: ignore[arg-type]
-    return _buffered(raw), info.file_size  # type: ignore[return-value]
+    return _buffered(raw), info.file_size
 
 
 def zip_member_name(path: str) -> str:
@@ -452,7 +452,7 @@ def read_list(
     bounded = getattr(stream, "raw", None)
     if not isinstance(bounded, _Bounded):
         bounded = _Bounded(stream, max_bytes=max_bytes)
-        stream = _buffered(bounded)  # type: ignore[assignment]
+        stream = _buffered(bounded)
     head = stream.peek(HEAD_BYTES)[:HEAD_BYTES]  # type: ignore[attr-defined]
     if not head.strip():
         raise RatingListError(EMPTY)
@@ -488,7 +488,7 @@ def _reporter(bounded: _Bounded, total: int, progress: Progress | None) -> Calla
     return report
 
 
-def _text_lines(stream: BinaryIO, head: bytes) -> Iterator[bytes] | Iterator[str]:
+def _text_lines(stream: BinaryIO, head: bytes) -> Iterator[bytes | str]:
     """The lines of a text list: bytes (decoded line by line, fast, and an old list in
     Windows-1252 next to UTF-8 lines still reads), or str from a UTF-16 text stream."""
     if _encoding(head) == "utf-16":

@@ -102,7 +102,8 @@ class Matching:
 def wanted_for(members: Iterable[MemberRef], number_kind: str) -> Wanted:
     """What to keep of a list for these members: their numbers, and the names of those
     without a number."""
-    numbers, names = set(), set()
+    numbers: set[str] = set()
+    names: set[str] = set()
     for m in members:
         number = m.number(number_kind)
         if number:
