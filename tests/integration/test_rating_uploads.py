@@ -327,3 +327,14 @@ def test_an_opponent_without_a_rating_on_the_rating_date_is_unrated_for_the_tpr(
     User.objects.filter(pk=first.black.member_id).update(rating=2400)
     assert selectors.half_performances(first.white) == {evening.half_id: None}
     assert selectors.half_performances(second.white) == {evening.half_id: second.black.rating + 800}
+
+
+def test_the_refusals_and_the_preview_speak_dutch(leader_client, anna, tmp_path, settings):
+    leader_client.cookies[settings.LANGUAGE_COOKIE_NAME] = "nl"
+    page = post(leader_client, "lijst.zip", zipped(tmp_path, flags=0x1)).content.decode()
+    assert "Het zipbestand is met een wachtwoord beveiligd" in page
+    post(leader_client, "standard_sep25frl.txt", FIDE_TXT.replace(b" 1987   0", b"    0   0"))
+    ri = RatingImport.objects.get()
+    page = leader_client.get(reverse("ratings:detail", args=[ri.pk])).content.decode()
+    assert "Deze lijst vult de FIDE-rating van de leden in, met als datum 1 september 2025." in page
+    assert "1 lid staat in de lijst zonder rating: zijn rating blijft zoals hij is." in page
