@@ -352,7 +352,7 @@ def season_start_from_ratings(*, actor: Actor, season: Season) -> list[Player]:
     order follows it (RULES.md 4.1). Only before the first game: afterwards the starting
     order decides standings that have been published."""
     require(actor, START_ORDER_PERM)
-    season = Season.objects.select_for_update().select_related("competition").get(pk=season.pk)
+    season = Season.objects.select_for_update(of=("self",)).select_related("competition").get(pk=season.pk)
     field = rating_fields(season.competition.start_rating)[0]
     if Game.objects.filter(evening__season=season).exists():
         raise ValidationError(
