@@ -353,7 +353,7 @@ def season_start_from_ratings(*, actor: Actor, season: Season) -> list[Player]:
     order decides standings that have been published."""
     require(actor, START_ORDER_PERM)
     season = Season.objects.select_for_update(of=("self",)).select_related("competition").get(pk=season.pk)
-    field = rating_fields(season.competition.start_rating)[0]
+    kind = season.competition.start_rating
     if Game.objects.filter(evening__season=season).exists():
         raise ValidationError(
             _("The season has games already; its starting order is no longer set from ratings.")
@@ -362,7 +362,7 @@ def season_start_from_ratings(*, actor: Actor, season: Season) -> list[Player]:
                    .select_related("member"))
     before, after = {}, {}
     for p in players:
-        current = getattr(p.member, field)
+        current = p.member.rating_of(kind)
         if p.rating != current:
             before[str(p.pk)], after[str(p.pk)] = p.rating, current
             p.rating = current

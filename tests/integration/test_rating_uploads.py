@@ -338,3 +338,15 @@ def test_the_refusals_and_the_preview_speak_dutch(leader_client, anna, tmp_path,
     page = leader_client.get(reverse("ratings:detail", args=[ri.pk])).content.decode()
     assert "Deze lijst vult de FIDE-rating van de leden in, met als datum 1 september 2025." in page
     assert "1 lid staat in de lijst zonder rating: zijn rating blijft zoals hij is." in page
+
+
+def test_a_player_added_to_a_fide_start_season_gets_his_fide_rating():
+    admin = f.admin()
+    season = f.season(players=2, actor=admin)
+    Competition.objects.filter(season=season).update(start_rating="fide")
+    season.refresh_from_db()
+    newcomer = f.member(name="Nieuw Lid", rating=1500)
+    User.objects.filter(pk=newcomer.pk).update(fide_rating=1720)
+    newcomer.refresh_from_db()
+    player = competition_services.player_add(actor=admin, season=season, member=newcomer)
+    assert player.rating == 1720
