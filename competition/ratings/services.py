@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-import time
 import uuid
 from pathlib import Path
 from typing import Any
@@ -272,7 +271,7 @@ def rating_imports_end_stuck(*, now: dt.datetime | None = None) -> list[int]:
     held = set(RatingImport.objects.exclude(path="").values_list("path", flat=True))
     old = now.timestamp() - 24 * 3600
     for path in upload_dir().iterdir():
-        if str(path) not in held and path.is_file() and path.stat().st_mtime < min(old, time.time() - 24 * 3600):
+        if str(path) not in held and path.is_file() and path.stat().st_mtime < old:
             path.unlink(missing_ok=True)
     return ended
 
