@@ -52,17 +52,20 @@ def main() -> None:
         traced = "--trace" in sys.argv  # tracemalloc slows reading about threefold
         if traced:
             tracemalloc.start()
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         stream, total = open_list(path)
         with stream:
             kept = read_list(stream, wanted=wanted, total=total, progress=lambda _f: None)
         elapsed = time.perf_counter() - started
+        cpu = time.process_time() - cpu_started
         peak = tracemalloc.get_traced_memory()[1] if traced else 0
         tracemalloc.stop()
         rss_after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         print(f"FIDE text list: {lines:,} lines, {size / 2**20:.0f} MB; kept {len(kept)} entries "
               f"for 50 numbers and 10 names")
-        print(f"  parse and filter: {elapsed:.1f} s ({lines / elapsed:,.0f} lines/s)")
+        print(f"  parse and filter: {elapsed:.1f} s ({lines / elapsed:,.0f} lines/s); "
+              f"{cpu:.1f} s CPU ({lines / cpu:,.0f} lines per CPU second, what a busy "
+              f"machine changes least); load average {os.getloadavg()[0]:.1f}")
         if traced:
             print(f"  peak Python memory while reading: {peak / 2**20:.2f} MB (tracemalloc)")
         print(f"  process max RSS {rss_after / 1024:.0f} MB (before reading "

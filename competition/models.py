@@ -571,6 +571,7 @@ class AuditAction(models.TextChoices):
     RATINGS_UPLOAD = "ratings.upload", _("rating list uploaded")
     RATINGS_APPLY = "ratings.apply", _("ratings saved from a list")
     RATINGS_SEASON_START = "ratings.season_start", _("starting order set from the ratings")
+    COMPETITION_RATINGS = "competition.ratings", _("ratings for the starting order and the TRF chosen")
     ADMIN_ADD = "admin.add", _("added in the admin")
     ADMIN_CHANGE = "admin.change", _("changed in the admin")
     ADMIN_DELETE = "admin.delete", _("deleted in the admin")
@@ -950,6 +951,16 @@ class RatingImport(models.Model):
         default=RatingImportStatus.READING,
     )
     progress = models.PositiveSmallIntegerField(default=0)
+    # When the reading last moved: an import "being read" that has not moved for
+    # RATINGS_READING_STUCK_MINUTES is ended by the catch-up job (its task was lost).
+    updated_at = models.DateTimeField(null=True, blank=True)
+    # Which of the member's ratings the list writes (a FIDE list: the FIDE rating), of
+    # which list it is (a rapid or blitz list is no standard rating unless the leader says
+    # so) and of which month (the first of it; the member's rating date).
+    rating_kind = models.CharField(_("ratings in the list"), max_length=4,
+                                   choices=RatingKind.choices, default=RatingKind.KNSB)
+    list_kind = models.CharField(_("kind of list"), max_length=8, default="standard")
+    list_date = models.DateField(_("list of"), null=True, blank=True)
     error = models.JSONField(null=True, blank=True, help_text="code and parameters")
     matching = models.JSONField(null=True, blank=True)
     applied_at = models.DateTimeField(null=True, blank=True)

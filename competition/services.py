@@ -276,7 +276,7 @@ def player_add(
         season=season,
         member=member,
         kind=kind,
-        rating=rating if rating is not None else member.rating,
+        rating=rating if rating is not None else member.rating_of(season.competition.start_rating),
         start=start,
     )
     player.full_clean()

@@ -54,6 +54,7 @@ from .models import (
 from .pagecache import cache_public_page, data_version, evening_version, versioned
 from .prizes import selectors as prize_selectors
 from .ratings import selectors as rating_selectors
+from .ratings.forms import CompetitionRatingsForm
 from .rules_text import describe_competition
 from .tables import KEIZER_CSV, LADDER_CSV, KeizerTable, LadderTable
 from .web import confirmed, form_error_messages, run_service, season_or_404
@@ -494,7 +495,9 @@ def leader_season(request: HttpRequest, season: str) -> HttpResponse:
         {"season": season_obj, "competition": competition, "params_form": params_form,
          "evenings": evenings_list, "kinds": EveningKind.choices,
          "halves": season_obj.halves.order_by("start_date"),
-         "players": season_obj.players.select_related("member").order_by("start")},
+         "players": season_obj.players.select_related("member").order_by("start"),
+         "ratings_form": CompetitionRatingsForm(initial={
+             "start_rating": competition.start_rating, "trf_rating": competition.trf_rating})},
     )
 
 

@@ -187,6 +187,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "competition.tasks.recalculate_stale_seasons",
         "schedule": crontab(minute="*"),
     },
+    # Catch-up: rating lists whose reading task was lost end with a message.
+    "rating-imports-stuck": {
+        "task": "competition.ratings.tasks.end_stuck_rating_imports",
+        "schedule": crontab(minute="*/5"),
+    },
     # Catch-up: club duty decisions whose e-mail task was lost.
     "club-duty-notices-catch-up": {
         "task": "competition.tasks.send_club_duty_notices_undelivered",
@@ -262,6 +267,11 @@ PAGE_STALE_SECONDS = env.int("PAGE_STALE_SECONDS", default=5)
 # about 40 MB, unzipped text about 200 MB).
 RATINGS_UPLOAD_DIR = env.str("RATINGS_UPLOAD_DIR", default=str(VAR_DIR / "uploads" / "ratings"))
 RATINGS_UPLOAD_MAX_BYTES = env.int("RATINGS_UPLOAD_MAX_MB", default=250) * 2**20
+# Unpacked (a zip's content): FIDE's largest list is about half of it; a zip bomb stops here.
+RATINGS_UNPACKED_MAX_BYTES = env.int("RATINGS_UNPACKED_MAX_MB", default=1024) * 2**20
+# A list "being read" whose progress has not moved for this long lost its task: the
+# catch-up job ends it with a message (reading FIDE's whole list takes well under a minute).
+RATINGS_READING_STUCK_MINUTES = env.int("RATINGS_READING_STUCK_MINUTES", default=15)
 
 # --- Static files -----------------------------------------------------------------------
 STATIC_URL = "static/"

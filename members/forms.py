@@ -10,10 +10,21 @@ from django.utils.translation import gettext_lazy as _
 from competition.models import PlayerKind
 
 
+class RatingField(forms.IntegerField):
+    """A rating in ASCII digits: Django's IntegerField takes "٣" for 3 and "١٩٠٠" for
+    1900 (Python's int() reads every script's digits); a rating list never writes them."""
+
+    def to_python(self, value):  # type: ignore[no-untyped-def]
+        text = str(value).strip() if value is not None else ""
+        if text and not (text.isascii() and text.isdigit()):
+            raise forms.ValidationError(_("Write the rating in the digits 0–9."), code="invalid")
+        return super().to_python(text)
+
+
 class MemberForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=120)
     email = forms.EmailField(label=_("E-mail address"))
-    rating = forms.IntegerField(label=_("KNSB rating"), required=False, min_value=0, max_value=3500)
+    rating = RatingField(label=_("KNSB rating"), required=False, min_value=0, max_value=3500)
     knsb_number = forms.CharField(label=_("KNSB relation number"), max_length=12, required=False)
     kind = forms.ChoiceField(
         label=_("Kind"), choices=PlayerKind.choices, initial=PlayerKind.FLEXIBLE,

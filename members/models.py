@@ -105,3 +105,7 @@ class User(AbstractUser):
 
     def get_short_name(self) -> str:
         return self.name.split(" ")[0] if self.name else self.email
+
+    def rating_of(self, kind: str) -> int | None:
+        """His rating of ``kind`` (``RatingKind``: "knsb" or "fide"): different numbers."""
+        return self.fide_rating if kind == "fide" else self.rating

@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from competition import audit
 from competition.audit import Action
 from competition.jobs import enqueue_on_commit
-from competition.models import Game, Half, Player, PlayerKind, Season
+from competition.models import Game, Half, Player, PlayerKind, RatingKind, Season
 from competition.services import renumber, schedule_recalculation
 
 from .models import User
@@ -98,7 +98,8 @@ def member_add(
     EmailAddress.objects.create(user=member, email=email, verified=True, primary=True)
     last = Player.objects.filter(season=season).order_by("-start").first()
     player = Player.objects.create(
-        season=season, member=member, kind=kind, rating=rating,
+        season=season, member=member, kind=kind,
+        rating=rating if season.competition.start_rating == RatingKind.KNSB else None,
         start=(last.start + 1) if last else 1,
     )
     audit.record(
@@ -178,8 +179,8 @@ def member_update(
     member.full_clean(exclude=["password"])
     member.save()
     player.kind = kind
-    if not under_way:
-        player.rating = rating
+    if not under_way and season.competition.start_rating == RatingKind.KNSB:
+        player.rating = rating  # the form's rating is the KNSB one
     player.save(update_fields=["kind", "rating"])
     audit.record(
         actor=actor, action=Action.MEMBER_CHANGE, player=player,

@@ -50,6 +50,7 @@ COPIED_FIELDS = (
     "name", "max_meetings_per_season", "max_meetings_per_half", "min_evenings_between",
     "bye_policy", "start_time", "deadline_days_before", "deadline_time", "evenings_per_half",
     "eligibility_percentage", "eligibility_min_games", "eligibility_max_exempted",
+    "start_rating", "trf_rating",
 )
 ONE_PER_HALF = {"champion", "silver", "bronze", "best_of_rest", "summer_champion"}
 EVERY_EVENING = dt.date.max  # load_season_data(today=...): every published evening
@@ -418,15 +419,16 @@ def season_start_next(
         points = _final_ladder_points(old)
         ordered = sorted(members, key=lambda p: (-points[p.pk], p.start))
         rows = [
-            Player(season=new, member=p.member, kind=PlayerKind.FLEXIBLE, rating=p.member.rating,
+            Player(season=new, member=p.member, kind=PlayerKind.FLEXIBLE,
+                   rating=p.member.rating_of(competition.start_rating),
                    start=n, start_points=round_points(points[p.pk]))
             for n, p in enumerate(ordered, start=1)
         ]
         Player.objects.bulk_create(rows)
     else:
         Player.objects.bulk_create(
-            Player(season=new, member=p.member, kind=PlayerKind.FLEXIBLE, rating=p.member.rating,
-                   start=n)
+            Player(season=new, member=p.member, kind=PlayerKind.FLEXIBLE,
+                   rating=p.member.rating_of(competition.start_rating), start=n)
             for n, p in enumerate(members, start=1)
         )
         services.players_order_by_rating(actor=actor, season=new)

@@ -8,7 +8,7 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
-from competition.models import Half, Season
+from competition.models import Half, RatingKind, Season
 
 from .engine.lists import CSV_FIELDS, CSV_REQUIRED
 from .engine.matching import FIDE, KNSB
@@ -48,6 +48,11 @@ class MappingForm(forms.Form):
     """Which column of the CSV holds what; number, name and rating are required."""
 
     number_kind = forms.ChoiceField(label=_("The numbers are"), choices=NUMBER_CHOICES)
+    rating_kind = forms.ChoiceField(
+        label=_("The ratings are"), choices=RatingKind.choices, initial=RatingKind.KNSB,
+        required=False,
+        help_text=_("A KNSB list writes the members' KNSB rating, a FIDE list their FIDE rating."),
+    )
 
     def __init__(self, *args: Any, columns: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -81,3 +86,10 @@ class ExportForm(forms.Form):
         if start and end and end < start:
             raise forms.ValidationError(_("The last date is before the first."))
         return data
+
+
+class CompetitionRatingsForm(forms.Form):
+    """Which rating orders the competition's start, which one its TRF export carries."""
+
+    start_rating = forms.ChoiceField(label=_("Starting order by"), choices=RatingKind.choices)
+    trf_rating = forms.ChoiceField(label=_("Rating in the TRF export"), choices=RatingKind.choices)

@@ -9,6 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from django.db.models import Prefetch, Q, QuerySet
+from django.utils import timezone
 
 from competition.models import (
     Evening,
@@ -36,13 +37,23 @@ def recent_imports(limit: int = 10) -> QuerySet[RatingImport]:
     return RatingImport.objects.select_related("created_by")[:limit]
 
 
+def import_list_date(ri: RatingImport) -> dt.date:
+    """The month of the list: from its label or name, else the first of the month it was
+    uploaded in (the KNSB and FIDE both publish a list on the first of every month)."""
+    return ri.list_date or timezone.localdate(ri.created_at).replace(day=1)
+
+
 def import_preview(ri: RatingImport) -> dict[str, Any]:
-    """What the leader checks before saving: the three lists of the matching."""
+    """What the leader checks before saving: the list's kind and month, which rating it
+    writes, and the three lists of the matching."""
     if not ri.matching:
         return {}
     matching = Matching.from_json(ri.matching)
     return {
         "matching": matching,
+        "list_date": import_list_date(ri),
+        "other_kind": ri.list_kind != "standard",
+        "unrated": [m for m in matching.not_found if m.unrated],
         "changed": [m for m in matching.matched if m.changed],
         "unchanged": [m for m in matching.matched if not m.changed],
         "not_found": matching.not_found,
@@ -126,17 +137,18 @@ def season_export(
 
 
 def half_performances(player: Player) -> dict[int, int | None]:
-    """The player's TPR in each half he played a game in (half id -> TPR)."""
+    """The player's TPR in each half he played a game in (half id -> TPR). An opponent's
+    rating is his rating on the season's rating date (``Player.rating``, 1 September):
+    without one he is unrated for the TPR, whatever his member's rating is today."""
     games = (
         Game.objects.filter(Q(white=player) | Q(black=player), result__in=list(PLAYED_POINTS))
-        .select_related("evening", "white__member", "black__member")
+        .select_related("evening", "white", "black")
     )
     by_half: dict[int, list[RatedGame]] = defaultdict(list)
     for g in games:
         white = g.white_id == player.pk
         opponent = g.black if white else g.white
         points = PLAYED_POINTS[Result(g.result)][0 if white else 1]
-        rating = opponent.rating or opponent.member.rating
         if g.evening.half_id:
-            by_half[g.evening.half_id].append(RatedGame(rating, points))
+            by_half[g.evening.half_id].append(RatedGame(opponent.rating, points))
     return {half_id: performance(rated) for half_id, rated in by_half.items()}

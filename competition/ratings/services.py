@@ -4,6 +4,7 @@ starting order from them (RULES.md 2 and 4.1: by rating on 1 September)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import uuid
 from pathlib import Path
@@ -11,21 +12,44 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from competition import audit
 from competition import services as competition_services
 from competition.audit import Action
-from competition.models import Game, Player, RatingImport, RatingImportStatus, Season
+from competition.models import (
+    Competition,
+    Game,
+    Player,
+    RatingImport,
+    RatingImportStatus,
+    RatingKind,
+    Season,
+)
 from competition.pagecache import pages_changed
+from competition.singleline import CONTROL
 from members.models import User
 from members.permissions import Actor, person, require
 
-from .engine.errors import MISSING_COLUMN, UNKNOWN_FORMAT, RatingListError
-from .engine.lists import CSV, CSV_REQUIRED, csv_header, detect, guess_mapping, open_list, read_list
+from .engine.errors import MISSING_COLUMN, NOT_READ, UNKNOWN_FORMAT, RatingListError
+from .engine.lists import (
+    CSV,
+    CSV_REQUIRED,
+    STANDARD,
+    csv_header,
+    detect,
+    first_line,
+    guess_mapping,
+    list_date,
+    list_kind,
+    open_list,
+    read_list,
+    zip_member_name,
+)
 from .engine.matching import FIDE, KNSB, NUMBER_KINDS, Matching, MemberRef, match, wanted_for
+from .selectors import import_list_date
 from .texts import error_text
 
 log = logging.getLogger(__name__)
@@ -50,11 +74,17 @@ def _refused(exc: RatingListError) -> ValidationError:
     return ValidationError(error_text(exc.code, exc.params), code=exc.code)
 
 
-@transaction.atomic(durable=True)
-def rating_import_create(*, actor: Actor, upload: Any, number_kind: str = FIDE) -> RatingImport:
-    """Store an uploaded list and recognise its format. A CSV waits for the leader's
-    column mapping; a FIDE list is ready to be read (the caller queues the task).
-    A refused file leaves nothing behind."""
+def _max_bytes() -> int:
+    return int(settings.RATINGS_UNPACKED_MAX_BYTES)
+
+
+def rating_import_create(
+    *, actor: Actor, upload: Any, number_kind: str = FIDE, rating_kind: str = RatingKind.KNSB
+) -> RatingImport:
+    """Store an uploaded list and recognise its format, its kind (standard, rapid,
+    blitz) and its month. A CSV waits for the leader's column mapping; a FIDE list is
+    ready to be read (the caller queues the task). A refused file, or any failure, leaves
+    nothing behind: no row, no file in the upload folder."""
     require(actor, IMPORT_PERM)
     limit = settings.RATINGS_UPLOAD_MAX_BYTES
     if upload.size > limit:
@@ -64,47 +94,75 @@ def rating_import_create(*, actor: Actor, upload: Any, number_kind: str = FIDE) 
         )
     if number_kind not in NUMBER_KINDS:
         raise ValidationError(_("Choose which numbers the list carries."))
+    if rating_kind not in RatingKind.values:
+        raise ValidationError(_("Choose which ratings the list carries."))
     target = upload_dir() / uuid.uuid4().hex
-    with open(target, "wb") as out:
-        for chunk in upload.chunks():
-            out.write(chunk)
     try:
-        stream, _size = open_list(str(target))
-        with stream:
-            head = stream.peek(8192)[:8192]  # type: ignore[attr-defined]
-            fmt = detect(head)
-            columns = csv_header(head) if fmt == CSV else []
+        with open(target, "wb") as out:
+            for chunk in upload.chunks():
+                out.write(chunk)
+        return _create(actor=actor, upload=upload, target=target, number_kind=number_kind,
+                       rating_kind=rating_kind)
     except RatingListError as exc:
         target.unlink(missing_ok=True)
         raise _refused(exc) from None
+    except ValidationError:
+        target.unlink(missing_ok=True)
+        raise
+    except Exception:
+        target.unlink(missing_ok=True)
+        log.exception("rating list upload %s could not be stored", upload.name)
+        raise ValidationError(error_text(UNKNOWN_FORMAT, {}), code=UNKNOWN_FORMAT) from None
+
+
+@transaction.atomic(durable=True)
+def _create(*, actor: Actor, upload: Any, target: Path, number_kind: str,
+            rating_kind: str) -> RatingImport:
+    stream, _size = open_list(str(target), max_bytes=_max_bytes())
+    with stream:
+        head = stream.peek(8192)[:8192]  # type: ignore[attr-defined]
+        fmt = detect(head)
+        columns = csv_header(head) if fmt == CSV else []
+    file_name = CONTROL.sub("", Path(upload.name or "").name)[:200] or "list"
+    names = (file_name, zip_member_name(str(target)), first_line(head))
     ri = RatingImport.objects.create(
         created_by=person(actor),
-        file_name=Path(upload.name).name[:200],
+        file_name=file_name,
         path=str(target),
         size=upload.size,
         format=fmt,
         number_kind=number_kind if fmt == CSV else FIDE,  # FIDE's lists carry FIDE ids
+        rating_kind=rating_kind if fmt == CSV else RatingKind.FIDE,  # ... and FIDE ratings
+        list_kind=list_kind(*names),
+        list_date=list_date(*names),
         columns=columns,
         mapping=guess_mapping(columns) if fmt == CSV else {},
         status=RatingImportStatus.MAPPING if fmt == CSV else RatingImportStatus.READING,
+        updated_at=timezone.now(),
     )
     audit.record(actor=actor, action=Action.RATINGS_UPLOAD,
-                 after={"import": ri.pk, "file": ri.file_name, "format": fmt})
+                 after={"import": ri.pk, "file": ri.file_name, "format": fmt,
+                        "kind": ri.list_kind})
     pages_changed()
     return ri
 
 
 @transaction.atomic(durable=True)
 def rating_import_set_mapping(
-    *, actor: Actor, rating_import: RatingImport, mapping: dict[str, str], number_kind: str
+    *, actor: Actor, rating_import: RatingImport, mapping: dict[str, str], number_kind: str,
+    rating_kind: str | None = None,
 ) -> RatingImport:
-    """The leader's column mapping of a CSV list; then the list can be read."""
+    """The leader's column mapping of a CSV list, and whether its ratings are KNSB or
+    FIDE ratings; then the list can be read."""
     require(actor, IMPORT_PERM)
     ri = RatingImport.objects.select_for_update().get(pk=rating_import.pk)
     if ri.status != RatingImportStatus.MAPPING:
         raise ValidationError(_("This list is not waiting for its columns."))
     if number_kind not in NUMBER_KINDS:
         raise ValidationError(_("Choose which numbers the list carries."))
+    rating_kind = rating_kind or ri.rating_kind
+    if rating_kind not in RatingKind.values:
+        raise ValidationError(_("Choose which ratings the list carries."))
     for fld in CSV_REQUIRED:
         if not mapping.get(fld):
             raise ValidationError(error_text(MISSING_COLUMN, {"column": fld}), code=MISSING_COLUMN)
@@ -112,42 +170,60 @@ def rating_import_set_mapping(
     if unknown:
         raise ValidationError(error_text(MISSING_COLUMN, {"column": unknown[0]}))
     ri.mapping = {k: v for k, v in mapping.items() if v}
-    ri.number_kind = number_kind
+    ri.number_kind, ri.rating_kind = number_kind, rating_kind
     ri.status = RatingImportStatus.READING
     ri.progress = 0
-    ri.save(update_fields=["mapping", "number_kind", "status", "progress"])
+    ri.updated_at = timezone.now()
+    ri.save(update_fields=["mapping", "number_kind", "rating_kind", "status", "progress",
+                           "updated_at"])
     return ri
 
 
-def member_refs() -> list[MemberRef]:
+def rating_fields(rating_kind: str) -> tuple[str, str]:
+    """The member's rating and rating-date fields of a kind: KNSB and FIDE apart."""
+    if rating_kind == RatingKind.FIDE:
+        return "fide_rating", "fide_rating_date"
+    return "rating", "rating_date"
+
+
+def member_refs(rating_kind: str = RatingKind.KNSB) -> list[MemberRef]:
+    """The active members, each with his rating of ``rating_kind`` (the list's)."""
+    field = rating_fields(rating_kind)[0]
     return [
         MemberRef(pk, name, rating, knsb or "", fide or "")
         for pk, name, rating, knsb, fide in User.objects.filter(is_active=True).values_list(
-            "pk", "name", "rating", "knsb_number", "fide_id"
+            "pk", "name", field, "knsb_number", "fide_id"
         )
     ]
+
+
+def _error(code: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"error": {"code": code, "params": params or {}}}
 
 
 def rating_import_read(*, import_id: int) -> RatingImport | None:
     """Read a stored list (the task's work): stream it, keep what concerns the members,
     match, store the result for the preview. Progress is written as it goes, outside a
     transaction, so the page sees it. Safe to run twice: only a list still to be read is
-    read."""
+    read. Every failure ends the import with its message, and the file is removed."""
     with transaction.atomic():
         ri = RatingImport.objects.select_for_update().filter(pk=import_id).first()
-        if ri is None or ri.status != RatingImportStatus.READING or not ri.path:
+        if ri is None or ri.status != RatingImportStatus.READING:
             return ri
-    members = member_refs()
+        if not ri.path:
+            return _finish(import_id, _error(NOT_READ))
     last = [-1]
 
     def progress(fraction: float) -> None:
         percent = int(fraction * 100)
         if percent != last[0]:
             last[0] = percent
-            RatingImport.objects.filter(pk=import_id).update(progress=min(percent, 100))
+            RatingImport.objects.filter(pk=import_id).update(
+                progress=min(percent, 100), updated_at=timezone.now())
 
     try:
-        stream, size = open_list(ri.path)
+        members = member_refs(ri.rating_kind)
+        stream, size = open_list(ri.path, max_bytes=_max_bytes())
         with stream:
             entries = read_list(
                 stream, wanted=wanted_for(members, ri.number_kind), fmt=ri.format,
@@ -155,10 +231,14 @@ def rating_import_read(*, import_id: int) -> RatingImport | None:
             )
         result: dict[str, Any] = {"matching": match(entries, members, ri.number_kind).to_json()}
     except RatingListError as exc:
-        result = {"error": {"code": exc.code, "params": exc.params}}
-    except OSError:
+        result = _error(exc.code, exc.params)
+    except Exception:  # whatever it was, the import ends with a message (docs/trust.md)
         log.exception("rating list %s could not be read", import_id)
-        result = {"error": {"code": UNKNOWN_FORMAT, "params": {}}}
+        result = _error(NOT_READ)
+    return _finish(import_id, result)
+
+
+def _finish(import_id: int, result: dict[str, Any]) -> RatingImport:
     with transaction.atomic():
         ri = RatingImport.objects.select_for_update().get(pk=import_id)
         if ri.status != RatingImportStatus.READING:
@@ -169,30 +249,65 @@ def rating_import_read(*, import_id: int) -> RatingImport | None:
         else:
             ri.status, ri.matching = RatingImportStatus.READY, result["matching"]
         ri.progress = 100
-        ri.save(update_fields=["path", "status", "error", "matching", "progress"])
+        ri.updated_at = timezone.now()
+        ri.save(update_fields=["path", "status", "error", "matching", "progress", "updated_at"])
     return ri
+
+
+def rating_imports_end_stuck(*, now: dt.datetime | None = None) -> list[int]:
+    """The catch-up (beat): an import "being read" whose reading has not moved for
+    RATINGS_READING_STUCK_MINUTES lost its task (a worker killed, a broker lost); it
+    ends with a message and its file goes. Files in the upload folder that no import
+    holds (a process killed between writing and storing) go after a day."""
+    now = now or timezone.now()
+    cutoff = now - dt.timedelta(minutes=settings.RATINGS_READING_STUCK_MINUTES)
+    stuck = RatingImport.objects.filter(status=RatingImportStatus.READING).filter(
+        models.Q(updated_at__lt=cutoff) | models.Q(updated_at__isnull=True, created_at__lt=cutoff))
+    ended = []
+    for import_id in stuck.values_list("pk", flat=True):
+        ri = _finish(import_id, _error(NOT_READ))
+        if ri.status == RatingImportStatus.FAILED:
+            ended.append(import_id)
+    held = set(RatingImport.objects.exclude(path="").values_list("path", flat=True))
+    old = now.timestamp() - 24 * 3600
+    for path in upload_dir().iterdir():
+        if str(path) not in held and path.is_file() and path.stat().st_mtime < old:
+            path.unlink(missing_ok=True)
+    return ended
 
 
 @transaction.atomic(durable=True)
 def ratings_apply(
-    *, actor: Actor, rating_import: RatingImport, confirmed: set[str] = frozenset()  # type: ignore[assignment]
+    *, actor: Actor, rating_import: RatingImport, confirmed: set[str] = frozenset(),  # type: ignore[assignment]
+    accept_kind: bool = False,
 ) -> int:
-    """Save the matched ratings, and the confirmed lookalikes' ratings and numbers, in
-    one action with one audit record. Returns the number of members changed."""
+    """Save the matched ratings with the list's date, and the confirmed lookalikes'
+    ratings and numbers, in one action with one audit record: a FIDE list writes the
+    members' FIDE ratings, a KNSB list their KNSB ratings. A rapid or blitz list is saved
+    as the standard rating only when the leader says so (``accept_kind``). An entry
+    without a rating leaves the member's rating as it is. Returns the number of members
+    changed."""
     require(actor, IMPORT_PERM)
     ri = RatingImport.objects.select_for_update().get(pk=rating_import.pk)
     if ri.status != RatingImportStatus.READY or not ri.matching:
         raise ValidationError(_("This list has been saved already or cannot be saved."))
+    if ri.list_kind != STANDARD and not accept_kind:
+        raise ValidationError(_(
+            "This is a rapid or blitz list, not the standard rating list: tick that its "
+            "ratings are to be saved as the standard rating, or upload the standard list."
+        ))
     matching = Matching.from_json(ri.matching)
     number_field = "knsb_number" if matching.number_kind == KNSB else "fide_id"
+    rating_field, date_field = rating_fields(ri.rating_kind)
+    when = import_list_date(ri).isoformat()
     changes: dict[int, dict[str, Any]] = {}
     for m in matching.matched:
-        changes[m.member_id] = {"rating": m.new}
+        changes[m.member_id] = {rating_field: m.new, date_field: when}
     chosen = [lk for lk in matching.lookalikes if lk.key in confirmed]
     if len({lk.member_id for lk in chosen}) != len(chosen):
         raise ValidationError(_("Confirm at most one list entry for each member."))
     for lk in chosen:
-        changes[lk.member_id] = {"rating": lk.new, number_field: lk.number}
+        changes[lk.member_id] = {rating_field: lk.new, date_field: when, number_field: lk.number}
     members = {u.pk: u for u in User.objects.select_for_update().filter(pk__in=changes)}
     taken = set(
         User.objects.exclude(pk__in=[lk.member_id for lk in chosen])
@@ -208,29 +323,36 @@ def ratings_apply(
             raise ValidationError(
                 _("Number %(n)s belongs to another member already.") % {"n": change[number_field]}
             )
-        old = {k: getattr(member, k) for k in change}
+        old = {k: _plain(getattr(member, k)) for k in change}
         if old == change:
             continue
         for k, v in change.items():
-            setattr(member, k, v)
+            setattr(member, k, dt.date.fromisoformat(v) if k == date_field else v)
         member.save(update_fields=list(change))
         before[str(member_id)], after[str(member_id)] = old, change
     ri.status = RatingImportStatus.APPLIED
-    ri.applied_at = timezone.now()
-    ri.save(update_fields=["status", "applied_at"])
+    ri.applied_at = ri.updated_at = timezone.now()
+    ri.save(update_fields=["status", "applied_at", "updated_at"])
     audit.record(actor=actor, action=Action.RATINGS_APPLY, before=before,
-                 after={"import": ri.pk, "file": ri.file_name, "members": after})
+                 after={"import": ri.pk, "file": ri.file_name, "kind": ri.list_kind,
+                        "members": after})
     pages_changed()
     return len(after)
 
 
+def _plain(value: Any) -> Any:
+    return value.isoformat() if isinstance(value, dt.date) else value
+
+
 @transaction.atomic(durable=True)
 def season_start_from_ratings(*, actor: Actor, season: Season) -> list[Player]:
-    """Each player's rating on 1 September becomes his member's current rating, and the
-    starting order follows it (RULES.md 4.1). Only before the first game: afterwards the
-    starting order decides standings that have been published."""
+    """Each player's rating on 1 September becomes his member's current rating of the
+    competition's kind (``Competition.start_rating``: KNSB or FIDE), and the starting
+    order follows it (RULES.md 4.1). Only before the first game: afterwards the starting
+    order decides standings that have been published."""
     require(actor, START_ORDER_PERM)
-    season = Season.objects.select_for_update().get(pk=season.pk)
+    season = Season.objects.select_for_update(of=("self",)).select_related("competition").get(pk=season.pk)
+    kind = season.competition.start_rating
     if Game.objects.filter(evening__season=season).exists():
         raise ValidationError(
             _("The season has games already; its starting order is no longer set from ratings.")
@@ -239,9 +361,10 @@ def season_start_from_ratings(*, actor: Actor, season: Season) -> list[Player]:
                    .select_related("member"))
     before, after = {}, {}
     for p in players:
-        if p.rating != p.member.rating:
-            before[str(p.pk)], after[str(p.pk)] = p.rating, p.member.rating
-            p.rating = p.member.rating
+        current = p.member.rating_of(kind)
+        if p.rating != current:
+            before[str(p.pk)], after[str(p.pk)] = p.rating, current
+            p.rating = current
     Player.objects.bulk_update(players, ["rating"])
     audit.record(actor=actor, action=Action.RATINGS_SEASON_START, season=season,
                  before=before, after=after)
@@ -251,3 +374,25 @@ def season_start_from_ratings(*, actor: Actor, season: Season) -> list[Player]:
     for half_id in season.halves.values_list("pk", flat=True):
         competition_services.schedule_recalculation(half_id)
     return ordered
+
+
+@transaction.atomic(durable=True)
+def competition_set_ratings(
+    *, actor: Actor, competition: Competition, start_rating: str, trf_rating: str
+) -> Competition:
+    """Which of the members' ratings orders the competition's start, and which one its
+    TRF export carries (KNSB or FIDE: different numbers). The leader's choice, as the
+    rating lists he imports."""
+    require(actor, IMPORT_PERM)
+    if start_rating not in RatingKind.values or trf_rating not in RatingKind.values:
+        raise ValidationError(_("Choose the KNSB or the FIDE rating."))
+    competition = Competition.objects.select_for_update().get(pk=competition.pk)
+    before = {"start_rating": competition.start_rating, "trf_rating": competition.trf_rating}
+    after = {"start_rating": start_rating, "trf_rating": trf_rating}
+    if before == after:
+        return competition
+    competition.start_rating, competition.trf_rating = start_rating, trf_rating
+    competition.save(update_fields=["start_rating", "trf_rating"])
+    audit.record(actor=actor, action=Action.COMPETITION_RATINGS, before=before, after=after)
+    pages_changed()
+    return competition

@@ -10,4 +10,5 @@ urlpatterns = [
     path("<int:import_id>/save/", views.save, name="save"),
     path("<slug:season>/start-order/", views.season_start, name="season_start"),
     path("<slug:season>/export/", views.export, name="export"),
+    path("<slug:season>/competition-ratings/", views.competition_ratings, name="competition_ratings"),
 ]

@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -16,7 +17,7 @@ from members.decorators import any_permission_required
 
 from . import selectors, services
 from .engine.lists import CSV_FIELDS
-from .forms import ExportForm, MappingForm, UploadForm
+from .forms import CompetitionRatingsForm, ExportForm, MappingForm, UploadForm
 from .texts import error_text
 
 REFRESH_SECONDS = 2
@@ -59,12 +60,14 @@ def detail(request: HttpRequest, import_id: int) -> HttpResponse:
     context: dict = {"ri": ri, "refresh": REFRESH_SECONDS}
     if ri.status == RatingImportStatus.MAPPING:
         form = MappingForm(request.POST or None, columns=ri.columns,
-                           initial={**ri.mapping, "number_kind": ri.number_kind})
+                           initial={**ri.mapping, "number_kind": ri.number_kind,
+                                    "rating_kind": ri.rating_kind})
         if request.method == "POST" and form.is_valid():
             try:
                 services.rating_import_set_mapping(
                     actor=request.user, rating_import=ri, mapping=form.mapping(),
                     number_kind=form.cleaned_data["number_kind"],
+                    rating_kind=form.cleaned_data["rating_kind"] or None,
                 )
             except ValidationError as exc:
                 for m in exc.messages:
@@ -88,7 +91,8 @@ def save(request: HttpRequest, import_id: int) -> HttpResponse:
     ri = get_object_or_404(RatingImport, pk=import_id)
     try:
         changed = services.ratings_apply(
-            actor=request.user, rating_import=ri, confirmed=set(request.POST.getlist("confirm"))
+            actor=request.user, rating_import=ri, confirmed=set(request.POST.getlist("confirm")),
+            accept_kind=request.POST.get("accept_kind") == "1",
         )
     except ValidationError as exc:
         _errors(request, exc)
@@ -108,6 +112,28 @@ def season_start(request: HttpRequest, season: str) -> HttpResponse:
     else:
         messages.success(request, _("The starting order follows the ratings now."))
     return redirect("competition:leader_season", season=season_obj.slug)
+
+
+@require_POST
+@leader_required
+def competition_ratings(request: HttpRequest, season: str) -> HttpResponse:
+    """The leader's choice of the ratings for the starting order and the TRF export (a
+    form on the season's set-up page)."""
+    season_obj = get_object_or_404(Season.objects.select_related("competition"), slug=season)
+    form = CompetitionRatingsForm(request.POST)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for m in errors:
+                messages.error(request, m)
+    else:
+        try:
+            services.competition_set_ratings(actor=request.user, competition=season_obj.competition,
+                                             **form.cleaned_data)
+        except ValidationError as exc:
+            _errors(request, exc)
+        else:
+            messages.success(request, _("Ratings of the competition saved."))
+    return redirect(reverse("competition:leader_season", args=[season_obj.slug]) + "#ratings")
 
 
 @leader_required

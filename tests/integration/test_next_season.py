@@ -201,3 +201,17 @@ def test_next_season_must_open_after_the_old_one():
         prize_services.season_start_next(actor=admin, season=old, name="again",
                                          opening=old.start_date, last_day=LAST_DAY)
     assert Season.objects.count() == 1
+
+
+def test_a_fide_start_carries_over_and_orders_the_next_season_by_fide_rating(client):
+    admin = f.admin()
+    old = played_season(admin)
+    Competition.objects.filter(season=old).update(start_rating="fide", trf_rating="knsb")
+    fide_top = old.players.order_by("start").last().member
+    fide_top.fide_rating = 2600  # his KNSB rating stays low: FIDE orders this start
+    fide_top.save()
+    new = prize_services.season_start_next(actor=admin, season=old, name="2027-2028",
+                                           opening=OPENING, last_day=LAST_DAY)
+    assert (new.competition.start_rating, new.competition.trf_rating) == ("fide", "knsb")
+    first = new.players.select_related("member").order_by("start").first()
+    assert (first.member, first.rating) == (fide_top, 2600)

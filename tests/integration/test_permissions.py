@@ -490,6 +490,10 @@ MATRIX: list[Row] = [
     _r("ratings:export",               GET,  ["season"],                LOGIN,       403,   403,    200,   200),
     _r("ratings:export",               GET,  ["season"],                LOGIN,       403,   403,    200,   200,
        query="?id_kind=knsb&download=1", label="GET ratings:export download"),
+    _r("ratings:competition_ratings",  POST, ["season"],                LOGIN,       403,   403,    DONE,  DONE,
+       data=lambda w: {"start_rating": "fide", "trf_rating": "knsb"},
+       state=audit_and(lambda w: list(Competition.objects.filter(season__slug=w.season)
+                                      .values_list("start_rating", "trf_rating")))),
     _r("prizes:manage",                GET,  ["season"],                LOGIN,       403,   403,    403,   200),
     _r("prizes:override",              POST, ["season"],                LOGIN,       403,   403,    403,   DONE,
        data=lambda w: {"half": w.winter, "player": w.other, "eligible": "0", "reason": "lid af"},

@@ -35,18 +35,19 @@ def uploads(settings, tmp_path):
 
 @pytest.fixture
 def club():
-    """Members of the sample lists: numbers for some, none for Pieter Jansen."""
+    """Members of the sample lists: numbers for some, none for Pieter Jansen; a KNSB
+    rating for each, a FIDE rating (a different number) for those with a FIDE id."""
     people = {
-        "Anna Bakker": (1900, "8000001", "1000001"),
-        "Jan de Vries": (2100, "8000002", ""),
-        "Pieter Jansen": (1700, "", ""),
-        "Kees Mulder": (1600, "8000004", "1000004"),
-        "Ruud Onbekend": (1500, "8000050", ""),
+        "Anna Bakker": (1900, "8000001", "1000001", 1950),
+        "Jan de Vries": (2100, "8000002", "", None),
+        "Pieter Jansen": (1700, "", "", None),
+        "Kees Mulder": (1600, "8000004", "1000004", 1620),
+        "Ruud Onbekend": (1500, "8000050", "", None),
     }
     out = {}
-    for name, (rating, knsb, fide) in people.items():
+    for name, (rating, knsb, fide, fide_rating) in people.items():
         m = f.member(name=name, rating=rating)
-        m.knsb_number, m.fide_id = knsb, fide
+        m.knsb_number, m.fide_id, m.fide_rating = knsb, fide, fide_rating
         m.save()
         out[name] = m
     return out
@@ -91,7 +92,7 @@ def test_csv_upload_map_preview_and_save(leader_client, club):
     assert after["Ruud Onbekend"] == 1500
     assert User.objects.get(name="Pieter Jansen").knsb_number == "8000003"
     record = AuditRecord.objects.get(action="ratings.apply")
-    assert record.before[str(club["Anna Bakker"].pk)] == {"rating": 1900}
+    assert record.before[str(club["Anna Bakker"].pk)] == {"rating": 1900, "rating_date": None}
     ri.refresh_from_db()
     assert ri.status == RatingImportStatus.APPLIED
 
@@ -112,7 +113,7 @@ def test_fide_lists_match_by_fide_id_and_are_read_at_once(leader_client, club, n
     ri = RatingImport.objects.get()
     assert (ri.status, ri.number_kind) == (RatingImportStatus.READY, "fide")
     matched = {m["name"]: (m["old"], m["new"]) for m in ri.matching["matched"]}
-    assert matched == {"Anna Bakker": (1900, 1987), "Kees Mulder": (1600, 1650)}
+    assert matched == {"Anna Bakker": (1950, 1987), "Kees Mulder": (1620, 1650)}  # FIDE ratings
 
 
 @pytest.mark.parametrize(("name", "message"), [

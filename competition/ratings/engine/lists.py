@@ -6,28 +6,47 @@ Every defect raises ``RatingListError``: an unknown format, a missing column, a 
 outside 0-3500, a number that is not a number, a duplicate number. Duplicates are looked
 for among the kept entries (those that concern the club): finding them in the whole list
 would need the whole list in memory.
+
+Whatever the file, memory stays bounded: every byte comes through ``_Bounded``, which
+refuses more than ``max_bytes`` unpacked bytes in all and more than ``MAX_ENTRY_BYTES``
+between two entries (one endless line, one endless XML element). XML is parsed by
+defusedxml with every DTD refused at the parser, so no entity is ever expanded.
 """
 
 from __future__ import annotations
 
+import codecs
 import csv
+import datetime as dt
 import io
 import re
 import unicodedata
 import zipfile
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO
-from xml.etree import ElementTree
+from xml.etree.ElementTree import ParseError
+
+from defusedxml import DefusedXmlException
+from defusedxml.ElementTree import iterparse
+
+from competition.singleline import CONTROL, control_characters
 
 from .errors import (
     BAD_NUMBER,
+    CONTROL_CHARACTER,
     DAMAGED,
     DUPLICATE_NUMBER,
     EMPTY,
+    ENCRYPTED_ZIP,
+    ENTRY_TOO_LONG,
+    FIELD_TOO_LONG,
     MISSING_COLUMN,
     RATING_OUT_OF_RANGE,
+    TOO_LARGE,
     UNKNOWN_FORMAT,
+    UNSUPPORTED_ZIP,
     RatingListError,
 )
 
@@ -39,6 +58,15 @@ FORMATS = (FIDE_TXT, FIDE_XML, CSV)
 MAX_RATING = 3500
 PROGRESS_EVERY = 20_000  # lines (or players) between two progress reports
 HEAD_BYTES = 8192
+BUFFER_BYTES = 64 * 1024
+MAX_BYTES = 2**30  # unpacked; FIDE's largest list (XML, all players) is about half of it
+MAX_ENTRY_BYTES = 2**20  # between two entries: a FIDE line is 160 bytes, an XML player 500
+ZIP_METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA)
+
+STANDARD = "standard"
+RAPID = "rapid"
+BLITZ = "blitz"
+LIST_KINDS = (STANDARD, RAPID, BLITZ)
 
 Progress = Callable[[float], None]  # fraction of the file read, 0..1
 
@@ -64,6 +92,21 @@ def name_key(name: str) -> str:
     return " ".join(sorted(re.findall(r"[a-z0-9]+", plain)))
 
 
+# How German (and Scandinavian) names are written in ASCII: FIDE's list has "Mueller,
+# Juergen" for Jürgen Müller, and sometimes "Muller, Jurgen".
+_TRANSLITERATION = str.maketrans({
+    "ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue",
+    "æ": "ae", "Æ": "Ae", "ø": "oe", "Ø": "Oe",
+})
+
+
+def name_keys(name: str) -> frozenset[str]:
+    """Every key a name is known by: accents stripped (Müller -> muller) and the German
+    transliteration (Müller -> mueller). Two names look alike when their keys meet."""
+    return frozenset({name_key(name), name_key(unicodedata.normalize("NFC", name)
+                                               .translate(_TRANSLITERATION))})
+
+
 @dataclass(frozen=True)
 class Wanted:
     """What to keep from a list: entries with one of ``numbers``, and entries whose
@@ -87,34 +130,62 @@ class Wanted:
         first = re.split(r"[\s,]+", name.strip().lower(), maxsplit=1)[0]
         if first and first.isascii() and first not in self._words:
             return False
-        return name_key(name) in self.names
+        return not self.names.isdisjoint(name_keys(name))
+
+
+def _digits(value: str) -> bool:
+    """ASCII digits only: "²", "٣" and "١٩٠٠" are digits to Python, no numbers here."""
+    return value.isascii() and value.isdigit()
+
+
+def _shown(value: str) -> str:
+    return value[:40]  # a message quotes a cell, not a megabyte
 
 
 def normal_number(text: str, line: int) -> str:
     value = text.strip()
     if not value:
         return ""
-    if not value.isdigit():
-        raise RatingListError(BAD_NUMBER, line=line, value=value)
+    if not _digits(value):
+        raise RatingListError(BAD_NUMBER, line=line, value=_shown(value))
     return str(int(value))
 
 
-def _rating(text: str, line: int) -> int | None:
+def _rating(text: str, line: int, *, zero_is_unrated: bool = False) -> int | None:
+    """A rating in ASCII digits, 0-3500; FIDE's lists write 0 for "no rating"."""
     value = text.strip()
     if not value:
         return None
-    try:
-        rating = int(value)
-    except ValueError:
-        raise RatingListError(RATING_OUT_OF_RANGE, line=line, rating=value) from None
+    if not _digits(value):
+        raise RatingListError(RATING_OUT_OF_RANGE, line=line, rating=_shown(value))
+    rating = int(value)
     if not 0 <= rating <= MAX_RATING:
         raise RatingListError(RATING_OUT_OF_RANGE, line=line, rating=rating)
+    if rating == 0 and zero_is_unrated:
+        return None
     return rating
 
 
 def _year(text: str) -> int | None:
     value = text.strip()[:4]
-    return int(value) if len(value) == 4 and value.isdigit() and value != "0000" else None
+    return int(value) if len(value) == 4 and _digits(value) and value != "0000" else None
+
+
+def _encoding(head: bytes) -> str:
+    """The text encoding from the first bytes: a byte order mark (Excel's "Unicode text"
+    is UTF-16 with one), else UTF-8 when it decodes, else Windows-1252."""
+    if head.startswith(codecs.BOM_UTF8):
+        return "utf-8-sig"
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return "utf-16"
+    return "utf-8" if _is_utf8(head) else "cp1252"
+
+
+def _head_text(head: bytes) -> str:
+    encoding = _encoding(head)
+    if encoding == "utf-16" and len(head) % 2:
+        head = head[:-1]
+    return head.decode(encoding, errors="ignore" if encoding == "utf-16" else "replace")
 
 
 def _is_utf8(head: bytes) -> bool:
@@ -140,6 +211,10 @@ class _Kept:
         self._lines: dict[str, int] = {}
 
     def add(self, entry: ListEntry) -> None:
+        for text in (entry.name, entry.federation):
+            if CONTROL.search(text):
+                raise RatingListError(CONTROL_CHARACTER, line=entry.line,
+                                      codes=", ".join(control_characters(text)))
         if entry.number:
             first = self._lines.setdefault(entry.number, entry.line)
             if first != entry.line:
@@ -152,9 +227,60 @@ class _Kept:
 # --- Opening and recognising a file -------------------------------------------------------
 
 
-def open_list(path: str) -> tuple[BinaryIO, int]:
-    """The list's bytes as a stream, and their size; a zip (as FIDE publishes them) is
-    read from its first file without unpacking it to disk."""
+class _Bounded(io.RawIOBase):
+    """The bytes of a list, bounded: at most ``max_bytes`` in all, at most
+    ``MAX_ENTRY_BYTES`` since the last entry (``mark``). A zip's own errors (a bad CRC,
+    a cut-off stream) become a damaged list."""
+
+    def __init__(self, inner: BinaryIO, *, max_bytes: int = MAX_BYTES, archive: zipfile.ZipFile | None = None) -> None:
+        self._inner = inner
+        self._archive = archive
+        self.max_bytes = max_bytes
+        self.count = 0
+        self.marked = 0
+        self.line = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        try:
+            data = self._inner.read(len(buffer))
+        except RatingListError:
+            raise
+        except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, RuntimeError,
+                NotImplementedError):
+            raise RatingListError(DAMAGED, line=self.line + 1) from None
+        n = len(data)
+        self.count += n
+        if self.count > self.max_bytes:
+            raise RatingListError(TOO_LARGE, limit=self.max_bytes // 2**20)
+        if self.count - self.marked > MAX_ENTRY_BYTES + BUFFER_BYTES:
+            raise RatingListError(ENTRY_TOO_LONG, line=self.line + 1,
+                                  limit=MAX_ENTRY_BYTES // 1024)
+        buffer[:n] = data
+        return n
+
+    def mark(self, line: int) -> None:
+        """An entry was read: the next one may take ``MAX_ENTRY_BYTES`` again."""
+        self.marked, self.line = self.count, line
+
+    def close(self) -> None:
+        if not self.closed:
+            self._inner.close()
+            if self._archive is not None:
+                self._archive.close()
+        super().close()
+
+
+def _buffered(raw: _Bounded) -> io.BufferedReader:
+    return io.BufferedReader(raw, buffer_size=BUFFER_BYTES)
+
+
+def open_list(path: str, *, max_bytes: int = MAX_BYTES) -> tuple[BinaryIO, int]:
+    """The list's bytes as a bounded stream, and their size; a zip (as FIDE publishes
+    them) is read from its first file without unpacking it to disk. An encrypted zip, an
+    unknown compression method or more than ``max_bytes`` unpacked are refused."""
     with open(path, "rb") as probe:
         zipped = probe.read(4) == b"PK\x03\x04"
     if not zipped:
@@ -162,27 +288,96 @@ def open_list(path: str) -> tuple[BinaryIO, int]:
         stream.seek(0, io.SEEK_END)
         size = stream.tell()
         stream.seek(0)
-        return stream, size
+        if size > max_bytes:
+            stream.close()
+            raise RatingListError(TOO_LARGE, limit=max_bytes // 2**20)
+        return _buffered(_Bounded(stream, max_bytes=max_bytes)), size
     try:
         archive = zipfile.ZipFile(path)
+    except RatingListError:
+        raise
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError,
+            NotImplementedError, RuntimeError):
+        raise RatingListError(UNKNOWN_FORMAT) from None
+    try:
         members = [i for i in archive.infolist() if not i.is_dir()]
         if not members:
             raise RatingListError(UNKNOWN_FORMAT)
-        inner = io.BufferedReader(archive.open(members[0]), buffer_size=HEAD_BYTES)  # type: ignore[type-var]
-        return inner, members[0].file_size
-    except zipfile.BadZipFile:
-        raise RatingListError(UNKNOWN_FORMAT) from None
+        info = members[0]
+        if info.flag_bits & 0x1:
+            raise RatingListError(ENCRYPTED_ZIP)
+        if info.compress_type not in ZIP_METHODS:
+            raise RatingListError(UNSUPPORTED_ZIP)
+        if info.file_size > max_bytes:
+            raise RatingListError(TOO_LARGE, limit=max_bytes // 2**20)
+        try:
+            inner = archive.open(info)
+        except RuntimeError:  # "password required"
+            raise RatingListError(ENCRYPTED_ZIP) from None
+        except (NotImplementedError, zipfile.BadZipFile, OSError, ValueError, EOFError):
+            raise RatingListError(UNSUPPORTED_ZIP) from None
+    except BaseException:
+        archive.close()
+        raise
+    raw = _Bounded(inner, max_bytes=max_bytes, archive=archive)  # type: ignore[arg-type]
+    return _buffered(raw), info.file_size
+
+
+def zip_member_name(path: str) -> str:
+    """The name of the file inside a zip ("" for a file that is not one): FIDE's names
+    say which list it is (standard_sep25frl.txt, rapid_sep25frl.txt)."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            members = [i for i in archive.infolist() if not i.is_dir()]
+            return members[0].filename if members else ""
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError):
+        return ""
+
+
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTH_LABEL = re.compile(r"(?<![a-z])(" + "|".join(_MONTHS) + r")(\d{2})(?!\d)", re.IGNORECASE)
+_YEAR_MONTH = re.compile(r"(?<!\d)(20\d{2})[-_.]?(0[1-9]|1[0-2])(?!\d)")
+_RAPID = re.compile(r"(?<![a-z])(rapid|rpd|snel|snelschaak|quick)", re.IGNORECASE)
+_BLITZ = re.compile(r"(?<![a-z])(blitz|btz|bliksem)", re.IGNORECASE)
+
+
+def list_date(*texts: str) -> dt.date | None:
+    """The list's month from its month label ("SEP25" in FIDE's header and file names)
+    or a year and month ("2025-09") in a file name: the first of that month."""
+    for text in texts:
+        label = _MONTH_LABEL.search(text)
+        if label:
+            return dt.date(2000 + int(label.group(2)), _MONTHS.index(label.group(1).lower()) + 1, 1)
+        numeric = _YEAR_MONTH.search(text)
+        if numeric:
+            return dt.date(int(numeric.group(1)), int(numeric.group(2)), 1)
+    return None
+
+
+def list_kind(*texts: str) -> str:
+    """Standard, rapid or blitz, from the file names and the header (FIDE's rapid and
+    blitz lists have the standard list's layout: only their names tell them apart)."""
+    for text in texts:
+        if _RAPID.search(text):
+            return RAPID
+        if _BLITZ.search(text):
+            return BLITZ
+    return STANDARD
+
+
+def first_line(head: bytes) -> str:
+    """The first line of the file (its header), for ``list_date`` and ``list_kind``."""
+    return _first_line(head)
 
 
 def _first_line(head: bytes) -> str:
-    text = _decode(head.lstrip(b"\xef\xbb\xbf").lstrip())
+    text = _head_text(head).lstrip("\ufeff").lstrip()
     return text.splitlines()[0] if text else ""
 
 
 def detect(head: bytes) -> str:
-    """The format of a list from its first bytes."""
-    stripped = head.lstrip(b"\xef\xbb\xbf").lstrip()
-    if stripped.startswith(b"<"):
+    """The format of a list from its first bytes (UTF-8, UTF-16 or Windows-1252)."""
+    if _head_text(head).lstrip("\ufeff").lstrip().startswith("<"):
         return FIDE_XML
     first = _first_line(head)
     if re.match(r"\s*ID\s+Number\b", first) and "Name" in first:
@@ -206,8 +401,13 @@ def _split_header(header: str) -> list[str]:
 
 
 def csv_header(head: bytes) -> list[str]:
-    """The column names of a CSV file, for the leader's mapping."""
-    return [c for c in _split_header(_first_line(head)) if c]
+    """The column names of a CSV file, for the leader's mapping; a control character (a
+    NUL) in the header row is refused."""
+    columns = [c for c in _split_header(_first_line(head)) if c]
+    codes = control_characters("".join(columns))
+    if codes:
+        raise RatingListError(CONTROL_CHARACTER, line=1, codes=", ".join(codes))
+    return columns
 
 
 # The leader maps these fields to columns; the first three are required.
@@ -245,19 +445,23 @@ def read_list(
     mapping: dict[str, str] | None = None,
     total: int = 0,
     progress: Progress | None = None,
+    max_bytes: int = MAX_BYTES,
 ) -> list[ListEntry]:
-    """The kept entries of the list in ``stream`` (format detected unless ``fmt``)."""
-    if not hasattr(stream, "peek"):
-        stream = io.BufferedReader(stream, buffer_size=HEAD_BYTES)  # type: ignore[type-var]
-    head = stream.peek(HEAD_BYTES)[:HEAD_BYTES]
+    """The kept entries of the list in ``stream`` (format detected unless ``fmt``), read
+    in bounded memory whatever the file (a stream from ``open_list`` is bounded already)."""
+    bounded = getattr(stream, "raw", None)
+    if not isinstance(bounded, _Bounded):
+        bounded = _Bounded(stream, max_bytes=max_bytes)
+        stream = _buffered(bounded)
+    head = stream.peek(HEAD_BYTES)[:HEAD_BYTES]  # type: ignore[attr-defined]
     if not head.strip():
         raise RatingListError(EMPTY)
     fmt = fmt or detect(head)
-    report = _reporter(stream, total, progress)
+    report = _reporter(bounded, total, progress)
     if fmt == FIDE_TXT:
-        rows = _fide_txt(stream, report)
+        rows = _fide_txt(stream, head, report)
     elif fmt == FIDE_XML:
-        rows = _fide_xml(stream, head, report)
+        rows = _fide_xml(stream, report)
     elif fmt == CSV:
         rows = _csv(stream, head, mapping or {}, report)
     else:
@@ -266,6 +470,7 @@ def read_list(
     seen = 0
     for entry in rows:
         seen += 1
+        bounded.marked, bounded.line = bounded.count, entry.line  # as ``mark``, inlined: per entry
         if wanted.keeps(entry.number, entry.name):
             kept.add(entry)
     if not seen:
@@ -275,15 +480,20 @@ def read_list(
     return kept.entries
 
 
-def _reporter(stream: BinaryIO, total: int, progress: Progress | None) -> Callable[[], None]:
+def _reporter(bounded: _Bounded, total: int, progress: Progress | None) -> Callable[[], None]:
     def report() -> None:
         if progress and total:
-            try:
-                progress(min(stream.tell() / total, 0.99))
-            except (OSError, ValueError):
-                pass
+            progress(min(bounded.count / total, 0.99))
 
     return report
+
+
+def _text_lines(stream: BinaryIO, head: bytes) -> Iterator[bytes | str]:
+    """The lines of a text list: bytes (decoded line by line, fast, and an old list in
+    Windows-1252 next to UTF-8 lines still reads), or str from a UTF-16 text stream."""
+    if _encoding(head) == "utf-16":
+        return iter(io.TextIOWrapper(stream, encoding="utf-16", errors="replace", newline=""))
+    return iter(stream)
 
 
 def _fide_columns(header: str) -> dict[str, tuple[int, int | None]]:
@@ -305,10 +515,12 @@ def _fide_columns(header: str) -> dict[str, tuple[int, int | None]]:
     return spans
 
 
-def _fide_txt(stream: BinaryIO, report: Callable[[], None]) -> Iterator[ListEntry]:
+def _fide_txt(stream: BinaryIO, head: bytes, report: Callable[[], None]) -> Iterator[ListEntry]:
     spans: dict[str, tuple[int, int | None]] | None = None
-    for n, raw in enumerate(stream, start=1):
-        text = _decode(raw).rstrip("\r\n")
+    for n, line in enumerate(_text_lines(stream, head), start=1):
+        text = (line if isinstance(line, str) else _decode(line)).rstrip("\r\n")
+        if n == 1:
+            text = text.lstrip("\ufeff")
         if not text.strip():
             continue
         if spans is None:
@@ -322,7 +534,7 @@ def _fide_txt(stream: BinaryIO, report: Callable[[], None]) -> Iterator[ListEntr
         yield ListEntry(
             number=normal_number(text[id_span[0]:id_span[1]], n),
             name=text[name_span[0]:name_span[1]].strip(),
-            rating=_rating(text[rating_span[0]:rating_span[1]], n),
+            rating=_rating(text[rating_span[0]:rating_span[1]], n, zero_is_unrated=True),
             line=n,
             federation=text[fed_span[0]:fed_span[1]].strip(),
             birth_year=_year(text[year_span[0]:year_span[1]]),
@@ -331,16 +543,14 @@ def _fide_txt(stream: BinaryIO, report: Callable[[], None]) -> Iterator[ListEntr
         raise RatingListError(EMPTY)
 
 
-def _fide_xml(stream: BinaryIO, head: bytes, report: Callable[[], None]) -> Iterator[ListEntry]:
-    # An entity declaration can only come in a DOCTYPE before the first element: a rating
-    # list has none, and refusing it keeps entity expansion out of the parser.
-    if b"<!DOCTYPE" in head.upper() or b"<!ENTITY" in head.upper():
-        raise RatingListError(UNKNOWN_FORMAT)
+def _fide_xml(stream: BinaryIO, report: Callable[[], None]) -> Iterator[ListEntry]:
+    # defusedxml refuses a DTD (and so every entity declaration) at the parser, wherever
+    # it stands and in whatever encoding: a rating list has none.
     root = None
     count = 0
     checked = False
     try:
-        for event, elem in ElementTree.iterparse(stream, events=("start", "end")):
+        for event, elem in iterparse(stream, events=("start", "end"), forbid_dtd=True):
             if root is None:
                 root = elem
                 continue
@@ -357,7 +567,7 @@ def _fide_xml(stream: BinaryIO, head: bytes, report: Callable[[], None]) -> Iter
             yield ListEntry(
                 number=normal_number(elem.findtext("fideid") or "", count),
                 name=(elem.findtext("name") or "").strip(),
-                rating=_rating(elem.findtext("rating") or "", count),
+                rating=_rating(elem.findtext("rating") or "", count, zero_is_unrated=True),
                 line=count,
                 federation=(elem.findtext("country") or "").strip(),
                 birth_year=_year(elem.findtext("birthday") or ""),
@@ -365,8 +575,10 @@ def _fide_xml(stream: BinaryIO, head: bytes, report: Callable[[], None]) -> Iter
             # Forget what was read: the element and its place under the root.
             elem.clear()
             root.clear()
-    except ElementTree.ParseError as exc:
+    except ParseError as exc:
         raise RatingListError(DAMAGED, line=exc.position[0]) from None
+    except DefusedXmlException:
+        raise RatingListError(UNKNOWN_FORMAT) from None
     if root is None or root.tag != "playerslist":
         raise RatingListError(UNKNOWN_FORMAT)
 
@@ -374,11 +586,13 @@ def _fide_xml(stream: BinaryIO, head: bytes, report: Callable[[], None]) -> Iter
 def _csv(
     stream: BinaryIO, head: bytes, mapping: dict[str, str], report: Callable[[], None]
 ) -> Iterator[ListEntry]:
-    encoding = "utf-8-sig" if _is_utf8(head) else "cp1252"
-    text = io.TextIOWrapper(stream, encoding=encoding, errors="replace", newline="")
-    header_line = text.readline()
+    text = io.TextIOWrapper(stream, encoding=_encoding(head), errors="replace", newline="")
+    header_line = text.readline().lstrip("\ufeff")
     delimiter = _delimiter(header_line)
     header = _split_header(header_line)
+    codes = control_characters("".join(header))
+    if codes:
+        raise RatingListError(CONTROL_CHARACTER, line=1, codes=", ".join(codes))
     index: dict[str, int] = {}
     for fld in CSV_FIELDS:
         column = mapping.get(fld, "")
@@ -394,7 +608,17 @@ def _csv(
         i = index.get(fld)
         return row[i] if i is not None and i < len(row) else ""
 
-    for n, row in enumerate(csv.reader(text, delimiter=delimiter or ","), start=2):
+    rows = csv.reader(text, delimiter=delimiter or ",")
+    n = 1
+    while True:
+        try:
+            row = next(rows)
+        except StopIteration:
+            return
+        except csv.Error as exc:  # a field over the csv module's 128 KB, a stray quote
+            code = FIELD_TOO_LONG if "field larger" in str(exc) else DAMAGED
+            raise RatingListError(code, line=rows.line_num + 1) from None  # + the header
+        n += 1
         if not any(c.strip() for c in row):
             continue
         if n % PROGRESS_EVERY == 0:

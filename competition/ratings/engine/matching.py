@@ -1,6 +1,8 @@
 """Matching a rating list to the club's members: by federation number first (the KNSB
 relation number or the FIDE id, whichever the list carries), and for members without that
-number, by name, as lookalikes the leader confirms one by one."""
+number, by name, as lookalikes the leader confirms one by one. Names are compared by their
+keys (``name_keys``): accents stripped and the German transliteration, so FIDE's ASCII
+"Mueller, Juergen" looks like the club's "Jürgen Müller"."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from .lists import ListEntry, Wanted, name_key
+from .lists import ListEntry, Wanted, name_keys
 
 KNSB = "knsb"
 FIDE = "fide"
@@ -17,6 +19,9 @@ NUMBER_KINDS = (KNSB, FIDE)
 
 @dataclass(frozen=True)
 class MemberRef:
+    """A member as the matching sees him; ``rating`` is his rating of the list's kind
+    (his FIDE rating for a FIDE list, his KNSB rating for a KNSB list)."""
+
     id: int
     name: str
     rating: int | None
@@ -97,13 +102,14 @@ class Matching:
 def wanted_for(members: Iterable[MemberRef], number_kind: str) -> Wanted:
     """What to keep of a list for these members: their numbers, and the names of those
     without a number."""
-    numbers, names = set(), set()
+    numbers: set[str] = set()
+    names: set[str] = set()
     for m in members:
         number = m.number(number_kind)
         if number:
             numbers.add(number)
         else:
-            names.add(name_key(m.name))
+            names.update(name_keys(m.name))
     return Wanted(numbers=frozenset(numbers), names=frozenset(names))
 
 
@@ -120,7 +126,8 @@ def match(
     for entry in entries:
         if entry.number:
             by_number[entry.number] = entry
-        by_name.setdefault(name_key(entry.name), []).append(entry)
+        for key in name_keys(entry.name):
+            by_name.setdefault(key, []).append(entry)
     claimed = {m.number(number_kind) for m in members} - {""}
     matched, not_found, lookalikes = [], [], []
     for m in members:
@@ -132,10 +139,15 @@ def match(
             else:
                 matched.append(Matched(m.id, m.name, number, m.rating, found.rating, found.name))
             continue
-        alike = [
-            e for e in by_name.get(name_key(m.name), [])
-            if e.rating is not None and e.number and e.number not in claimed
-        ]
+        seen: set[int] = set()
+        alike = []
+        for key in sorted(name_keys(m.name)):
+            for e in by_name.get(key, []):
+                if id(e) in seen or e.rating is None or not e.number or e.number in claimed:
+                    continue
+                seen.add(id(e))
+                alike.append(e)
+        alike.sort(key=lambda e: e.line)
         for e in alike:
             lookalikes.append(Lookalike(
                 m.id, m.name, m.rating, e.number, e.rating or 0, e.name,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import zipfile
 from pathlib import Path
@@ -15,15 +16,20 @@ from competition.ratings.engine.lists import (
     FIDE_TXT,
     FIDE_XML,
     Wanted,
+    csv_header,
     detect,
     guess_mapping,
+    list_date,
+    list_kind,
     name_key,
+    name_keys,
     open_list,
     read_list,
 )
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "ratings"
 ALL = Wanted(keep_all=True)
+HEADER_SEP25 = (DATA / "fide_standard.txt").read_text().splitlines()[0]
 KNSB_MAPPING = {"number": "Relatienummer", "name": "Naam", "rating": "Rating",
                 "birth_year": "Geboortejaar", "federation": "Federatie"}
 
@@ -141,3 +147,168 @@ def test_the_mapping_is_guessed_from_dutch_and_english_column_names():
     assert guess_mapping(["Relatienummer", "Naam", "Rating", "Geboortejaar"]) == {
         "number": "Relatienummer", "name": "Naam", "rating": "Rating", "birth_year": "Geboortejaar"}
     assert guess_mapping(["FIDE id", "Name", "Elo"]) == {"number": "FIDE id", "name": "Name", "rating": "Elo"}
+
+
+# --- Bad files and bounded memory (docs/trust.md "Uploads") -----------------------------
+
+
+def patched_zip(tmp_path, *, flags: int = 0, method: int | None = None):
+    """A zip of the standard list with its header bits changed the way an encrypting or
+    an exotic zip program writes them (Python's zipfile writes neither)."""
+    archive = tmp_path / "list.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as z:
+        z.write(DATA / "fide_standard.txt", "standard_sep25frl.txt")
+    data = bytearray(archive.read_bytes())
+    central = data.index(b"PK\x01\x02")
+    for flag_at, method_at in ((6, 8), (central + 8, central + 10)):
+        data[flag_at] |= flags
+        if method is not None:
+            data[method_at:method_at + 2] = method.to_bytes(2, "little")
+    archive.write_bytes(bytes(data))
+    return archive
+
+
+@pytest.mark.parametrize(("kw", "code"), [
+    ({"flags": 0x1}, errors.ENCRYPTED_ZIP),
+    ({"method": 99}, errors.UNSUPPORTED_ZIP),  # 99: WinZip's AES
+])
+def test_an_encrypted_or_exotic_zip_is_refused_by_name(tmp_path, kw, code):
+    with pytest.raises(RatingListError) as caught:
+        read(str(patched_zip(tmp_path, **kw)))
+    assert caught.value.code == code
+
+
+def test_one_endless_line_in_a_small_zip_is_refused_in_bounded_memory(tmp_path):
+    import tracemalloc
+
+    archive = tmp_path / "bomb.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("list.txt", (DATA / "fide_standard.txt").read_bytes() + b"1" * 40 * 2**20)
+    assert archive.stat().st_size < 100_000
+    tracemalloc.start()
+    try:
+        with pytest.raises(RatingListError) as caught:
+            read(str(archive))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert caught.value.code == errors.ENTRY_TOO_LONG and caught.value.params["line"] == 10
+    assert peak < 8 * 2**20  # the whole line would be 40 MB
+
+
+def test_an_endless_xml_element_is_refused_in_bounded_memory():
+    xml = b"<playerslist><player><fideid>1</fideid><name>" + b"a" * 8 * 2**20
+    with pytest.raises(RatingListError) as caught:
+        read_list(io.BytesIO(xml), wanted=ALL)
+    assert caught.value.code == errors.ENTRY_TOO_LONG
+
+
+def test_more_unpacked_bytes_than_the_bound_are_refused(tmp_path):
+    with pytest.raises(RatingListError) as caught:
+        open_list(str(DATA / "fide_standard.txt"), max_bytes=500)
+    assert caught.value.params == {"limit": 0} and caught.value.code == errors.TOO_LARGE
+    with pytest.raises(RatingListError) as caught:
+        read_list(io.BytesIO((DATA / "fide_standard.txt").read_bytes()), wanted=ALL, max_bytes=1000)
+    assert caught.value.code == errors.TOO_LARGE
+
+
+ENTITY = b'<!DOCTYPE playerslist [<!ENTITY a "Bakker, Anna">]>'
+PLAYER = b"<player><fideid>1</fideid><name>&a;</name><rating>1900</rating></player>"
+
+
+@pytest.mark.parametrize("xml", [
+    b'<?xml version="1.0"?><!--' + b"x" * 9000 + b"-->" + ENTITY
+    + b"<playerslist>" + PLAYER + b"</playerslist>",
+    ('<?xml version="1.0" encoding="utf-16"?>' + ENTITY.decode() + "<playerslist>"
+     + PLAYER.decode() + "</playerslist>").encode("utf-16"),
+], ids=["after-8-kb-of-comment", "utf-16"])
+def test_a_dtd_is_refused_by_the_parser_wherever_it_stands(xml):
+    assert detect(xml[:8192]) == FIDE_XML
+    for fmt in (None, FIDE_XML):  # the task reads with the format found at the upload
+        with pytest.raises(RatingListError) as caught:
+            read_list(io.BytesIO(xml), wanted=ALL, fmt=fmt)
+        assert caught.value.code == errors.UNKNOWN_FORMAT
+
+
+def test_excels_unicode_text_csv_is_read():
+    text = (DATA / "knsb.csv").read_text(encoding="utf-8").replace(";", "\t")
+    data = text.replace("Anna Bakker", "Anna Bäkker").encode("utf-16")  # with its BOM
+    assert data[:2] == b"\xff\xfe"
+    assert detect(data[:8192]) == CSV
+    assert csv_header(data[:8192]) == ["Relatienummer", "Naam", "Rating", "Geboortejaar", "Federatie"]
+    entries = read_list(io.BytesIO(data), wanted=ALL, mapping=KNSB_MAPPING)
+    assert [(e.number, e.name, e.rating) for e in entries][:2] == [
+        ("8000001", "Anna Bäkker", 1995), ("8000002", "Jan de Vries", 2120)]
+
+
+def test_a_nul_in_the_csv_header_is_refused():
+    data = b"Relatienummer;Na\x00am;Rating\n8000001;Anna Bakker;1995\n"
+    with pytest.raises(RatingListError) as caught:
+        csv_header(data)
+    assert caught.value.params == {"line": 1, "codes": "U+0000"}
+    with pytest.raises(RatingListError):
+        read_list(io.BytesIO(data), wanted=ALL, mapping={"number": "Relatienummer",
+                                                          "name": "Naam", "rating": "Rating"})
+
+
+def test_a_nul_in_a_kept_name_is_refused():
+    data = b"Nr;Naam;Rating\n8000001;Anna\x00Bakker;1995\n"
+    with pytest.raises(RatingListError) as caught:
+        read_list(io.BytesIO(data), wanted=ALL, mapping={"number": "Nr", "name": "Naam", "rating": "Rating"})
+    assert caught.value.code == errors.CONTROL_CHARACTER and caught.value.params["line"] == 2
+
+
+CSV_MAPPING = {"number": "Nr", "name": "Naam", "rating": "Rating"}
+
+
+@pytest.mark.parametrize(("row", "code", "params"), [
+    ("8000001²;Anna Bakker;1995", errors.BAD_NUMBER, {"line": 2, "value": "8000001²"}),
+    ("8000001;Anna Bakker;٣", errors.RATING_OUT_OF_RANGE, {"line": 2, "rating": "٣"}),
+    ("8000001;Anna Bakker;١٩٠٠", errors.RATING_OUT_OF_RANGE, {"line": 2, "rating": "١٩٠٠"}),
+    ("8000001;" + "A" * 200_000 + ";1995", errors.FIELD_TOO_LONG, {"line": 2}),
+])
+def test_numbers_are_ascii_digits_and_fields_are_bounded(row, code, params):
+    data = f"Nr;Naam;Rating\n{row}\n".encode()
+    with pytest.raises(RatingListError) as caught:
+        read_list(io.BytesIO(data), wanted=ALL, mapping=CSV_MAPPING)
+    assert (caught.value.code, caught.value.params) == (code, params)
+
+
+def test_a_long_field_in_quotes_over_many_lines_is_refused_too():
+    data = ('Nr;Naam;Rating\n8000001;"' + "A\n" * 70_000 + '";1995\n').encode()
+    with pytest.raises(RatingListError) as caught:
+        read_list(io.BytesIO(data), wanted=ALL, mapping=CSV_MAPPING)
+    assert caught.value.code == errors.FIELD_TOO_LONG
+
+
+# --- What the list says (issue: never write a wrong rating) -----------------------------
+
+
+def test_fides_zero_means_unrated_in_text_and_xml():
+    text = (DATA / "fide_standard.txt").read_text().replace(" 1987   0", "    0   0")
+    xml = (DATA / "fide_standard.xml").read_text().replace("<rating>1987<", "<rating>0<")
+    for data in (text, xml):
+        entries = read_list(io.BytesIO(data.encode()), wanted=ALL)
+        assert (entries[0].name, entries[0].rating) == ("Bakker, Anna", None)
+        assert entries[1].rating == 2104
+
+
+def test_the_german_transliteration_is_a_lookalike():
+    assert name_keys("Mueller, Juergen") & name_keys("Jürgen Müller")
+    assert name_keys("Muller, Jurgen") & name_keys("Jürgen Müller")
+    assert name_keys("Strauss, Grete") & name_keys("Grete Strauß")
+    assert not name_keys("Mueller, Jan") & name_keys("Jürgen Müller")
+    wanted = Wanted(names=name_keys("Jürgen Müller"))
+    assert wanted.keeps("", "Mueller, Juergen") and not wanted.keeps("", "Muller, Jan")
+
+
+@pytest.mark.parametrize(("names", "kind", "date"), [
+    (("standard_sep25frl.zip", "standard_sep25frl.txt", HEADER_SEP25), "standard", (2025, 9, 1)),
+    (("rapid_sep25frl.zip", "rapid_sep25frl.txt", HEADER_SEP25), "rapid", (2025, 9, 1)),
+    (("blitz_oct25frl_xml.zip", "", ""), "blitz", (2025, 10, 1)),
+    (("KNSB-rating-2025-11.csv", "", "Relatienummer;Naam;Rating"), "standard", (2025, 11, 1)),
+    (("leden.csv", "", "Relatienummer;Naam;Rating"), "standard", None),
+])
+def test_the_list_kind_and_month_come_from_its_names_and_header(names, kind, date):
+    assert list_kind(*names) == kind
+    assert list_date(*names) == (dt.date(*date) if date else None)

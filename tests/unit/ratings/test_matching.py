@@ -70,3 +70,21 @@ def test_wanted_holds_numbers_and_the_names_of_members_without_one():
 def test_the_matching_survives_a_round_trip_through_json():
     result = match(LIST, MEMBERS, KNSB)
     assert Matching.from_json(result.to_json()) == result
+
+
+def test_fides_ascii_transliteration_is_offered_as_a_lookalike():
+    members = [MemberRef(7, "Jürgen Müller", 1800)]
+    entries = [entry("4600001", "Mueller, Juergen", 1950), entry("4600002", "Muller, Jurgen", 1700),
+               entry("4600003", "Mueller, Jan", 2000)]
+    wanted = wanted_for(members, FIDE)
+    kept = [e for e in entries if wanted.keeps(e.number, e.name)]
+    result = match(kept, members, FIDE)
+    assert [(lk.member_id, lk.number, lk.list_name) for lk in result.lookalikes] == [
+        (7, "4600001", "Mueller, Juergen"), (7, "4600002", "Muller, Jurgen")]
+
+
+def test_unrated_in_the_list_is_not_a_new_rating():
+    members = [MemberRef(1, "Anna Bakker", 1876, fide_id="1000001")]
+    result = match([entry("1000001", "Bakker, Anna", None)], members, FIDE)
+    assert result.matched == ()
+    assert [(n.member_id, n.unrated) for n in result.not_found] == [(1, True)]
