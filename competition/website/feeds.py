@@ -38,7 +38,7 @@ class EveningsFeed(Feed):
 
     def item_title(self, item: Evening) -> str:
         games = self._games(item)
-        done = bool(games) and all(g.result and g.result != "postponed" for g in games)
+        done = bool(games) and all(g.result for g in games)  # postponed is recorded too
         day = date_format(item.date, "l j F Y")
         return (_("Results of %(day)s") if done else _("Pairing of %(day)s")) % {"day": day}
 
