@@ -90,6 +90,6 @@ def public_urls(urls: tuple[list[Any], str, str], params: Params) -> Any:
     patterns, _app_name, namespace = urls
     wrapped = [
         URLPattern(p.pattern, public_endpoint(p.callback, params), p.default_args, p.name)
-        for p in patterns
-    ]
+        for p in patterns  # ninja's own "api-root" (its openapi document reverses it) is
+    ]                      # the version's index: the same path, listed after it
     return include((wrapped, namespace), namespace=namespace)
