@@ -49,10 +49,12 @@ def _url(name: str, *args: Any) -> str:
 
 
 def _exact(value: Decimal | Fraction | int | None) -> str | None:
+    return None if value is None else _num(value)
+
+
+def _num(value: Decimal | Fraction | int) -> str:
     """An exact number as a string: a decimal as stored, a fraction as a decimal when it
     has a finite one, else ``p/q``."""
-    if value is None:
-        return None
     if isinstance(value, Decimal):
         return str(value)
     value = Fraction(value)
@@ -145,14 +147,14 @@ def _standing(row: Any, eligible: bool | None) -> s.StandingRow:
     percentage = row.percentage
     return s.StandingRow(
         rank=row.rank, player=_player(row.player), start=row.player.start,
-        score=_exact(row.score), score_exact=row.score_exact, value=_exact(row.value),
+        score=_num(row.score), score_exact=row.score_exact, value=_exact(row.value),
         points=_exact(row.points), pairing_points=_exact(row.pairing_points),
         games=row.games, won=row.won, drawn=row.drawn, lost=row.lost,
         percentage=int(percentage) if percentage is not None else None,
         colour_balance=row.colour_balance, whites=row.whites, blacks=row.blacks,
         byes=row.byes, absent_with_notice=row.absent_with_notice,
         absent_without_notice=row.absent_without_notice, club_duty=row.club_duty,
-        game_points=_exact(row.game_points), group=row.group, eligible=eligible,
+        game_points=_num(row.game_points), group=row.group, eligible=eligible,
     )
 
 
@@ -215,14 +217,14 @@ def player(request: HttpRequest, player_id: int):
         detail = prize_selectors.eligibility_detail(half, player_obj)
         halves.append(s.PlayerHalf(
             half=half.kind, after=row.snapshot.evening.date, rank=row.rank,
-            score=_exact(row.score), value=_exact(row.value), points=_exact(row.points),
+            score=_num(row.score), value=_exact(row.value), points=_exact(row.points),
             tpr=performances.get(half.pk), cycle_orders=row.snapshot.cycle_orders,
             eligibility=s.EligibilityOut(
                 eligible=detail.eligible, evenings=detail.evenings,
                 absent_without_notice=detail.absent_without_notice, games=detail.games,
                 exempted=detail.exempted, overridden=detail.overridden,
             ) if detail else None,
-            rounding=_exact(entry["rounding"]),
+            rounding=_num(entry["rounding"]),
             lines=[_line(line, names) for line in entry["lines"]],
         ))
     games = []
@@ -247,7 +249,7 @@ def _line(line: dict[str, Any], players: dict[int, Player]) -> s.ExplanationLine
     return s.ExplanationLine(
         date=line.get("date"), outcome=line["outcome"],
         opponent=_player(opponent) if opponent else None,
-        value=_exact(line.get("value")), points=_exact(line["points"]),
+        value=_exact(line.get("value")), points=_num(line["points"]),
         exact=line.get("exact"), delta=_exact(line.get("delta")), bonus=_exact(line.get("bonus")),
         over_limit=bool(line.get("over_limit")),
     )
@@ -266,7 +268,7 @@ def _event_summary(event: SwissEvent, entrants: int) -> dict[str, Any]:
 def events(request: HttpRequest, season: str):
     season_obj = _season(season)
     return s.EventsOut(season=season_obj.slug, events=[
-        s.EventSummary(**_event_summary(e, e.entrant_count))
+        s.EventSummary(**_event_summary(e, e.entrant_count))  # type: ignore[attr-defined]
         for e in event_selectors.season_events(season_obj)
     ])
 
@@ -294,8 +296,8 @@ def event(request: HttpRequest, event_id: int):
         ],
         standings=[
             s.EventStanding(rank=row.rank, entrant=_entrant(row.entrant),
-                            points=_exact(row.points), direct_encounter=row.de,
-                            tiebreaks={code: _exact(v) for code, v in row.tiebreaks},
+                            points=_num(row.points), direct_encounter=row.de,
+                            tiebreaks={code: _num(v) for code, v in row.tiebreaks},
                             needs_decider=row.needs_decider)
             for row in page["rows"]
         ],
