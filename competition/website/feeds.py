@@ -8,6 +8,7 @@ from django.contrib.syndication.views import Feed
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 from django.utils.formats import date_format
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 
 from competition import selectors
@@ -43,15 +44,18 @@ class EveningsFeed(Feed):
         return (_("Results of %(day)s") if done else _("Pairing of %(day)s")) % {"day": day}
 
     def item_description(self, item: Evening) -> str:
+        """The boards as an HTML list (Atom's summary is HTML), names escaped."""
         lines = [
-            f"{g.board}. {selectors.public_name(g.white.member)} – "
-            f"{selectors.public_name(g.black.member)}: {g.get_result_display() if g.result else '…'}"
+            format_html("{}. {} – {}: {}", g.board, selectors.public_name(g.white.member),
+                        selectors.public_name(g.black.member),
+                        g.get_result_display() if g.result else "…")
             for g in self._games(item)
         ]
         bye = getattr(item, "bye", None)
         if bye is not None:
-            lines.append(_("Pairing bye: %(name)s") % {"name": selectors.public_name(bye.player.member)})
-        return "\n".join(lines)
+            lines.append(format_html("{}", _("Pairing bye: %(name)s") % {
+                "name": selectors.public_name(bye.player.member)}))
+        return format_html("<ol>{}</ol>", format_html_join("", "<li>{}</li>", ((line,) for line in lines)))
 
     def item_link(self, item: Evening) -> str:
         return reverse("competition:evening", args=[item.date.isoformat()])

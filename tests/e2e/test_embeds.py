@@ -97,3 +97,15 @@ def test_a_site_not_listed_gets_no_embed(page, live_server, demo, club_site):
     show(page, club_site, EMBEDS[0])
     # goto waited for the page's load event, which waits for its frames, refused or not.
     assert page.frame_locator("iframe[data-ranglijst]").locator("main").count() == 0
+
+
+def test_the_api_documentation_page_works_without_internet(page, live_server):
+    """Swagger UI from django-ninja's own static files, under the site's CSP (scripts and
+    styles from the site only): every endpoint of the document is listed."""
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("request", lambda r: problems.append(r.url) if not r.url.startswith(live_server.url)
+            else None)
+    page.goto("/api/v1/docs")
+    expect(page.locator(".opblock")).to_have_count(9)
+    assert problems == []
