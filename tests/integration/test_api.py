@@ -14,7 +14,9 @@ from decimal import Decimal
 
 import pytest
 from django.contrib.staticfiles import finders
+from django.db import connection
 from django.test import Client, override_settings
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 from openapi_spec_validator import validate
@@ -357,3 +359,34 @@ def test_api_answers_are_cached_with_the_pages_data_version(
                             result=Result.DOUBLE_FORFEIT)
     fresh = json.loads(client.get(url).content)
     assert fresh["games"][0]["result"] == Result.DOUBLE_FORFEIT
+
+
+def test_an_events_answers_cost_the_same_queries_for_8_and_for_24_entrants(
+    client, demo, django_assert_max_num_queries
+):
+    small = SwissEvent.objects.get(season=demo, name="Snelschaak")
+    leader = User.objects.get(email="leider@demo.club")
+    arbiter = User.objects.get(email="arbiter@demo.club")
+    big = swiss.event_create(actor=leader, season=demo, kind="blitz", name="Groot",
+                             date=dt.date(2027, 6, 18))
+    for player in demo.players.order_by("start")[:24]:
+        swiss.entrant_add(actor=leader, event=big, member=player.member)
+    rnd = swiss.round_pair(actor=arbiter, round=swiss.round_open(actor=arbiter, event=big))
+    for g in rnd.games.filter(black__isnull=False):
+        swiss.game_result_set(actor=arbiter, game=g, white_points=0, black_points=1,
+                              expected_version=g.version)
+    swiss.round_finish(actor=arbiter, round=rnd)
+    def url(name: str, event: SwissEvent) -> str:
+        if name == "api_v1:events":  # the season's list, the big event in it
+            return reverse(name, args=[demo.slug])
+        return reverse(name, args=[event.pk, 1] if name == "api_v1:round" else [event.pk])
+
+    for name in ("api_v1:event", "api_v1:round", "api_v1:events"):
+        client.get(url(name, small))
+        with CaptureQueriesContext(connection) as measured:
+            assert client.get(url(name, small)).status_code == 200
+        client.get(url(name, big))
+        count = measured.final_queries - measured.initial_queries
+        assert count > 0
+        with django_assert_max_num_queries(count):
+            assert client.get(url(name, big)).status_code == 200
