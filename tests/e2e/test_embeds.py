@@ -1,7 +1,8 @@
 """The embeds in Chromium, framed by the club's own site at 360 px (docs/operations.md):
 a listed site shows each embed, which fits the phone without scrolling sideways and sets
 its frame's height; a site not listed gets nothing (the browser enforces the CSP
-``frame-ancestors``). The club's site is a small server of the test's own on 127.0.0.1."""
+``frame-ancestors``). The club's site is a small server of the test's own on 127.0.0.1.
+The API's documentation page renders offline; the leader's website page fits 360 px."""
 
 from __future__ import annotations
 
@@ -109,3 +110,11 @@ def test_the_api_documentation_page_works_without_internet(page, live_server):
     page.goto("/api/v1/docs")
     expect(page.locator(".opblock")).to_have_count(9)
     assert problems == []
+
+
+def test_the_leaders_website_page_fits_a_phone(page, demo, sign_in, screenshot):
+    from .test_phone_layout import fits_phone
+
+    sign_in("leider@demo.club")
+    fits_phone(page, "/leader/website/", screenshot, "leader-website")
+    expect(page.locator("textarea.snippet")).to_have_count(4)
