@@ -572,6 +572,7 @@ class AuditAction(models.TextChoices):
     RATINGS_APPLY = "ratings.apply", _("ratings saved from a list")
     RATINGS_SEASON_START = "ratings.season_start", _("starting order set from the ratings")
     COMPETITION_RATINGS = "competition.ratings", _("ratings for the starting order and the TRF chosen")
+    WEBSITE_EMBED_ORIGINS = "website.embed_origins", _("sites that may show the embeds changed")
     ADMIN_ADD = "admin.add", _("added in the admin")
     ADMIN_CHANGE = "admin.change", _("changed in the admin")
     ADMIN_DELETE = "admin.delete", _("deleted in the admin")
@@ -978,3 +979,22 @@ class RatingImport(models.Model):
 
     def __str__(self) -> str:
         return f"{self.file_name} ({self.status})"
+
+
+class ClubWebsite(models.Model):
+    """The club's own website: the sites (origins) that may show the embeds in a frame
+    (CSP ``frame-ancestors``). One row; none is the default: no site may frame them."""
+
+    embed_origins = models.JSONField(
+        _("sites that may show the embeds"), default=list, blank=True,
+        help_text=_("Origins such as https://www.schaakclub.nl, one a line."),
+    )
+    changed_at = models.DateTimeField(_("changed at"), auto_now=True)
+    version = models.PositiveIntegerField(default=1)
+
+    class Meta:
+        verbose_name = _("club website")
+        verbose_name_plural = _("club website")
+
+    def __str__(self) -> str:
+        return ", ".join(self.embed_origins) or "-"

@@ -97,6 +97,12 @@ def player_for(user, season: Season) -> Player | None:
     return Player.objects.filter(season=season, member=user).select_related("member").first()
 
 
+def public_name(member: Any) -> str:
+    """A member as every public page, the feed, the embeds and the API name him: the
+    one place a member's choice of how he appears (by initials) plugs in."""
+    return str(member.name)
+
+
 # --- Standings --------------------------------------------------------------------------
 
 
@@ -110,6 +116,30 @@ def standings_table_rows(
         return None, []
     rows = snapshot.rows.select_related("player__member").defer("explanation").order_by("rank")
     return snapshot, list(rows[:limit] if limit else rows)
+
+
+def standings_snapshots(half: Half) -> list[StandingsSnapshot]:
+    """The standings of a half after each of its evenings, in evening order (one query)."""
+    return list(
+        StandingsSnapshot.objects.filter(half=half).select_related("evening").order_by("evening__date")
+    )
+
+
+def standings_after(
+    half: Half, day: dt.date | None = None
+) -> tuple[StandingsSnapshot | None, list[Standing]]:
+    """The standings of a half after the evening of ``day`` (the latest without one), all
+    rows: what the standings page shows with ``?all=1``, in a fixed number of queries."""
+    if day is None:
+        return standings_table_rows(half)
+    snapshot = (
+        StandingsSnapshot.objects.filter(half=half, evening__date=day)
+        .select_related("evening").first()
+    )
+    if snapshot is None:
+        return None, []
+    rows = snapshot.rows.select_related("player__member").defer("explanation").order_by("rank")
+    return snapshot, list(rows)
 
 
 def standings_count(snapshot: StandingsSnapshot | None) -> int:

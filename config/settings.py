@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "django_tables2",
     "csp",
+    "ninja",  # the API's documentation page, its assets served from our own static files
     "members",
     "competition",
     "pairing",
@@ -236,6 +237,8 @@ ACCOUNT_RATE_LIMITS = {
 # this many proxies of our own from the right, or all clients share one rate-limit bucket.
 # 0 (no proxy) ignores the header, which a client could forge.
 ALLAUTH_TRUSTED_PROXY_COUNT = env.int("ALLAUTH_TRUSTED_PROXY_COUNT", default=0)
+# The read API (/api/v1/): requests per client address, counted like the sign-in's.
+API_RATE_LIMIT = env.str("API_RATE_LIMIT", default="300/m/ip")
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_ADAPTER = "members.adapter.AccountAdapter"
 LOGIN_REDIRECT_URL = "/"

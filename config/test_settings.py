@@ -38,6 +38,8 @@ STATIC_ROOT = VAR_DIR / "static"  # noqa: F405
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 # Tests read fresh pages; tests/integration/test_page_cache.py turns the cache on.
 PAGE_CACHE_SECONDS = 0
+# The read API's rate limit is tested on its own (test_api.py); the suite reads freely.
+API_RATE_LIMIT = "100000/m/ip"
 PAGE_STALE_SECONDS = 0
 # Parallel runs (pytest-xdist): each worker its own file cache, since a test that clears
 # the cache would otherwise empty the pages another worker's test is counting on.

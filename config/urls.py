@@ -4,6 +4,8 @@ from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
 
 from competition import views as competition_views
+from competition.api.http import public_urls
+from competition.api.v1 import endpoints as api_v1
 from config import health
 from members.views import admin_login
 
@@ -26,5 +28,9 @@ urlpatterns = [
     # Before competition.urls, whose leader/<season>/ would take "ratings" for a season.
     path("leader/ratings/", include("competition.ratings.urls")),
     path("leader/members/", include("members.urls")),
+    # The read API; each version its own module, v1 stays when v2 comes.
+    path("api/v1/", public_urls(api_v1.api.urls, api_v1.PARAMS)),
+    # Embeds, feed and the leader's website page; before competition.urls (leader/<season>/).
+    path("", include("competition.website.urls")),
     path("", include("competition.urls")),
 ]

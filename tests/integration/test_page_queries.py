@@ -86,6 +86,18 @@ def pages(season: Season) -> dict[str, str]:
         "/calendar/": "/calendar/",
         "/calendar.ics": "/calendar.ics",
         "/rules/": "/rules/",
+        # The club's own website: the read API, the embeds and the feed.
+        "/api/v1/seasons": "/api/v1/seasons",
+        "/api/v1/.../standings": f"/api/v1/seasons/{season.slug}/halves/winter/standings",
+        "/api/v1/.../standings?after=": f"/api/v1/seasons/{season.slug}/halves/winter/standings"
+                                        f"?after={evening.date.isoformat()}",
+        "/api/v1/.../calendar": f"/api/v1/seasons/{season.slug}/calendar",
+        "/api/v1/.../evenings/<date>": f"/api/v1/seasons/{season.slug}/evenings/{evening.date.isoformat()}",
+        "/api/v1/players/<id>": f"/api/v1/players/{player.pk}",
+        "/embed/standings/": "/embed/standings/",
+        "/embed/pairing/": "/embed/pairing/",
+        "/embed/results/": "/embed/results/",
+        "/feed/": "/feed/",
     }
 
 

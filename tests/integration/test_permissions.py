@@ -43,6 +43,7 @@ from competition.models import (
     AuditRecord,
     Bye,
     ClubDutyRequest,
+    ClubWebsite,
     Competition,
     EligibilityOverride,
     Evening,
@@ -259,6 +260,10 @@ def swiss_state(attr: str) -> Callable[[World], Any]:
     return state
 
 
+def website(_: World) -> Any:
+    return list(ClubWebsite.objects.values_list("embed_origins", "version"))
+
+
 def overrides(_: World) -> Any:
     return sorted(EligibilityOverride.objects.values_list("player_id", "eligible", "reason"))
 
@@ -336,6 +341,24 @@ MATRIX: list[Row] = [
     _r("prizes:index",                 GET,  [],                        200,         200,   200,    200,   200),
     _r("prizes:season",                GET,  ["season"],                200,         200,   200,    200,   200),
     _r("prizes:playoffs",              GET,  ["season"],                200,         200,   200,    200,   200),
+    # --- the club's own website: the read API, the embeds, the feed (public, GET only)
+    _r("api_v1:index",                 GET,  [],                        200,         200,   200,    200,   200),
+    _r("api_v1:api-root",              GET,  [],                        200,         200,   200,    200,   200),
+    _r("api_v1:index",                 POST, [],                        405,         405,   405,    405,   405),
+    _r("api_v1:seasons",               GET,  [],                        200,         200,   200,    200,   200),
+    _r("api_v1:standings",             GET,  ["season", "=winter"],     200,         200,   200,    200,   200),
+    _r("api_v1:calendar",              GET,  ["season"],                200,         200,   200,    200,   200),
+    _r("api_v1:evening",               GET,  ["season", "past_date"],   200,         200,   200,    200,   200),
+    _r("api_v1:player",                GET,  ["other"],                 200,         200,   200,    200,   200),
+    _r("api_v1:events",                GET,  ["season"],                200,         200,   200,    200,   200),
+    _r("api_v1:event",                 GET,  ["done_event"],            200,         200,   200,    200,   200),
+    _r("api_v1:round",                 GET,  ["done_event", "=1"],      200,         200,   200,    200,   200),
+    _r("api_v1:openapi-json",          GET,  [],                        200,         200,   200,    200,   200),
+    _r("api_v1:openapi-view",          GET,  [],                        200,         200,   200,    200,   200),
+    _r("website:embed_standings",      GET,  [],                        200,         200,   200,    200,   200),
+    _r("website:embed_pairing",        GET,  [],                        200,         200,   200,    200,   200),
+    _r("website:embed_results",        GET,  [],                        200,         200,   200,    200,   200),
+    _r("website:feed",                 GET,  [],                        200,         200,   200,    200,   200),
     _r("account_login",                GET,  [],                        200,         302,   302,    302,   302),
     _r("account_signup",               GET,  [],                        200,         302,   302,    302,   302),
     _r("account_reset_password",       GET,  [],                        200,         200,   200,    200,   200),
@@ -401,6 +424,9 @@ MATRIX: list[Row] = [
        data=lambda w: {"decision": "refuse"}, state=audit_and(club_duty),
        label="POST club_duty_decide (refuse)"),
     _r("competition:audit",            GET,  [],                        LOGIN,       403,   403,    200,   200),
+    _r("website:leader",               GET,  [],                        LOGIN,       403,   403,    200,   200),
+    _r("website:leader",               POST, [],                        LOGIN,       403,   403,    DONE,  DONE,
+       data=lambda w: {"origins": "https://www.schaakclub.nl"}, state=audit_and(website)),
     _r("competition:leader_season",    GET,  ["season"],                LOGIN,       403,   403,    200,   200),
     _r("competition:leader_season",    POST, ["season"],                LOGIN,       403,   403,    403,   DONE,
        data=lambda w: parameters_form(w, top="20"), state=audit_and(parameters),
@@ -600,7 +626,8 @@ def test_every_url_is_in_the_matrix():
     """A new URL without a row fails here: say who may use it."""
     from django.urls import get_resolver
 
-    ours = {"competition", "pairing", "swiss", "prizes", "ratings", "members"}
+    ours = {"competition", "pairing", "swiss", "prizes", "ratings", "members", "api_v1",
+            "website"}
     names = set()
     for ns, (_prefix, resolver) in get_resolver().namespace_dict.items():
         if ns in ours:

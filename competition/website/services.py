@@ -1,0 +1,89 @@
+"""Writes of the club's website features: one function per use case."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from competition import audit
+from competition.audit import Action
+from competition.models import ClubWebsite
+from competition.pagecache import pages_changed
+from members.permissions import Actor, require
+
+MAX_ORIGINS = 20
+# scheme://host[:port], a host of DNS labels, the first of which may be a wildcard
+# (CSP allows https://*.example.nl). Nothing else: no path, no quote, no semicolon, no
+# space, so an origin can never add a directive to the header it goes into.
+_LABEL = r"(?!-)[a-z0-9-]{1,63}(?<!-)"
+_ORIGIN = re.compile(
+    rf"^(?P<scheme>https?)://(?P<host>(\*\.)?{_LABEL}(\.{_LABEL})*)(:(?P<port>[0-9]{{1,5}}))?$"
+)
+
+
+def parse_origin(text: str) -> str:
+    """One site as CSP ``frame-ancestors`` names it, normalised (lower case, no trailing
+    slash); a ``ValidationError`` saying what is wrong otherwise."""
+    origin = text.strip().lower()
+    if origin.endswith("/"):
+        origin = origin[:-1]
+    match = _ORIGIN.match(origin)
+    if match is None or (match["port"] and not 0 < int(match["port"]) < 65536):
+        raise ValidationError(
+            _("%(origin)s is not a website address such as https://www.schaakclub.nl "
+              "(http or https, the host and perhaps a port; no path).") % {"origin": text.strip()}
+        )
+    if match["host"].startswith("*.") and "." not in match["host"][2:]:
+        raise ValidationError(
+            _("%(origin)s allows too much: a wildcard needs a domain such as *.schaakclub.nl.")
+            % {"origin": text.strip()}
+        )
+    return origin
+
+
+def parse_origins(lines: Iterable[str]) -> list[str]:
+    """Every site of the list checked (all errors at once), duplicates dropped."""
+    origins: list[str] = []
+    errors: list[ValidationError] = []
+    for line in lines:
+        if not line.strip():
+            continue
+        try:
+            origin = parse_origin(line)
+        except ValidationError as exc:
+            errors.append(exc)
+            continue
+        if origin not in origins:
+            origins.append(origin)
+    if len(origins) > MAX_ORIGINS:
+        errors.append(ValidationError(
+            _("At most %(n)s sites may show the embeds.") % {"n": MAX_ORIGINS}))
+    if errors:
+        raise ValidationError(errors)
+    return origins
+
+
+def website_embed_origins_set(*, actor: Actor, origins: Iterable[str]) -> ClubWebsite:
+    """The sites that may show the embeds in a frame (the leader's list); an empty list
+    lets no site frame them. A bad address saves nothing."""
+    require(actor, "competition.manage_calendar")
+    checked = parse_origins(origins)
+    with transaction.atomic(durable=True):
+        website = ClubWebsite.objects.select_for_update().order_by("pk").first()
+        if website is None:
+            website = ClubWebsite.objects.create()
+            website = ClubWebsite.objects.select_for_update().get(pk=website.pk)
+        before = list(website.embed_origins)
+        if before == checked:
+            return website
+        website.embed_origins = checked
+        website.version += 1
+        website.save()
+        audit.record(actor=actor, action=Action.WEBSITE_EMBED_ORIGINS,
+                     before={"embed_origins": before}, after={"embed_origins": checked})
+        pages_changed()
+    return website
