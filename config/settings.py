@@ -213,6 +213,10 @@ ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
 ACCOUNT_SIGNUP_FORM_CLASS = "members.forms.SignupForm"
 # ... and the sign-up costs the same whether or not the address has an account.
 ACCOUNT_FORMS = {"signup": "members.signup.SignupForm"}
+# A reset link goes only to the address a member signs in with (members/password_reset.py).
+ACCOUNT_FORMS["reset_password"] = "members.password_reset.ResetPasswordForm"
+# A new address replaces the old one only once its owner confirms it (members/email_change.py).
+ACCOUNT_CHANGE_EMAIL = True
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="mandatory")
 ACCOUNT_PREVENT_ENUMERATION = True

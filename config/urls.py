@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 from competition import views as competition_views
 from config import health
-from members.views import admin_login
+from members.views import admin_login, email_undo
 
 # The admin is titled for the club, not "Django-beheer".
 admin.site.site_header = admin.site.site_title = getattr(settings, "CLUB_NAME", "") or "Ranglijst"
@@ -16,6 +16,7 @@ urlpatterns = [
     path("admin/login/", admin_login, name="admin_login"),
     path("healthz", health.healthz, name="healthz"),
     path("admin/", admin.site.urls),
+    path("accounts/email/undo/<str:token>/", email_undo, name="members_email_undo"),
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("language/<str:code>/", competition_views.language, name="language"),
