@@ -109,12 +109,17 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # `manage.py backup` writes times to the microsecond (Django's JSON rounds to milliseconds).
 SERIALIZATION_MODULES = {"exactjson": "config.exactjson"}
 
-# --- Redis: the shared cache, and (apart from it) the broker -----------------------------
-# REDIS_URL is the cache (pages, rate limits): it may evict (allkeys-lru). The broker
-# holds the task queue, which must not be evicted: give it its own Redis instance with
-# CELERY_BROKER_URL (docker-compose.yml does); without it the broker shares REDIS_URL.
+# --- Redis: the page cache, the rate limits and the broker -------------------------------
+# REDIS_URL is the page cache (alias "pages"): it may evict (allkeys-lru), since every page
+# can be rendered again. The broker holds the task queue, which must not be evicted: give
+# it its own Redis instance with CELERY_BROKER_URL (docker-compose.yml does); without it the
+# broker shares REDIS_URL. The sign-in rate limits (allauth counts in the "default" alias)
+# must not be evicted either, or filling the page cache would reset a lock-out:
+# RATE_LIMIT_REDIS_URL, by default the broker's Redis (CELERY_BROKER_URL), which never
+# evicts; docker-compose.yml gives them that instance's database 1.
 REDIS_URL = env.str("REDIS_URL", default="")
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="") or REDIS_URL
+RATE_LIMIT_REDIS_URL = env.str("RATE_LIMIT_REDIS_URL", default="") or CELERY_BROKER_URL
 # A hung Redis (accepts, never answers) costs one short timeout, then this process leaves
 # Redis alone for CACHE_RETRY_SECONDS (config/cache.py).
 REDIS_SOCKET_TIMEOUT = env.float("REDIS_SOCKET_TIMEOUT", default=0.3)
@@ -126,22 +131,33 @@ REDIS_BROKER_TRANSPORT_OPTIONS = {
     # catch-up beat jobs cover anything older.
     "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=600),
 }
-if REDIS_URL:
-    CACHES = {
-        "default": {
-            "BACKEND": "config.cache.ResilientRedisCache",
-            "LOCATION": REDIS_URL,
-            "OPTIONS": {"socket_connect_timeout": REDIS_SOCKET_TIMEOUT,
-                        "socket_timeout": REDIS_SOCKET_TIMEOUT},
-            "KEY_PREFIX": env.str("CACHE_KEY_PREFIX", default="ranglijst"),
-        }
+
+
+def _redis_cache(location: str) -> dict:
+    return {
+        "BACKEND": "config.cache.ResilientRedisCache",
+        "LOCATION": location,
+        "OPTIONS": {"socket_connect_timeout": REDIS_SOCKET_TIMEOUT,
+                    "socket_timeout": REDIS_SOCKET_TIMEOUT},
+        "KEY_PREFIX": env.str("CACHE_KEY_PREFIX", default="ranglijst"),
     }
+
+
+if REDIS_URL:
+    CACHES = {"default": _redis_cache(RATE_LIMIT_REDIS_URL), "pages": _redis_cache(REDIS_URL)}
 else:
     CACHES = {
+        # Files in var/: the rate limits never culled (their keys expire by themselves)...
         "default": {
             "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-            "LOCATION": str(VAR_DIR / "cache"),
-        }
+            "LOCATION": str(VAR_DIR / "cache" / "default"),
+            "OPTIONS": {"MAX_ENTRIES": 10**9},
+        },
+        # ... the pages culled at Django's default of 300 entries.
+        "pages": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(VAR_DIR / "cache" / "pages"),
+        },
     }
 if CELERY_BROKER_URL:
     CELERY_RESULT_BACKEND = CELERY_BROKER_URL

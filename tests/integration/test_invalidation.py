@@ -7,7 +7,7 @@ from __future__ import annotations
 from unittest import mock
 
 import pytest
-from django.core.cache import cache
+from competition.pagecache import cache
 
 from competition import audit, pagecache, services
 from competition.models import Result, StandingsSnapshot

@@ -2,7 +2,7 @@
 reads a page older than the last change."""
 
 import pytest
-from django.core.cache import cache
+from competition.pagecache import cache
 from django.test import RequestFactory, override_settings
 from django.urls import reverse
 
