@@ -1,11 +1,17 @@
 from django.conf import settings
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, register_converter
 from django.utils.translation import gettext_lazy as _
 
 from competition import views as competition_views
 from config import health
+from config.converters import DayConverter, IdConverter
 from members.views import admin_login, email_undo
+
+# Before any include(): every app's patterns write numbers as <id:...> (no leading zeros)
+# and dates as <day:...> (YYYY-MM-DD): one URL per object (config/converters.py).
+register_converter(IdConverter, "id")
+register_converter(DayConverter, "day")
 
 # The admin is titled for the club, not "Django-beheer".
 admin.site.site_header = admin.site.site_title = getattr(settings, "CLUB_NAME", "") or "Ranglijst"
@@ -29,3 +35,6 @@ urlpatterns = [
     path("leader/members/", include("members.urls")),
     path("", include("competition.urls")),
 ]
+
+# The database down: a Dutch 503 "try again" instead of a bare 500 (config/health.py).
+handler500 = "config.health.server_error"
