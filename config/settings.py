@@ -239,8 +239,12 @@ ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="mand
 ACCOUNT_PREVENT_ENUMERATION = True
 # Rate limits on the shared cache (Redis in production), written out so the policy is visible.
 ACCOUNT_RATE_LIMITS = {
-    "login_failed": "10/m/ip,5/5m/key",
-    "login": "30/m/ip",
+    # Failed sign-ins are limited per account (the key is the address typed in: 5 wrong
+    # passwords lock that account for 5 minutes, from anywhere) and, apart, per client
+    # address, high enough for a playing hall on one Wi-Fi (issue 23: 10 a minute locked
+    # the whole club out); sign-ins as such likewise.
+    "login_failed": "5/5m/key,60/5m/ip",
+    "login": "120/m/ip",
     "signup": "20/m/ip",
     "confirm_email": "1/3m/key",
     "reset_password": "20/m/ip,5/m/key",
@@ -262,8 +266,12 @@ if env.str("EMAIL_URL", default=""):
     vars().update(env.email_url("EMAIL_URL"))
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Ranglijst <competitie@localhost>")
 # The site's public address: e-mails are sent outside a request, so their links are built
-# from this (scheme and host, no trailing slash).
-SITE_URL = env.str("SITE_URL", default="http://localhost:8000").rstrip("/")
+# from this (scheme and host, no trailing slash). Unset, it is the first host name served
+# (DJANGO_ALLOWED_HOSTS), over HTTPS when the site is (development: localhost:8000).
+_HOSTS = [h for h in ALLOWED_HOSTS if h and h != "*" and not h.startswith(".")]
+_SERVED = (f"{'https' if env.bool('DJANGO_SECURE_HTTPS', default=not DEBUG) else 'http'}://{_HOSTS[0]}"
+           if _HOSTS and not DEBUG else "http://localhost:8000")
+SITE_URL = env.str("SITE_URL", default="").rstrip("/") or _SERVED
 
 # --- Internationalisation ---------------------------------------------------------------
 LANGUAGE_CODE = "nl"
