@@ -23,9 +23,9 @@ from urllib.parse import urlencode
 
 from django.conf import settings
 from django.core.cache import caches
-from django.utils.connection import ConnectionProxy
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse, QueryDict
+from django.utils.connection import ConnectionProxy
 
 from .selectors import club_today
 

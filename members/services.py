@@ -26,6 +26,7 @@ from competition.audit import Action
 from competition.jobs import enqueue_on_commit
 from competition.models import Game, Half, Player, PlayerKind, Season
 from competition.services import renumber, schedule_recalculation
+from competition.validators import require_single_line
 
 from .models import User
 from .permissions import Actor, may_manage_account, require
@@ -87,6 +88,7 @@ def member_add(
     name = name.strip()
     if not name:
         raise ValidationError(_("A member needs a name."))
+    require_single_line(name, field="name")
     _check_email_free(email)
     _check_kind(season, kind)
     member = User(email=email, name=name, rating=rating, knsb_number=knsb_number.strip())
@@ -180,6 +182,7 @@ def member_update(
     name = name.strip()
     if not name:
         raise ValidationError(_("A member needs a name."))
+    require_single_line(name, field="name")
     if kind not in PlayerKind.values:
         raise ValidationError(_("Unknown kind of player '%(k)s'.") % {"k": kind})
     under_way = season_has_games(season)

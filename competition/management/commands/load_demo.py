@@ -15,8 +15,8 @@ from django.test.utils import override_settings
 
 from competition.demo import PASSWORD, build_demo
 from competition.models import Season
-from members.models import User
 from config.celery import app
+from members.models import User
 
 
 class Command(BaseCommand):
