@@ -86,8 +86,8 @@ def test_a_name_with_a_line_break_from_before_the_checks_no_longer_stops_the_wit
     User.objects.filter(pk=game.white.member_id).update(name="Jan\nJansen")  # stored before the checks
     mail.outbox.clear()
     PairingNotice.objects.update(state=NoticeState.SENT)
-    from pairing.notices import withdrawals
     from competition.models import Registration
+    from pairing.notices import withdrawals
 
     Registration.objects.update_or_create(
         player=game.white, evening=evening,
