@@ -1,6 +1,10 @@
 """CSV cells that a spreadsheet will not run as a formula (OWASP "CSV injection"): a text
 cell beginning with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a leading
-single quote. Numbers are written as numbers (a ladder score may be negative)."""
+single quote. Numbers are written as numbers (a ladder score may be negative).
+
+And every text cell is one line: a control character (a line break above all, which a
+line-based reader takes for a new record) becomes a space, whatever reached the database
+before names were checked on the way in (competition/singleline.py)."""
 
 from __future__ import annotations
 
@@ -8,13 +12,17 @@ import csv
 from collections.abc import Iterable
 from typing import Any
 
+from .singleline import CONTROL
+
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def safe_cell(value: Any) -> Any:
-    if isinstance(value, str) and value.startswith(FORMULA_START):
-        return "'" + value
-    return value
+    if not isinstance(value, str):
+        return value
+    if value.startswith(FORMULA_START):
+        value = "'" + value
+    return CONTROL.sub(" ", value)
 
 
 class SafeWriter:

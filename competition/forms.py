@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from .models import Attendance, EveningKind, Half, System
 from .scoring.params import ParameterError, is_ladder, parse_parameters, preset
+from .validators import single_line
 
 OUTCOME_KEYS = (
     "win", "draw", "loss", "bye", "absent_with_notice", "absent_without_notice",
@@ -59,7 +60,7 @@ class DateListField(forms.CharField):
 
 
 class SeasonSetUpForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=40, initial="2026-2027")
+    name = forms.CharField(label=_("Name"), max_length=40, initial="2026-2027", validators=[single_line])
     opening = forms.DateField(label=_("Season opening"), widget=forms.DateInput(attrs={"type": "date"}))
     last_day = forms.DateField(label=_("Last day"), widget=forms.DateInput(attrs={"type": "date"}))
     system = forms.ChoiceField(label=_("System"), choices=System.choices, initial=System.PION)
@@ -80,7 +81,7 @@ class SeasonSetUpForm(forms.Form):
 class EveningForm(forms.Form):
     kind = forms.ChoiceField(label=_("Kind"), choices=EveningKind.choices)
     half = forms.ModelChoiceField(label=_("Half"), queryset=Half.objects.none(), required=False)
-    note = forms.CharField(label=_("Note"), max_length=200, required=False)
+    note = forms.CharField(label=_("Note"), max_length=200, required=False, validators=[single_line])
 
     def __init__(self, *args: Any, season: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -179,7 +180,7 @@ class RegistrationForm(forms.Form):
     )
     evenings = forms.MultipleChoiceField(label=_("Evenings"), widget=forms.CheckboxSelectMultiple)
     duty_note = forms.CharField(
-        label=_("Club duty: which"), max_length=200, required=False,
+        label=_("Club duty: which"), max_length=200, required=False, validators=[single_line],
         help_text=_("Only with a club duty request; for example: the second team, away."),
     )
 

@@ -1,7 +1,9 @@
 """The season calendar as an iCalendar feed (RFC 5545) members can subscribe to.
 
 Written with the ``icalendar`` library, which escapes and folds every value: a note with a
-line break or a carriage return stays one property value. The texts are in the club's
+line break or a carriage return stays one property value. Other control characters, which
+RFC 5545 does not allow in a value at all, become spaces; a name (the calendar's) is one
+line (competition/singleline.py). The texts are in the club's
 language (``LANGUAGE_CODE``), the calendar's name is ``CLUB_NAME`` and the season's.
 """
 
@@ -16,6 +18,7 @@ from django.utils.translation import gettext as _
 from icalendar import Calendar, Event
 
 from .models import Evening, EveningKind, Season
+from .singleline import CONTROL
 
 GAME_HOURS = dt.timedelta(hours=3, minutes=45)
 
@@ -29,8 +32,14 @@ def _summaries() -> dict[str, str]:
 
 
 def _text(value: str) -> str:
-    """A bare carriage return is a line break too (RFC 5545 has only escaped ``\\n``)."""
-    return value.replace("\r\n", "\n").replace("\r", "\n")
+    """A bare carriage return is a line break too (RFC 5545 has only escaped ``\\n``); any
+    other control character is a space."""
+    lines = value.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return "\n".join(CONTROL.sub(" ", line) for line in lines)
+
+
+def _one_line(value: str) -> str:
+    return CONTROL.sub(" ", value)
 
 
 def calendar_ics(season: Season, evenings: Iterable[Evening], *, host: str) -> str:
@@ -45,7 +54,7 @@ def _calendar(season: Season, evenings: Iterable[Evening], *, host: str) -> Cale
     cal.add("prodid", "-//Ranglijst//Club calendar//NL")
     cal.add("version", "2.0")
     cal.add("calscale", "GREGORIAN")
-    cal.add("x-wr-calname", _text(f"{settings.CLUB_NAME} {season.name}"))
+    cal.add("x-wr-calname", _one_line(f"{settings.CLUB_NAME} {season.name}"))
     cal.add("x-wr-timezone", "Europe/Amsterdam")
     for e in evenings:
         summary = summaries.get(e.kind)

@@ -18,6 +18,8 @@ from django.db.models import F, Q
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
+from .validators import single_line
+
 
 class System(models.TextChoices):
     """Scoring presets (RULES.md 4). Parameters start from the preset and can be edited."""
@@ -34,7 +36,8 @@ class ByePolicy(models.TextChoices):
 
 
 class Season(models.Model):
-    name = models.CharField(_("name"), max_length=40, unique=True, help_text="2026-2027")
+    name = models.CharField(_("name"), max_length=40, unique=True, help_text="2026-2027",
+                            validators=[single_line])
     slug = models.SlugField(_("slug"), max_length=40, unique=True)
     start_date = models.DateField(
         _("season opening"), help_text=_("Date of the season-opening event.")
@@ -81,7 +84,8 @@ class Competition(models.Model):
     """The internal competition of a season: its scoring system and all its parameters."""
 
     season = models.OneToOneField(Season, on_delete=models.CASCADE, related_name="competition")
-    name = models.CharField(_("name"), max_length=80, default="Interne competitie")
+    name = models.CharField(_("name"), max_length=80, default="Interne competitie",
+                            validators=[single_line])
     system = models.CharField(_("system"), max_length=20, choices=System.choices)
     parameters = models.JSONField(
         _("scoring parameters"),
@@ -194,7 +198,7 @@ class Evening(models.Model):
     status = models.CharField(
         _("status"), max_length=10, choices=EveningStatus.choices, default=EveningStatus.OPEN
     )
-    note = models.CharField(_("note"), max_length=200, blank=True)
+    note = models.CharField(_("note"), max_length=200, blank=True, validators=[single_line])
     pairing_seed = models.CharField(max_length=64, blank=True)
     published_at = models.DateTimeField(null=True, blank=True)
     version = models.PositiveIntegerField(default=1)
@@ -320,7 +324,7 @@ class ClubDutyRequest(models.Model):
         _("state"), max_length=10, choices=ClubDutyState.choices, default=ClubDutyState.REQUESTED
     )
     note = models.CharField(
-        _("what duty"), max_length=200, blank=True,
+        _("what duty"), max_length=200, blank=True, validators=[single_line],
         help_text=_("For example: the club's second team, away; or refereeing."),
     )
     requested_at = models.DateTimeField(_("requested at"))
@@ -382,7 +386,7 @@ class Game(models.Model):
     result = models.CharField(
         _("result"), max_length=10, choices=Result.choices, default=Result.PENDING, blank=True
     )
-    note = models.CharField(_("note"), max_length=200, blank=True)
+    note = models.CharField(_("note"), max_length=200, blank=True, validators=[single_line])
     tempo = models.CharField(
         _("tempo"), max_length=10, choices=Tempo.choices, default=Tempo.STANDARD
     )
@@ -633,7 +637,7 @@ class SwissEvent(models.Model):
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(_("kind"), max_length=16, choices=EventKind.choices)
-    name = models.CharField(_("name"), max_length=80)
+    name = models.CharField(_("name"), max_length=80, validators=[single_line])
     half = models.ForeignKey(
         Half, on_delete=models.SET_NULL, null=True, blank=True, related_name="events",
         help_text=_("The half whose rapid champion this event decides."),
@@ -683,7 +687,8 @@ class SwissEntrant(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="entries",
         null=True, blank=True,
     )
-    guest_name = models.CharField(_("guest's name"), max_length=80, blank=True, default="")
+    guest_name = models.CharField(_("guest's name"), max_length=80, blank=True, default="",
+                                  validators=[single_line])
     number = models.PositiveSmallIntegerField(_("start number"))
     rating = models.PositiveIntegerField(_("rating"), null=True, blank=True)
     withdrawn = models.BooleanField(_("withdrawn"), default=False)
@@ -798,7 +803,7 @@ class EligibilityOverride(models.Model):
     half = models.ForeignKey(Half, on_delete=models.CASCADE, related_name="eligibility_overrides")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="eligibility_overrides")
     eligible = models.BooleanField(_("eligible"))
-    reason = models.CharField(_("reason"), max_length=200)
+    reason = models.CharField(_("reason"), max_length=200, validators=[single_line])
     decided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )

@@ -22,11 +22,17 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import caches
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse, QueryDict
+from django.utils.connection import ConnectionProxy
 
 from .selectors import club_today
+
+# Pages live in a cache of their own that may evict (config/settings.py): never beside the
+# sign-in rate limits, which a flood of distinct pages would otherwise push out.
+PAGES = "pages"
+cache: Any = ConnectionProxy(caches, PAGES)
 
 VERSION_KEY = "club-data-version"
 

@@ -38,6 +38,7 @@ from competition.scoring.types import (
     SeasonInput,
     Standing,
 )
+from competition.singleline import NotSingleLine, check_single_line
 
 FORMAT = "season/1"
 
@@ -108,6 +109,16 @@ def _str(value: Any, what: str) -> str:
     return value
 
 
+def _one_line(value: str, what: str) -> str:
+    """A name in one line: a line break or other control character would forge a line in
+    the files made from it (TRF, CSV, iCal) and break an e-mail header. Refused both when
+    read and when written (competition/singleline.py)."""
+    try:
+        return check_single_line(value, what)
+    except NotSingleLine as error:
+        raise SeasonFileError(str(error)) from None
+
+
 def _encodable(value: str) -> bool:
     try:
         value.encode("utf-8")
@@ -155,7 +166,7 @@ def _players(raw: Sequence[Any], ladder: bool) -> tuple[Player, ...]:
         if player_id in ids:
             raise SeasonFileError(f"player id {player_id} appears twice in 'players'")
         ids.add(player_id)
-        name = _str(item["name"], f"'name' of {where}")
+        name = _one_line(_str(item["name"], f"'name' of {where}"), f"'name' of {where}")
         rating = None if item["rating"] is None else _int(item["rating"], f"'rating' of {where}")
         start = _int(item["start"], f"'start' of {where}")
         if start < 1:
@@ -284,7 +295,7 @@ def dump_season(season: SeasonInput) -> dict[str, Any]:
 def _dump_player(player: Player) -> dict[str, Any]:
     data: dict[str, Any] = {
         "id": player.id,
-        "name": player.name,
+        "name": _one_line(player.name, f"the name of player {player.id}"),
         "rating": player.rating,
         "start": player.start,
         "fixed": player.fixed,

@@ -53,6 +53,7 @@ from .scoring import types as t
 from .scoring.params import parameters_to_dict, preset
 from .scoring.presets import COMPETITION_PRESETS
 from .seasonfile import SeasonFileError, dump_season, load_season
+from .singleline import is_single_line
 from .standings import load_season_data, recalculate_season
 
 IMPORT_DOMAIN = "import.invalid"
@@ -137,6 +138,8 @@ def _check_importable(data: t.SeasonInput, name: str) -> None:
         raise SeasonImportError("the season file has no evenings: nothing to date the season by")
     if not name.strip():
         raise SeasonImportError("the season needs a name (--name)")
+    if not is_single_line(name):
+        raise SeasonImportError(f"season name {name!r}: one line, without control characters")
     if len(name) > 40 or not slugify(name):
         raise SeasonImportError(f"season name {name!r}: at most 40 characters, with letters or digits")
     if Season.objects.filter(name=name).exists() or Season.objects.filter(slug=slugify(name)).exists():

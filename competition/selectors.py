@@ -385,7 +385,8 @@ def leader_todo(season: Season, now: dt.datetime) -> dict[str, Any]:
     - alternative tempo requests waiting for a decision (evening to come);
     - club duty requests waiting for a decision;
     - players at or near the season's limit of absences with notice;
-    - the next deadline and how many are signed up for it.
+    - the next deadline and how many are signed up for it;
+    - pairing e-mails that could not be sent (given up after their attempts).
     """
     today = now.astimezone(timezone.get_current_timezone()).date()
     games = Game.objects.filter(evening__season=season, evening__kind=EveningKind.PLAYING)
@@ -444,6 +445,14 @@ def leader_todo(season: Season, now: dt.datetime) -> dict[str, Any]:
         .first()
     )
     signed_up = present_count(next_evening) if next_evening else 0
+    # Pairing e-mails given up (pairing.notices: a header the mail library refuses), read
+    # through the evenings' reverse relation; "failed" is pairing.models.NoticeState.FAILED.
+    failed_mail = list(
+        season.evenings.filter(notices__state="failed")
+        .values("pk", "date", name=F("notices__player__member__name"),
+                recipient=F("notices__recipient"), error=F("notices__last_error"))
+        .order_by("date", "notices__id")
+    )
     return {
         "unplayed": unplayed,
         "postponed": postponed,
@@ -453,8 +462,10 @@ def leader_todo(season: Season, now: dt.datetime) -> dict[str, Any]:
         "absences": absences,
         "next_evening": next_evening,
         "signed_up": signed_up,
+        "failed_mail": failed_mail,
         "today": today,
-        "empty": not (unplayed or postponed or signed_off or tempo or club_duty or absences),
+        "empty": not (unplayed or postponed or signed_off or tempo or club_duty or absences
+                      or failed_mail),
     }
 
 

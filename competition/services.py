@@ -56,6 +56,7 @@ from .signup import (
     decide_signup,
     default_status,
 )
+from .validators import require_single_line
 
 # The pure sign-up rules (competition/signup.py) refuse in English; these marks put their
 # messages in the catalogue, so the service's _(str(exc)) finds the member's language.
@@ -138,6 +139,7 @@ def season_set_up(
     require(actor, "competition.manage_season")
     if system not in System.values:
         raise ValidationError({"system": _("Unknown system '%(s)s'.") % {"s": system}})
+    require_single_line(name, field="name")
     if Season.objects.filter(name=name).exists():
         raise ValidationError({"name": _("A season with this name exists already.")})
     try:
@@ -234,6 +236,7 @@ def evening_update(
     evening = Evening.objects.select_for_update().get(pk=evening.pk)
     if evening.games.exists() and kind != evening.kind:
         raise ValidationError(_("This evening has games already; its kind cannot change."))
+    require_single_line(note, field="note")
     old_half = evening.half_id
     before = {"kind": evening.kind, "half": old_half, "note": evening.note}
     evening.kind = kind
@@ -443,6 +446,7 @@ def club_duty_request(
     (``signup.club_duty_pending_status``), which is what the standings read."""
     now = now or timezone.now()
     require(actor, "competition.register_self")
+    require_single_line(note, field="duty_note")
     if player.member_id != actor.pk:
         raise PermissionDenied(_("You can only request club duty for yourself."))
     evening = Evening.objects.select_for_update().get(pk=evening.pk)
@@ -608,6 +612,7 @@ def result_set(
     require(actor, "competition.enter_results")
     if result not in Result.values:
         raise ValidationError({"result": _("Unknown result '%(r)s'.") % {"r": result}})
+    require_single_line(note, field="note")
     locked = Game.objects.select_for_update(of=("self",)).select_related("evening").get(pk=game.pk)
     early = timezone.now() < locked.evening.starts_at
     if early and not before_start:

@@ -1,6 +1,11 @@
 """Input refused once, before any view: a NUL byte in the path, a query parameter or a
 form field. PostgreSQL cannot store it in a text column and rejects it even in a WHERE
-clause, so without this every view would have to catch the database error itself."""
+clause, so without this every view would have to catch the database error itself.
+
+A cookie holding a NUL (``sessionid="\\000..."``, which Python's cookie parsing unescapes)
+is dropped instead, and the browser told to forget it: the session would be looked up with
+it on every page, and refusing the request would lock the visitor out until he cleared his
+cookies. So this runs before the session middleware."""
 
 from __future__ import annotations
 
@@ -22,6 +27,16 @@ class RefuseNulBytesMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        broken = [name for name, value in request.COOKIES.items() if NUL in name or NUL in value]
+        for name in broken:
+            del request.COOKIES[name]
+        response = self._refuse_or_serve(request)
+        for name in broken:
+            if NUL not in name:
+                response.delete_cookie(name)
+        return response
+
+    def _refuse_or_serve(self, request: HttpRequest) -> HttpResponse:
         body_is_form = request.method == "POST" and request.content_type in (
             "application/x-www-form-urlencoded", "multipart/form-data")
         if (NUL in request.path or _has_nul(request.GET)

@@ -60,9 +60,10 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before the session: a cookie with a NUL is dropped before anything reads it.
+    "config.middleware.RefuseNulBytesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
-    "config.middleware.RefuseNulBytesMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -110,12 +111,17 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # `manage.py backup` writes times to the microsecond (Django's JSON rounds to milliseconds).
 SERIALIZATION_MODULES = {"exactjson": "config.exactjson"}
 
-# --- Redis: the shared cache, and (apart from it) the broker -----------------------------
-# REDIS_URL is the cache (pages, rate limits): it may evict (allkeys-lru). The broker
-# holds the task queue, which must not be evicted: give it its own Redis instance with
-# CELERY_BROKER_URL (docker-compose.yml does); without it the broker shares REDIS_URL.
+# --- Redis: the page cache, the rate limits and the broker -------------------------------
+# REDIS_URL is the page cache (alias "pages"): it may evict (allkeys-lru), since every page
+# can be rendered again. The broker holds the task queue, which must not be evicted: give
+# it its own Redis instance with CELERY_BROKER_URL (docker-compose.yml does); without it the
+# broker shares REDIS_URL. The sign-in rate limits (allauth counts in the "default" alias)
+# must not be evicted either, or filling the page cache would reset a lock-out:
+# RATE_LIMIT_REDIS_URL, by default the broker's Redis (CELERY_BROKER_URL), which never
+# evicts; docker-compose.yml gives them that instance's database 1.
 REDIS_URL = env.str("REDIS_URL", default="")
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="") or REDIS_URL
+RATE_LIMIT_REDIS_URL = env.str("RATE_LIMIT_REDIS_URL", default="") or CELERY_BROKER_URL
 # A hung Redis (accepts, never answers) costs one short timeout, then this process leaves
 # Redis alone for CACHE_RETRY_SECONDS (config/cache.py).
 REDIS_SOCKET_TIMEOUT = env.float("REDIS_SOCKET_TIMEOUT", default=0.3)
@@ -127,22 +133,33 @@ REDIS_BROKER_TRANSPORT_OPTIONS = {
     # catch-up beat jobs cover anything older.
     "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=600),
 }
-if REDIS_URL:
-    CACHES = {
-        "default": {
-            "BACKEND": "config.cache.ResilientRedisCache",
-            "LOCATION": REDIS_URL,
-            "OPTIONS": {"socket_connect_timeout": REDIS_SOCKET_TIMEOUT,
-                        "socket_timeout": REDIS_SOCKET_TIMEOUT},
-            "KEY_PREFIX": env.str("CACHE_KEY_PREFIX", default="ranglijst"),
-        }
+
+
+def _redis_cache(location: str) -> dict:
+    return {
+        "BACKEND": "config.cache.ResilientRedisCache",
+        "LOCATION": location,
+        "OPTIONS": {"socket_connect_timeout": REDIS_SOCKET_TIMEOUT,
+                    "socket_timeout": REDIS_SOCKET_TIMEOUT},
+        "KEY_PREFIX": env.str("CACHE_KEY_PREFIX", default="ranglijst"),
     }
+
+
+if REDIS_URL:
+    CACHES = {"default": _redis_cache(RATE_LIMIT_REDIS_URL), "pages": _redis_cache(REDIS_URL)}
 else:
     CACHES = {
+        # Files in var/: the rate limits never culled (their keys expire by themselves)...
         "default": {
             "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-            "LOCATION": str(VAR_DIR / "cache"),
-        }
+            "LOCATION": str(VAR_DIR / "cache" / "default"),
+            "OPTIONS": {"MAX_ENTRIES": 10**9},
+        },
+        # ... the pages culled at Django's default of 300 entries.
+        "pages": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(VAR_DIR / "cache" / "pages"),
+        },
     }
 if CELERY_BROKER_URL:
     CELERY_RESULT_BACKEND = CELERY_BROKER_URL
@@ -219,13 +236,21 @@ ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
 ACCOUNT_SIGNUP_FORM_CLASS = "members.forms.SignupForm"
 # ... and the sign-up costs the same whether or not the address has an account.
 ACCOUNT_FORMS = {"signup": "members.signup.SignupForm"}
+# A reset link goes only to the address a member signs in with (members/password_reset.py).
+ACCOUNT_FORMS["reset_password"] = "members.password_reset.ResetPasswordForm"
+# A new address replaces the old one only once its owner confirms it (members/email_change.py).
+ACCOUNT_CHANGE_EMAIL = True
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="mandatory")
 ACCOUNT_PREVENT_ENUMERATION = True
 # Rate limits on the shared cache (Redis in production), written out so the policy is visible.
 ACCOUNT_RATE_LIMITS = {
-    "login_failed": "10/m/ip,5/5m/key",
-    "login": "30/m/ip",
+    # Failed sign-ins are limited per account (the key is the address typed in: 5 wrong
+    # passwords lock that account for 5 minutes, from anywhere) and, apart, per client
+    # address, high enough for a playing hall on one Wi-Fi (issue 23: 10 a minute locked
+    # the whole club out); sign-ins as such likewise.
+    "login_failed": "5/5m/key,60/5m/ip",
+    "login": "120/m/ip",
     "signup": "20/m/ip",
     "confirm_email": "1/3m/key",
     "reset_password": "20/m/ip,5/m/key",
@@ -249,8 +274,12 @@ if env.str("EMAIL_URL", default=""):
     vars().update(env.email_url("EMAIL_URL"))
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Ranglijst <competitie@localhost>")
 # The site's public address: e-mails are sent outside a request, so their links are built
-# from this (scheme and host, no trailing slash).
-SITE_URL = env.str("SITE_URL", default="http://localhost:8000").rstrip("/")
+# from this (scheme and host, no trailing slash). Unset, it is the first host name served
+# (DJANGO_ALLOWED_HOSTS), over HTTPS when the site is (development: localhost:8000).
+_HOSTS = [h for h in ALLOWED_HOSTS if h and h != "*" and not h.startswith(".")]
+_SERVED = (f"{'https' if env.bool('DJANGO_SECURE_HTTPS', default=not DEBUG) else 'http'}://{_HOSTS[0]}"
+           if _HOSTS and not DEBUG else "http://localhost:8000")
+SITE_URL = env.str("SITE_URL", default="").rstrip("/") or _SERVED
 
 # --- Internationalisation ---------------------------------------------------------------
 LANGUAGE_CODE = "nl"

@@ -45,4 +45,5 @@ PAGE_STALE_SECONDS = 0
 # the cache would otherwise empty the pages another worker's test is counting on.
 _WORKER = os.environ.get("PYTEST_XDIST_WORKER")
 if _WORKER and CACHES["default"]["BACKEND"].endswith("FileBasedCache"):  # noqa: F405
-    CACHES["default"]["LOCATION"] = str(VAR_DIR / f"cache-{_WORKER}")  # noqa: F405
+    for _alias in ("default", "pages"):
+        CACHES[_alias]["LOCATION"] = str(VAR_DIR / f"cache-{_WORKER}" / _alias)  # noqa: F405

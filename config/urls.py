@@ -1,13 +1,19 @@
 from django.conf import settings
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, register_converter
 from django.utils.translation import gettext_lazy as _
 
 from competition import views as competition_views
 from competition.api.http import public_urls
 from competition.api.v1 import endpoints as api_v1
 from config import health
-from members.views import admin_login
+from config.converters import DayConverter, IdConverter
+from members.views import admin_login, email_undo
+
+# Before any include(): every app's patterns write numbers as <id:...> (no leading zeros)
+# and dates as <day:...> (YYYY-MM-DD): one URL per object (config/converters.py).
+register_converter(IdConverter, "id")
+register_converter(DayConverter, "day")
 
 # The admin is titled for the club, not "Django-beheer".
 admin.site.site_header = admin.site.site_title = getattr(settings, "CLUB_NAME", "") or "Ranglijst"
@@ -18,6 +24,7 @@ urlpatterns = [
     path("admin/login/", admin_login, name="admin_login"),
     path("healthz", health.healthz, name="healthz"),
     path("admin/", admin.site.urls),
+    path("accounts/email/undo/<str:token>/", email_undo, name="members_email_undo"),
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("language/<str:code>/", competition_views.language, name="language"),
@@ -34,3 +41,6 @@ urlpatterns = [
     path("", include("competition.website.urls")),
     path("", include("competition.urls")),
 ]
+
+# The database down: a Dutch 503 "try again" instead of a bare 500 (config/health.py).
+handler500 = "config.health.server_error"

@@ -1,12 +1,40 @@
 """allauth adapter: a member's name is required at sign-up and stored on the user. It is
-asked for (``members.forms.SignupForm``), never derived from the e-mail address."""
+asked for (``members.forms.SignupForm``), never derived from the e-mail address.
+
+Account e-mails speak for the club: without the Sites framework allauth names the site
+after the request's host ("Hallo van 127.0.0.1:18100!"); here the site is the club
+(``CLUB_NAME``) at its public address (``SITE_URL``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from allauth.account.adapter import DefaultAccountAdapter
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 
+@dataclass(frozen=True)
+class ClubSite:
+    """What allauth's templates read of a site: ``name`` and ``domain``."""
+
+    name: str
+    domain: str
+
+
+def club_site() -> ClubSite:
+    return ClubSite(name=settings.CLUB_NAME, domain=urlsplit(settings.SITE_URL).netloc)
+
+
 class AccountAdapter(DefaultAccountAdapter):
+    def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
+        super().send_mail(template_prefix, email, {**context, "current_site": club_site()})
+
+    def format_email_subject(self, subject: str) -> str:
+        return f"[{settings.CLUB_NAME}] {subject}"
+
     def populate_username(self, request, user) -> None:  # no usernames: e-mail only
         return None
 

@@ -3,6 +3,7 @@ from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.utils.translation import gettext_lazy as _
 
 from .models import User
+from .permissions import may_manage_account
 
 
 @admin.register(User)
@@ -17,6 +18,12 @@ class UserAdmin(BaseUserAdmin):
         (_("Roles"), {"fields": ("is_active", "is_staff", "is_superuser", "groups")}),
         (_("Dates"), {"fields": ("last_login", "date_joined")}),
     )
+    def has_change_permission(self, request, obj=None) -> bool:
+        # Also the admin's password form: a staff member never sets the e-mail address or
+        # password of an account at or above his own place in the role order.
+        allowed = super().has_change_permission(request, obj)
+        return allowed and (obj is None or may_manage_account(request.user, obj))
+
     add_fieldsets = (
         (None, {"classes": ("wide",), "fields": ("email", "name", "rating", "password1", "password2")}),
     )

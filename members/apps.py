@@ -8,4 +8,9 @@ class MembersConfig(AppConfig):
 
     def ready(self) -> None:
         # Register the Celery tasks in every process, so services can queue them by name.
+        from allauth.account.signals import password_reset
+
         from . import tasks  # noqa: F401
+        from .password_reset import verify_on_reset
+
+        password_reset.connect(verify_on_reset, dispatch_uid="members.verify_on_reset")

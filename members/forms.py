@@ -8,6 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from competition.models import PlayerKind
+from competition.validators import single_line
 
 
 class RatingField(forms.IntegerField):
@@ -22,7 +23,7 @@ class RatingField(forms.IntegerField):
 
 
 class MemberForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=120)
+    name = forms.CharField(label=_("Name"), max_length=120, validators=[single_line])
     email = forms.EmailField(label=_("E-mail address"))
     rating = RatingField(label=_("KNSB rating"), required=False, min_value=0, max_value=3500)
     knsb_number = forms.CharField(label=_("KNSB relation number"), max_length=12, required=False)
@@ -38,7 +39,7 @@ class PositionForm(forms.Form):
 
 class SignupForm(forms.Form):
     name = forms.CharField(
-        label=_("Name"), max_length=120,
+        label=_("Name"), max_length=120, validators=[single_line],
         help_text=_("As it appears in the standings, e.g. Anna de Vries."),
         widget=forms.TextInput(attrs={"autocomplete": "name"}),
     )

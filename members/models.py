@@ -4,6 +4,8 @@ from django.contrib.auth.models import AbstractUser, BaseUserManager
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from competition.validators import single_line
+
 
 class UserManager(BaseUserManager["User"]):
     use_in_migrations = True
@@ -54,7 +56,7 @@ class User(AbstractUser):
     first_name = None  # type: ignore[assignment]
     last_name = None  # type: ignore[assignment]
     email = models.EmailField(_("e-mail address"), unique=True)
-    name = models.CharField(_("name"), max_length=120)
+    name = models.CharField(_("name"), max_length=120, validators=[single_line])
     rating = models.PositiveIntegerField(
         _("KNSB rating"), null=True, blank=True, help_text=_("National (KNSB) rating.")
     )

@@ -26,13 +26,15 @@ from competition.audit import Action
 from competition.jobs import enqueue_on_commit
 from competition.models import Game, Half, Player, PlayerKind, RatingKind, Season
 from competition.services import renumber, schedule_recalculation
+from competition.validators import require_single_line
 
 from .models import User
-from .permissions import Actor, require
+from .permissions import Actor, may_manage_account, require
 from .roles import PLAYER, ensure_groups
 
 PERM = "competition.manage_registrations"
 INVITE_TASK = "members.tasks.send_invitation"
+EMAIL_CHANGE_TASK = "members.tasks.send_email_change"
 
 
 def season_has_games(season: Season) -> bool:
@@ -86,6 +88,7 @@ def member_add(
     name = name.strip()
     if not name:
         raise ValidationError(_("A member needs a name."))
+    require_single_line(name, field="name")
     _check_email_free(email)
     _check_kind(season, kind)
     member = User(email=email, name=name, rating=rating, knsb_number=knsb_number.strip())
@@ -94,8 +97,9 @@ def member_add(
     member.save()
     ensure_groups()
     member.groups.add(Group.objects.get(name=PLAYER))  # he signs himself up and off
-    # The address is the one the invitation goes to: only its owner can use the link.
-    EmailAddress.objects.create(user=member, email=email, verified=True, primary=True)
+    # Not verified: the invitation's link goes to it, and setting the password with that
+    # link is what verifies it (members.signals), so the leader never vouches for it.
+    EmailAddress.objects.create(user=member, email=email, verified=False, primary=True)
     last = Player.objects.filter(season=season).order_by("-start").first()
     player = Player.objects.create(
         season=season, member=member, kind=kind,
@@ -111,6 +115,22 @@ def member_add(
     return player
 
 
+def _check_may_manage(actor: Actor, member: User) -> None:
+    if not may_manage_account(actor, member):
+        raise ValidationError(
+            _("The e-mail address and password of %(name)s can only be changed by himself "
+              "or by someone with a higher role (the administrator).") % {"name": member.name}
+        )
+
+
+def _request_email_change(member: User, email: str, site_url: str) -> None:
+    """The new address waits, unverified, beside the old one (which stays the member's
+    address) until its owner confirms it; an earlier request still open is replaced."""
+    EmailAddress.objects.filter(user=member, verified=False, primary=False).delete()
+    EmailAddress.objects.create(user=member, email=email, verified=False, primary=False)
+    enqueue_on_commit(EMAIL_CHANGE_TASK, member.pk, member.email, email, site_url)
+
+
 def _invite(actor: Actor, player: Player, site_url: str) -> None:
     audit.record(actor=actor, action=Action.MEMBER_INVITE, player=player,
                  after={"email": player.member.email})
@@ -123,6 +143,7 @@ def member_invite_again(*, actor: Actor, player: Player, site_url: str) -> Playe
     A member who has set his password already signs in, or asks for a new one himself."""
     require(actor, PERM)
     player = Player.objects.select_related("member").get(pk=player.pk)
+    _check_may_manage(actor, player.member)
     if player.member.has_usable_password():
         raise ValidationError(
             _("%(name)s has set a password already; he can ask for a new one on the sign-in page.")
@@ -142,11 +163,18 @@ def member_update(
     rating: int | None,
     knsb_number: str,
     kind: str,
+    site_url: str,
 ) -> Player:
     """Change a member's name, e-mail, KNSB rating and number, and his kind in this
     season. Before the first game his rating is also his rating on 1 September (the
     starting order's); afterwards that one stays as it was. The kind is the season's
-    choice made before its first evening, so it is fixed once the season has games."""
+    choice made before its first evening, so it is fixed once the season has games.
+
+    A new e-mail address is only asked for: the member keeps signing in (and receiving
+    mail, password resets included) at his old address until the new one is confirmed
+    from a link sent to it; the old address is told at once and gets a link to undo
+    (``members.email_change``). Only for an account below the leader's own in the role
+    order (``may_manage_account``)."""
     require(actor, PERM)
     season = Season.objects.select_for_update().get(pk=player.season_id)
     player = Player.objects.select_for_update(of=("self",)).select_related("member").get(pk=player.pk)
@@ -155,6 +183,7 @@ def member_update(
     name = name.strip()
     if not name:
         raise ValidationError(_("A member needs a name."))
+    require_single_line(name, field="name")
     if kind not in PlayerKind.values:
         raise ValidationError(_("Unknown kind of player '%(k)s'.") % {"k": kind})
     under_way = season_has_games(season)
@@ -163,6 +192,7 @@ def member_update(
             _("The season is under way: a player's kind (fixed or flexible) no longer changes.")
         )
     if email != member.email:
+        _check_may_manage(actor, member)
         _check_email_free(email, member)
     new: dict[str, Any] = {"name": name, "email": email, "rating": rating,
                            "knsb_number": knsb_number.strip(), "kind": kind}
@@ -173,9 +203,7 @@ def member_update(
         return player
     member.name, member.rating, member.knsb_number = name, rating, new["knsb_number"]
     if email != member.email:
-        member.email = email
-        EmailAddress.objects.filter(user=member).delete()
-        EmailAddress.objects.create(user=member, email=email, verified=True, primary=True)
+        _request_email_change(member, email, site_url)
     member.full_clean(exclude=["password"])
     member.save()
     player.kind = kind

@@ -11,7 +11,7 @@ urlpatterns = [
     path("<slug:season>/", views.index, name="index"),
     path("<slug:season>/add/", views.add, name="add"),
     path("<slug:season>/order-by-rating/", views.order_by_rating, name="order_by_rating"),
-    path("<slug:season>/players/<int:player_id>/", views.edit, name="edit"),
-    path("<slug:season>/players/<int:player_id>/move/", views.move, name="move"),
-    path("<slug:season>/players/<int:player_id>/invite/", views.invite, name="invite"),
+    path("<slug:season>/players/<id:player_id>/", views.edit, name="edit"),
+    path("<slug:season>/players/<id:player_id>/move/", views.move, name="move"),
+    path("<slug:season>/players/<id:player_id>/invite/", views.invite, name="invite"),
 ]

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST
 from competition.models import Player, Season
 from competition.web import error_messages, form_error_messages, run_service, season_or_404
 
-from . import selectors, services
+from . import email_change, selectors, services
 from .decorators import any_permission_required
 from .forms import MemberForm, PositionForm
 
@@ -84,12 +84,18 @@ def edit(request: HttpRequest, season: str, player_id: int) -> HttpResponse:
     form = MemberForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
-            services.member_update(actor=request.user, player=player, **form.cleaned_data)
+            services.member_update(actor=request.user, player=player,
+                                   site_url=_site_url(request), **form.cleaned_data)
         except ValidationError as exc:
             for message in exc.messages:
                 form.add_error(None, message)
         else:
             messages.success(request, _("%(name)s is saved.") % {"name": form.cleaned_data["name"]})
+            if form.cleaned_data["email"].strip().lower() != member.email:
+                messages.info(request, _("The new address %(email)s takes effect once its owner "
+                                         "confirms it with the link sent to it; the old address "
+                                         "is told and can undo it.")
+                              % {"email": form.cleaned_data["email"]})
             return _back(season_obj, f"player-{player.pk}")
     return render(request, "members/form.html",
                   {"season": season_obj, "form": form, "player": player})
@@ -138,3 +144,18 @@ def invite(request: HttpRequest, season: str, player_id: int) -> HttpResponse:
         _("A new invitation goes to %(email)s.") % {"email": player.member.email},
     )
     return _back(season_obj, f"player-{player.pk}")
+
+
+def email_undo(request: HttpRequest, token: str) -> HttpResponse:
+    """The old address's link: undo a change of e-mail address (members.email_change).
+    No sign-in needed (the link is the proof); GET asks, POST does it."""
+    data = email_change.read_undo_token(token)
+    context: dict[str, object] = {"old": data["old"], "new": data["new"]} if data else {}
+    if data is None:
+        context["error"] = _("This link is not valid (any more).")
+    elif request.method == "POST":
+        try:
+            context["done"] = email_change.undo(token=token)
+        except ValidationError as exc:
+            context["error"] = " ".join(exc.messages)
+    return render(request, "members/email_undo.html", context)

@@ -24,6 +24,12 @@ class NoticeState(models.TextChoices):
     PENDING = "pending", _("to be sent")
     SENT = "sent", _("sent")
     SUPERSEDED = "superseded", _("replaced before it was sent")
+    # This e-mail itself cannot be sent (a header the mail library refuses, an address the
+    # server refuses), MAX_ATTEMPTS times: given up, and on the leader's to-do list.
+    FAILED = "failed", _("could not be sent")
+
+
+MAX_ATTEMPTS = 5
 
 
 class PairingNotice(models.Model):
@@ -44,6 +50,8 @@ class PairingNotice(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     claimed_at = models.DateTimeField(null=True, blank=True)
     sent_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0, help_text=_("failed sending attempts"))
+    last_error = models.CharField(max_length=200, blank=True)
 
     class Meta:
         verbose_name = _("pairing e-mail")

@@ -6,7 +6,8 @@ outbox row per player whose news changed (and retires his rows not yet sent), so
 rows commit or roll back with the change itself. After commit a task calls ``deliver``,
 which holds no lock: it claims one row at a time, sends it, and marks it sent at once.
 When the mail server fails on the sixth message, the first five are marked sent and the
-retry sends the rest; two workers never send the same row (the claim is one UPDATE); a
+retry sends the rest; one message that cannot be sent (a bad header) is skipped, retried
+on its own and after ``MAX_ATTEMPTS`` given up and shown on the leader's to-do list; two workers never send the same row (the claim is one UPDATE); a
 worker killed between sending and marking may, after ``CLAIM_SECONDS``, send that one
 e-mail again: at least once, never silently lost.
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import smtplib
 
 from django.conf import settings
 from django.core.mail import send_mail
@@ -36,7 +38,7 @@ from competition.models import (
     Tempo,
 )
 
-from .models import GAME_KINDS, NoticeKind, NoticeState, PairingNotice
+from .models import GAME_KINDS, MAX_ATTEMPTS, NoticeKind, NoticeState, PairingNotice
 
 log = logging.getLogger(__name__)
 
@@ -229,7 +231,9 @@ def _links(evening: Evening, player: Player) -> dict[str, str]:
 
 def deliver(evening_id: int) -> int:
     """Send the evening's e-mails still to be sent, one at a time, holding no lock.
-    Returns how many were sent; a failure raises after marking what went out."""
+    Returns how many were sent. A message that cannot be sent is skipped and counted on
+    its row (``MESSAGE_ERRORS``); a failing mail server raises after marking what went
+    out."""
     evening = Evening.objects.select_related("season").filter(pk=evening_id).first()
     if evening is None or evening.status != EveningStatus.PUBLISHED:
         return 0
@@ -249,7 +253,10 @@ def deliver(evening_id: int) -> int:
         try:
             send_mail(message[0], message[1], None,
                       [notice.recipient or notice.player.member.email])
-        except Exception:
+        except MESSAGE_ERRORS as exc:  # this e-mail only: the others still go
+            _failed(notice, exc)
+            continue
+        except Exception:  # the mail server: stop, the retry sends the rest
             PairingNotice.objects.filter(pk=notice.pk).update(claimed_at=None)
             raise
         PairingNotice.objects.filter(pk=notice.pk).update(
@@ -257,6 +264,25 @@ def deliver(evening_id: int) -> int:
         )
         sent += 1
     return sent
+
+
+# Errors of one message, not of the mail server: a header the mail library refuses
+# (BadHeaderError is a ValueError: a line break in a name), text it cannot encode, every
+# recipient refused. Such a row is skipped, tried again by the next delivery (the task's
+# retry, the catch-up job every minute) and given up after MAX_ATTEMPTS.
+MESSAGE_ERRORS = (ValueError, smtplib.SMTPRecipientsRefused)
+
+
+def _failed(notice: PairingNotice, exc: Exception) -> None:
+    attempts = notice.attempts + 1
+    given_up = attempts >= MAX_ATTEMPTS
+    PairingNotice.objects.filter(pk=notice.pk).update(
+        attempts=attempts, claimed_at=None, last_error=f"{type(exc).__name__}: {exc}"[:200],
+        state=NoticeState.FAILED if given_up else NoticeState.PENDING,
+    )
+    log.warning("pairing e-mail %s (evening %s, player %s) failed, attempt %s of %s%s: %s",
+                notice.pk, notice.evening_id, notice.player_id, attempts, MAX_ATTEMPTS,
+                " (given up; on the leader's to-do list)" if given_up else "", type(exc).__name__)
 
 
 def evenings_with_pending(now: dt.datetime | None = None) -> list[int]:

@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from competition.models import EventKind, Season, SwissEvent, SwissRound
+from competition.validators import single_line
 
 # One tap per board: (code, label). The code is "<white>-<black>", "F" marks a forfeit.
 BLITZ_RESULTS: tuple[tuple[str, Any], ...] = (
@@ -50,7 +51,7 @@ class EventForm(forms.Form):
     kind = forms.ChoiceField(
         label=_("Kind"), choices=[c for c in EventKind.choices if c[0] != EventKind.BLITZ_PLAYOFF]
     )
-    name = forms.CharField(label=_("Name"), max_length=80)
+    name = forms.CharField(label=_("Name"), max_length=80, validators=[single_line])
     half = forms.ModelChoiceField(label=_("Half"), queryset=None, required=False,
                                   help_text=_("Rapid: the half whose rapid champion it decides."))
     date = forms.DateField(label=_("Date"), required=False, widget=forms.DateInput(attrs={"type": "date"}),
@@ -79,7 +80,7 @@ class EntrantsForm(forms.Form):
         widget=forms.CheckboxSelectMultiple,
     )
     guest_name = forms.CharField(
-        label=_("Guest's name"), max_length=80, required=False,
+        label=_("Guest's name"), max_length=80, required=False, validators=[single_line],
         help_text=_("A non-member playing this evening; no account needed."),
     )
     guest_rating = forms.IntegerField(
@@ -119,7 +120,7 @@ class PresenceForm(forms.Form):
 
 
 class TrfImportForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=80)
+    name = forms.CharField(label=_("Name"), max_length=80, validators=[single_line])
     file = forms.FileField(label=_("TRF file"))
     guests = forms.BooleanField(
         label=_("Enter players who are not members as guests"), required=False,

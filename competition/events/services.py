@@ -40,6 +40,7 @@ from competition.models import (
 )
 from competition.pagecache import pages_changed
 from competition.services import Conflict, renumber
+from competition.validators import require_single_line
 from members.permissions import Actor, require
 
 from .engine import trf
@@ -135,6 +136,7 @@ def event_create(
     name = name.strip()
     if not name:
         raise ValidationError({"name": _("The event needs a name.")})
+    require_single_line(name, field="name")
     if SwissEvent.objects.filter(season=season, name=name).exists():
         raise ValidationError({"name": _("This season has an event with this name already.")})
     if half is not None and half.season_id != season.pk:
@@ -200,6 +202,7 @@ GUEST_RATING_MAX = 3000
 
 
 def _check_guest(event: SwissEvent, guest_name: str, rating: int | None) -> str:
+    require_single_line(guest_name, field="guest_name")
     name = " ".join(guest_name.split())
     if not name:
         raise ValidationError({"guest_name": _("A guest needs a name.")})

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from competition.forms import DateListField
 from competition.models import Half, Player, PlayerKind
+from competition.validators import single_line
 
 RESULT_LABELS = {
     "1-0": "1-0",
@@ -55,7 +56,7 @@ class EligibilityOverrideForm(_SeasonForm):
         choices=[("1", _("eligible")), ("0", _("not eligible"))],
         coerce=lambda v: v == "1",
     )
-    reason = forms.CharField(label=_("Reason"), max_length=200)
+    reason = forms.CharField(label=_("Reason"), max_length=200, validators=[single_line])
 
 
 class HalfPlayerForm(_SeasonForm):
@@ -83,7 +84,7 @@ class PlayoffDateForm(forms.Form):
 
 
 class NextSeasonForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=40)
+    name = forms.CharField(label=_("Name"), max_length=40, validators=[single_line])
     opening = forms.DateField(label=_("Season opening"), widget=forms.DateInput(attrs={"type": "date"}))
     last_day = forms.DateField(label=_("Last day"), widget=forms.DateInput(attrs={"type": "date"}))
     knsb_rounds = DateListField(

@@ -38,6 +38,7 @@ from competition.scoring.display import round_points
 from competition.scoring.ladder import start_points
 from competition.selectors import club_today
 from competition.standings import compute, load_season_data
+from competition.validators import require_single_line
 from members.permissions import Actor, person, require
 
 from . import selectors as prize_selectors
@@ -73,6 +74,7 @@ def eligibility_override_set(
     reason = (reason or "").strip()
     if not reason:
         raise ValidationError({"reason": _("Give the reason for the decision.")})
+    require_single_line(reason, field="reason")
     half = _locked_half(half)
     if player.season_id != half.season_id:
         raise ValidationError(_("%(p)s does not take part in this season.") % {"p": player})

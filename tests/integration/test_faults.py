@@ -29,6 +29,7 @@ def redis_down():
     app.conf.broker_transport_options = {"socket_connect_timeout": 0.2, "max_retries": 0}
     app.conf.task_always_eager = False
     _fresh_connections()
+    cache["pages"] = cache["default"]
     with override_settings(CACHES=cache):
         caches._settings = None
         yield

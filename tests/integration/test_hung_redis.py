@@ -57,9 +57,10 @@ class SilentRedis:
 
 
 def _cache_settings(url: str) -> dict:
-    return {"default": {"BACKEND": "config.cache.ResilientRedisCache", "LOCATION": url,
-                        "OPTIONS": {"socket_connect_timeout": settings.REDIS_SOCKET_TIMEOUT,
-                                    "socket_timeout": settings.REDIS_SOCKET_TIMEOUT}}}
+    one = {"BACKEND": "config.cache.ResilientRedisCache", "LOCATION": url,
+           "OPTIONS": {"socket_connect_timeout": settings.REDIS_SOCKET_TIMEOUT,
+                       "socket_timeout": settings.REDIS_SOCKET_TIMEOUT}}
+    return {"default": one, "pages": one}
 
 
 @pytest.fixture

@@ -7,10 +7,10 @@ from __future__ import annotations
 from unittest import mock
 
 import pytest
-from django.core.cache import cache
 
 from competition import audit, pagecache, services
 from competition.models import Result, StandingsSnapshot
+from competition.pagecache import cache
 from pairing.services import evening_pair_and_publish, tempo_request
 from tests import factories as f
 

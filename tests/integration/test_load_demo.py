@@ -27,15 +27,21 @@ def test_load_demo_refuses_in_production_without_the_flag():
 
 
 @override_settings(DEBUG=False)
-def test_load_demo_with_the_flag_gives_a_random_password_printed_once():
+def test_load_demo_with_the_flag_gives_each_account_its_own_random_password_printed_once():
+    """Issue 19 §6: one password for all 34 accounts, superuser included, meant that any
+    member who learnt his own had the administrator's too."""
     out = StringIO()
     call_command("load_demo", "--allow-production", stdout=out, stderr=StringIO())
-    printed = re.search(r"password '([^']+)'", out.getvalue()).group(1)
-    assert printed != PASSWORD and len(printed) >= 20
+    printed = dict(re.findall(r"^(\S+@demo\.club)  (\S+)$", out.getvalue(), re.M))
+    users = list(User.objects.all())
+    assert len(users) == 34 and set(printed) == {u.email for u in users}
+    assert len(set(printed.values())) == 34 and PASSWORD not in printed.values()
+    assert all(len(p) >= 20 for p in printed.values())
     admin = User.objects.get(email="beheer@demo.club")
-    assert admin.is_superuser and not admin.check_password(PASSWORD)
-    assert admin.check_password(printed)
-    assert not any(u.check_password(PASSWORD) for u in User.objects.all()[:5])
+    assert admin.is_superuser and admin.check_password(printed["beheer@demo.club"])
+    assert not admin.check_password(printed["speler1@demo.club"])
+    assert not any(u.check_password(PASSWORD) for u in users)
+    assert out.getvalue().count(printed["beheer@demo.club"]) == 1
 
 
 @override_settings(DEBUG=True)

@@ -2,11 +2,11 @@
 reads a page older than the last change."""
 
 import pytest
-from django.core.cache import cache
 from django.test import RequestFactory, override_settings
 from django.urls import reverse
 
 from competition import services
+from competition.pagecache import cache
 from competition.views import STANDINGS_PARAMS
 from pairing.services import evening_pair_and_publish
 from tests import factories as f

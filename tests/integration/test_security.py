@@ -49,6 +49,12 @@ def verified_member(email: str) -> User:
     return user
 
 
+def login_failed_limit(per: str) -> int:
+    """The number of failed sign-ins allowed per ``key`` (the account) or per ``ip``."""
+    [rule] = [r for r in allauth_settings.RATE_LIMITS["login_failed"].split(",") if r.endswith(f"/{per}")]
+    return int(rule.split("/")[0])
+
+
 def form_error_codes(response) -> set[str]:
     form = response.context["form"]
     return {e.code for errors in form.errors.as_data().values() for e in errors}
@@ -68,7 +74,7 @@ def test_rate_limits_use_the_default_cache_which_is_redis_when_configured():
     backend = settings.CACHES["default"]["BACKEND"]
     if settings.REDIS_URL:
         assert backend == "config.cache.ResilientRedisCache"
-        assert settings.CACHES["default"]["LOCATION"] == settings.REDIS_URL
+        assert settings.CACHES["default"]["LOCATION"] == settings.RATE_LIMIT_REDIS_URL
     else:  # the embedded default: a file cache, shared by the web processes on one host
         assert backend == "django.core.cache.backends.filebased.FileBasedCache"
     # allauth counts in the "default" cache.
@@ -80,7 +86,7 @@ def test_rate_limits_use_the_default_cache_which_is_redis_when_configured():
 def test_hammering_the_sign_in_form_with_a_wrong_password_is_refused_with_the_limit_message():
     email = unique_email("hammer")
     verified_member(email)
-    limit = int(allauth_settings.RATE_LIMITS["login_failed"].split(",")[-1].split("/")[0])
+    limit = login_failed_limit("key")
     url = reverse("account_login")
     codes = []
     for _ in range(limit + 1):
@@ -109,6 +115,7 @@ def test_sign_in_still_works_while_redis_is_down():
     dead = {"default": {"BACKEND": "config.cache.ResilientRedisCache",
                         "LOCATION": "redis://127.0.0.1:6390/0",  # nothing listens there
                         "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2}}}
+    dead["pages"] = dead["default"]
     email = unique_email("outage")
     verified_member(email)
     from django.core.cache import caches
@@ -406,7 +413,7 @@ def test_behind_the_proxy_one_client_hammering_does_not_lock_out_another():
     proxy = {"REMOTE_ADDR": "10.0.0.2"}  # every request arrives from the proxy
     hammer = {**proxy, "HTTP_X_FORWARDED_FOR": f"203.0.113.{secrets.randbelow(250) + 1}"}
     other = {**proxy, "HTTP_X_FORWARDED_FOR": f"198.51.100.{secrets.randbelow(250) + 1}"}
-    for i in range(11):  # distinct addresses: only the per-IP limit (10 a minute) counts
+    for i in range(login_failed_limit("ip") + 1):  # distinct addresses: only the per-IP limit counts
         Client().post(url, {"login": unique_email(f"h{i}"), "password": "wrong-pw-1"}, **hammer)
     blocked = Client().post(url, {"login": unique_email("h"), "password": "x-wrong-1"}, **hammer)
     assert blocked.status_code == 429 or "too_many_login_attempts" in form_error_codes(blocked)

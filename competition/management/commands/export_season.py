@@ -10,6 +10,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from competition.models import Season
+from competition.seasonfile import SeasonFileError
 from competition.seasonio import season_export
 
 BAD_INPUT = 2
@@ -32,7 +33,11 @@ class Command(BaseCommand):
             )
         if not hasattr(season, "competition"):
             raise CommandError(f"season {slug!r} has no competition", returncode=BAD_INPUT)
-        text = json.dumps(season_export(season), indent=2, ensure_ascii=False) + "\n"
+        try:
+            exported = season_export(season)
+        except SeasonFileError as error:  # a name the file must not carry (one line)
+            raise CommandError(f"season {slug!r}: {error}", returncode=BAD_INPUT) from None
+        text = json.dumps(exported, indent=2, ensure_ascii=False) + "\n"
         if options["output"]:
             try:
                 Path(options["output"]).write_text(text, encoding="utf-8")

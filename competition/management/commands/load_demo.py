@@ -1,8 +1,9 @@
 """``manage.py load_demo``: a demo club with 34 accounts and last season in its history.
 
 In development (``DJANGO_DEBUG`` on) every account has the published password. In
-production it refuses, unless told ``--allow-production``; even then the accounts get a
-random password, printed once, never the published one.
+production it refuses, unless told ``--allow-production``; even then each account gets a
+random password of its own (one leaked password opens one account, not the superuser's
+too), printed once beside its address, never the published one and stored nowhere else.
 """
 
 import logging
@@ -15,6 +16,7 @@ from django.test.utils import override_settings
 from competition.demo import PASSWORD, build_demo
 from competition.models import Season
 from config.celery import app
+from members.models import User
 
 
 class Command(BaseCommand):
@@ -24,7 +26,7 @@ class Command(BaseCommand):
         parser.add_argument("--if-empty", action="store_true", help="Do nothing if a season exists.")
         parser.add_argument(
             "--allow-production", action="store_true",
-            help="Load the demo although DJANGO_DEBUG is off (the accounts get a random password).",
+            help="Load the demo although DJANGO_DEBUG is off (each account gets a random password of its own).",
         )
 
     def handle(self, *args, if_empty: bool = False, allow_production: bool = False, **options):
@@ -40,6 +42,7 @@ class Command(BaseCommand):
                 return
             self.stderr.write("The database is not empty; use a fresh database for the demo.")
             raise SystemExit(2)
+        # Production: a throwaway shared hash while building, then one password each.
         password = PASSWORD if settings.DEBUG else secrets.token_urlsafe(18)
         # Recalculate and notify in-process while loading; no mail leaves the machine.
         logging.getLogger("celery.app.trace").setLevel(logging.WARNING)
@@ -50,8 +53,26 @@ class Command(BaseCommand):
                 season = build_demo(password=password)
         finally:
             app.conf.task_always_eager = eager
+        if settings.DEBUG:
+            self.stdout.write(self.style.SUCCESS(
+                f"Demo club loaded: season {season}, {season.players.count()} players. "
+                f"Sign in with leider@ / arbiter@ / beheer@ / speler1@demo.club, password '{PASSWORD}'."
+            ))
+            return
         self.stdout.write(self.style.SUCCESS(
-            f"Demo club loaded: season {season}, {season.players.count()} players. "
-            f"Sign in with leider@ / arbiter@ / beheer@ / speler1@demo.club, password '{password}'"
-            + ("." if settings.DEBUG else " (shown only now; it is stored nowhere).")
+            f"Demo club loaded: season {season}, {season.players.count()} players. Each account "
+            "has a password of its own, shown only now (it is stored nowhere):"
         ))
+        for email, own in _own_passwords().items():
+            self.stdout.write(f"{email}  {own}")
+
+
+def _own_passwords() -> dict[str, str]:
+    """A different random password for every account; returns them by address."""
+    users = list(User.objects.order_by("email"))
+    passwords = {}
+    for user in users:
+        passwords[user.email] = secrets.token_urlsafe(18)
+        user.set_password(passwords[user.email])
+    User.objects.bulk_update(users, ["password"])
+    return passwords

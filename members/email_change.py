@@ -1,0 +1,107 @@
+"""A new e-mail address for a member, confirmed by its owner and undone by the old one.
+
+The leader (or the member himself) asks for it (``services.member_update``): the new
+address waits, unverified, beside the old one. This module sends two e-mails after that
+commits: to the new address allauth's own confirmation link (``account_confirm_email``;
+confirming makes it the member's only address, ``ACCOUNT_CHANGE_EMAIL``), and to the old
+address a notice with a link to undo. Until the new address is confirmed nothing about
+signing in changes (a password reset to it finds nobody: ``members.forms``); after it is,
+the undo link still puts the old address back and clears the password, so whoever took
+the account over is signed out and the owner chooses a new password from his own
+mailbox.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from allauth.account.models import EmailAddress, EmailConfirmationHMAC
+from django.conf import settings
+from django.core import signing
+from django.core.exceptions import ValidationError
+from django.core.mail import send_mail
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from .models import User
+
+log = logging.getLogger(__name__)
+
+UNDO_SALT = "members.email_change.undo"
+UNDO_DAYS = 30
+
+
+def undo_token(member_id: int, old: str, new: str) -> str:
+    return signing.dumps({"m": member_id, "old": old, "new": new}, salt=UNDO_SALT, compress=True)
+
+
+def read_undo_token(token: str) -> dict[str, object] | None:
+    try:
+        data = signing.loads(token, salt=UNDO_SALT, max_age=UNDO_DAYS * 86400)
+    except signing.BadSignature:
+        return None
+    if not isinstance(data, dict) or not {"m", "old", "new"} <= data.keys():
+        return None
+    return data
+
+
+def _render(template: str, context: dict[str, object]) -> tuple[str, str]:
+    with translation.override(settings.LANGUAGE_CODE):
+        subject = render_to_string(f"members/{template}_subject.txt", context).strip()
+        body = render_to_string(f"members/{template}_body.txt", context)
+    return subject, body
+
+
+def send(*, member_id: int, old: str, new: str, site_url: str) -> bool:
+    """The confirmation to ``new`` and the notice to ``old``; False when the request is no
+    longer open (confirmed, undone or replaced by a later one)."""
+    member = User.objects.filter(pk=member_id).first()
+    pending = EmailAddress.objects.filter(user_id=member_id, email=new, verified=False).first()
+    if member is None or pending is None:
+        return False
+    site = site_url.rstrip("/")
+    key = EmailConfirmationHMAC(pending).key
+    context = {
+        "member": member, "club": settings.CLUB_NAME, "old": old, "new": new,
+        "confirm_url": site + reverse("account_confirm_email", args=[key]),
+        "undo_url": site + reverse("members_email_undo", args=[undo_token(member_id, old, new)]),
+        "days": UNDO_DAYS,
+    }
+    send_mail(*_render("email_change_confirm", context), None, [new])
+    send_mail(*_render("email_change_notice", context), None, [old])
+    log.info("e-mail change of member %s: confirmation and notice sent", member_id)
+    return True
+
+
+@transaction.atomic(durable=True)
+def undo(*, token: str) -> str:
+    """Undo the change the token was made for. Returns what happened: ``"cancelled"``
+    (the new address was not confirmed yet: it is dropped) or ``"restored"`` (it was: the
+    old address is back as the only one and the password is cleared)."""
+    data = read_undo_token(token)
+    if data is None:
+        raise ValidationError(_("This link is not valid (any more)."))
+    member = User.objects.select_for_update().filter(pk=data["m"]).first()
+    old, new = str(data["old"]), str(data["new"])
+    if member is None:
+        raise ValidationError(_("This link is not valid (any more)."))
+    if member.email == old:
+        dropped, _kinds = EmailAddress.objects.filter(user=member, email=new, verified=False).delete()
+        if not dropped:
+            raise ValidationError(_("There is nothing to undo: the address was not changed."))
+        log.info("e-mail change of member %s cancelled from the old address", member.pk)
+        return "cancelled"
+    if member.email != new:
+        raise ValidationError(_("The address has been changed again since; this link no longer applies."))
+    if User.objects.filter(email__iexact=old).exclude(pk=member.pk).exists():
+        raise ValidationError(_("The old address belongs to another member now; ask the administrator."))
+    EmailAddress.objects.filter(user=member).delete()
+    EmailAddress.objects.create(user=member, email=old, verified=True, primary=True)
+    member.email = old
+    member.set_unusable_password()  # ends every session of whoever took the account over
+    member.save(update_fields=["email", "password"])
+    log.warning("e-mail change of member %s undone after confirmation; password cleared", member.pk)
+    return "restored"
