@@ -32,8 +32,11 @@ TASKS: dict[str, str | None] = {
     "pairing.tasks.notify_withdrawals": "pairing.tasks.close_due_evenings",
     # The leader's "send the invitation again" on the member's page.
     "members.tasks.send_invitation": None,
-    # The upload page shows the list still waiting; the leader uploads it again.
+    # The upload page shows the list still waiting; the beat's end_stuck_rating_imports
+    # ends it with a message after RATINGS_READING_STUCK_MINUTES, and the leader uploads again.
     "competition.ratings.tasks.read_rating_list": None,
+    # The member's page says the change waits for confirmation; the leader can change again.
+    "members.tasks.send_email_change": None,
 }
 
 # What the broker raises when it is down or hangs: only these are "try again later". Any

@@ -12,7 +12,7 @@ def read_rating_list(import_id: int) -> str:
     return ri.status if ri else "missing"
 
 
-@shared_task(acks_late=True)
+@shared_task(name="competition.ratings.tasks.end_stuck_rating_imports", acks_late=True)
 def end_stuck_rating_imports() -> list[int]:
     """Catch-up (beat): imports left "being read" by a lost task end with a message."""
     return services.rating_imports_end_stuck()
