@@ -3,8 +3,10 @@
 import pytest
 
 from competition import services
-from competition.models import Season, Standing, StandingsSnapshot
-from competition.standings import recalculate_season
+from django.db.models import F
+
+from competition.models import Season, Standing, StandingsSnapshot, StandingsState
+from competition.standings import recalculate_season, standings_behind
 from competition.tasks import recalculate_half
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
@@ -62,8 +64,11 @@ def test_stored_standings_equal_a_fresh_computation_after_skipped_rewrites(two_e
 
 def test_the_task_does_nothing_when_a_later_recalculation_already_ran(two_evenings):
     s, first, _, _ = two_evenings
-    assert Season.objects.get(pk=s.pk).standings_stale_since is None
+    assert not standings_behind(s.pk)
     assert recalculate_half(first.half_id) == 0
-    Season.objects.filter(pk=s.pk).update(standings_stale_since=s.start_date and first.deadline)
+    Season.objects.filter(pk=s.pk).update(inputs_version=F("inputs_version") + 1)
+    assert standings_behind(s.pk)
     assert recalculate_half(first.half_id) == 2
-    assert Season.objects.get(pk=s.pk).standings_stale_since is None
+    assert not standings_behind(s.pk)
+    assert StandingsState.objects.get(season=s).inputs_version == (
+        Season.objects.get(pk=s.pk).inputs_version)
