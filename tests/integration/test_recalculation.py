@@ -1,10 +1,9 @@
 """The recalculation after a change: exact, complete, and no more work than needed."""
 
 import pytest
-
-from competition import services
 from django.db.models import F
 
+from competition import services
 from competition.models import Season, Standing, StandingsSnapshot, StandingsState
 from competition.standings import recalculate_season, standings_behind
 from competition.tasks import recalculate_half
