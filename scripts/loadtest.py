@@ -578,8 +578,13 @@ def main(argv: list[str] | None = None) -> int:
         different = check_standings(args.redis_url)
         if errors:  # a 5xx leaves its traceback in the processes' log; a timeout does not
             logs.flush()
-            tail = (folder / "processes.log").read_text(errors="replace").splitlines()[-30:]
-            print("the last lines of the processes' log:\n  " + "\n  ".join(tail))
+            log = (folder / "processes.log").read_text(errors="replace")
+            if "Traceback" in log:
+                tail = log[log.index("Traceback"):].splitlines()[:40]
+                print("the first traceback in the processes' log:\n  " + "\n  ".join(tail))
+            else:
+                print("no traceback in the processes' log: the errors were connection "
+                      "errors or client timeouts (15 s)")
         return 1 if problems or errors or different else 0
     finally:
         for process in processes:
