@@ -70,6 +70,7 @@ bench: install
 # against 127.0.0.1 only; prints requests per second, errors and the 95th percentile.
 loadtest: install
 	$(BIN)/python scripts/loadtest.py
+	$(BIN)/python scripts/loadtest.py --mix results-night
 
 # The pure packages strictly, the shell's writes and reads with Django's stubs.
 MYPY_TARGETS := competition/scoring competition/events/engine competition/prizes/engine \

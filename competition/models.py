@@ -43,11 +43,13 @@ class Season(models.Model):
         _("season opening"), help_text=_("Date of the season-opening event.")
     )
     end_date = models.DateField(_("last day"))
-    standings_stale_since = models.DateTimeField(
-        null=True, blank=True, editable=False,
-        help_text="Set when an input changed; cleared by the recalculation. A beat job "
-        "recalculates stale seasons, so a lost task (broker down) is caught up.",
+    inputs_version = models.PositiveBigIntegerField(
+        default=0, editable=False,
+        help_text="Moved on by every write the standings depend on, in the write's own "
+        "transaction; the standings record the version they were computed from "
+        "(StandingsState), so a recalculation and the beat's catch-up see what is missing.",
     )
+    inputs_changed_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("season")
@@ -473,6 +475,25 @@ class StandingsSnapshot(models.Model):
 
     def __str__(self) -> str:
         return f"{self.half_id} after {self.evening_id}"
+
+
+class StandingsState(models.Model):
+    """What a season's stored standings were computed from, and the row a recalculation
+    locks (``SELECT ... FOR UPDATE SKIP LOCKED``): one recalculation of a season at a time,
+    and no writer ever waits for it, since writers move ``Season.inputs_version`` and never
+    touch this row."""
+
+    season = models.OneToOneField(
+        Season, on_delete=models.CASCADE, primary_key=True, related_name="standings_state"
+    )
+    inputs_version = models.BigIntegerField(
+        default=-1, help_text="The season's inputs version the stored standings were "
+        "computed from (-1: never computed)."
+    )
+    computed_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.season_id} at {self.inputs_version}"
 
 
 class Standing(models.Model):

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.text import slugify
@@ -87,9 +87,10 @@ _deferred: ContextVar[set[int] | None] = ContextVar("deferred_recalculation", de
 def schedule_recalculation(half_id: int | None) -> None:
     """Recalculate the half's season after the transaction commits (Celery task).
 
-    The season is marked stale in the same transaction, so that if the task is lost (the
-    broker is down) the stale-season beat job still recalculates it: nothing entered is
-    ever left out of the standings.
+    The season's inputs version moves on in the same transaction, so the change is never
+    left out of the standings: a recalculation records the version it computed from and
+    runs again while the version moved, and if the task is lost (the broker is down) the
+    beat's catch-up finds the standings behind the version.
     """
     if half_id is None:
         return
@@ -98,8 +99,10 @@ def schedule_recalculation(half_id: int | None) -> None:
     if deferred is not None:
         deferred.add(half_id)
         return
-    Season.objects.filter(halves=half_id, standings_stale_since__isnull=True).update(
-        standings_stale_since=timezone.now()
+    # An UPDATE (no key columns): it never waits for a recalculation, which holds no lock
+    # on the season row (standings.recalculate_season locks its StandingsState row).
+    Season.objects.filter(halves=half_id).update(
+        inputs_version=F("inputs_version") + 1, inputs_changed_at=timezone.now()
     )
     enqueue_on_commit("competition.tasks.recalculate_half", half_id)
 

@@ -8,6 +8,7 @@ translates rows into its frozen dataclasses and its results back into rows.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 from collections import defaultdict
 from dataclasses import dataclass, replace
@@ -15,7 +16,8 @@ from fractions import Fraction
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, F, OuterRef, Q
+from django.utils import timezone
 
 from .models import (
     Attendance,
@@ -31,6 +33,7 @@ from .models import (
     Season,
     Standing,
     StandingsSnapshot,
+    StandingsState,
 )
 from .pagecache import bump_data_version
 from .scoring import types as t
@@ -224,22 +227,11 @@ def _digest(rows: Any, cycle: bool, with_lines: bool, cycle_orders: int = 0) -> 
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
-@transaction.atomic
-def recalculate_season(season_id: int, today: dt.date | None = None) -> int:
-    """Compute and store the standings after every counted evening; returns the number of
-    snapshots written. Idempotent: the same inputs give the same rows."""
-    season = Season.objects.select_for_update(of=("self",)).select_related("competition").get(pk=season_id)
-    stale_since = season.standings_stale_since
-    data = load_season_data(season, today)
-    results = compute(data)
-    stored = {
-        (half_id, evening_id): (pk, digest)
-        for pk, half_id, evening_id, digest in StandingsSnapshot.objects.filter(
-            half__season=season
-        ).values_list("pk", "half_id", "evening_id", "digest")
-    }
-    kept: list[int] = []
-    for kind, result in results.items():
+def _planned_snapshots(season: Season, data: SeasonData) -> list[tuple[Half, int, Any, dict]]:
+    """What the recalculation stores, snapshot by snapshot: (half, evening id, rows,
+    {cycle, cycle_orders, digest, eligibility, with_lines})."""
+    planned = []
+    for kind, result in compute(data).items():
         half = data.halves[kind]
         eligible = half_eligibility(season, data, kind, result)
         history = list(result.history)
@@ -248,35 +240,141 @@ def recalculate_season(season_id: int, today: dt.date | None = None) -> int:
             rows = result.standings if last else evening_rows.rows
             cycle = getattr(evening_rows, "cycle", False)
             cycle_orders = getattr(evening_rows, "cycle_orders", 0)
-            evening_id = data.evening_ids[evening_rows.date]
             digest = _digest(rows, cycle, last, cycle_orders)
             if last:
                 digest = hashlib.sha256((digest + repr(sorted(eligible.items()))).encode()
                                         ).hexdigest()
-            pk, old_digest = stored.get((half.pk, evening_id), (None, ""))
-            if pk is not None and old_digest == digest:
-                kept.append(pk)  # a result of a later evening leaves earlier ones alone
-                continue
-            snapshot, _ = StandingsSnapshot.objects.update_or_create(
-                half=half,
-                evening_id=evening_id,
-                defaults={"cycle": cycle, "cycle_orders": cycle_orders, "digest": digest,
-                          "eligibility": eligible if last else {}},
-            )
-            kept.append(snapshot.pk)
-            snapshot.rows.all().delete()
-            Standing.objects.bulk_create(_standing(snapshot, row, last) for row in rows)
+            planned.append((half, data.evening_ids[evening_rows.date], rows, {
+                "cycle": cycle, "cycle_orders": cycle_orders, "digest": digest,
+                "eligibility": eligible if last else {}, "with_lines": last,
+            }))
+    return planned
+
+
+def _store(season: Season, data: SeasonData) -> int:
+    stored = {
+        (half_id, evening_id): (pk, digest)
+        for pk, half_id, evening_id, digest in StandingsSnapshot.objects.filter(
+            half__season=season
+        ).values_list("pk", "half_id", "evening_id", "digest")
+    }
+    kept: list[int] = []
+    for half, evening_id, rows, fields in _planned_snapshots(season, data):
+        with_lines = fields.pop("with_lines")
+        pk, old_digest = stored.get((half.pk, evening_id), (None, ""))
+        if pk is not None and old_digest == fields["digest"]:
+            kept.append(pk)  # a result of a later evening leaves earlier ones alone
+            continue
+        snapshot, _ = StandingsSnapshot.objects.update_or_create(
+            half=half, evening_id=evening_id, defaults=fields
+        )
+        kept.append(snapshot.pk)
+        snapshot.rows.all().delete()
+        Standing.objects.bulk_create(_standing(snapshot, row, with_lines) for row in rows)
     StandingsSnapshot.objects.filter(half__season=season).exclude(pk__in=kept).delete()
-    Season.objects.filter(pk=season.pk, standings_stale_since=stale_since).update(
-        standings_stale_since=None
-    )
-    # Visitors' pages move on once, after the new standings are committed.
-    bump_data_version()
     return len(kept)
 
 
-def stale_seasons(older_than: dt.datetime) -> list[int]:
-    """Seasons marked stale before ``older_than`` whose recalculation has not run."""
+def _recalculate_once(season_id: int, today: dt.date | None) -> tuple[int, int] | None:
+    """One pass in its own transaction: (snapshots kept or written, the inputs version
+    computed from), or None when another recalculation of the season holds its lock."""
+    with transaction.atomic():
+        if not _lock(season_id):
+            return None  # the holder runs again once it sees the version moved
+        # A plain read: no lock on the season row, so no writer waits for this
+        # transaction. The version is read before the inputs, so it is never newer
+        # than what is computed (at worst older: then the pass runs once more).
+        season = Season.objects.select_related("competition").get(pk=season_id)
+        version = season.inputs_version
+        written = _store(season, load_season_data(season, today))
+        StandingsState.objects.filter(pk=season_id).update(
+            inputs_version=version, computed_at=timezone.now()
+        )
+        # Visitors' pages move on once, after the new standings are committed.
+        bump_data_version()
+    return written, version
+
+
+def _lock(season_id: int) -> bool:
+    """Take the season's StandingsState row for this transaction, without waiting: False
+    when another transaction holds it. The row is created by the first recalculation;
+    only then an INSERT (ON CONFLICT DO NOTHING, which would wait for a holder that
+    updated the row, so never tried while the row exists)."""
+    def take() -> bool:
+        return StandingsState.objects.select_for_update(skip_locked=True).filter(
+            season_id=season_id).values_list("pk", flat=True).first() is not None
+
+    if take():
+        return True
+    if StandingsState.objects.filter(season_id=season_id).exists():
+        return False  # there, but locked
+    StandingsState.objects.bulk_create([StandingsState(season_id=season_id)],
+                                       ignore_conflicts=True)
+    return take()
+
+
+def _inputs_version(season_id: int) -> int:
+    return Season.objects.filter(pk=season_id).values_list("inputs_version", flat=True).get()
+
+
+def recalculate_season(season_id: int, today: dt.date | None = None) -> int:
+    """Compute and store the standings after every counted evening; returns the number of
+    snapshots kept or written. Idempotent: the same inputs give the same rows.
+
+    One recalculation of a season at a time (a lock row the writers never touch); one that
+    finds another running returns 0 at once, since the other runs again while the
+    season's inputs version moved, checked after each commit. Inside a caller's
+    transaction (an import) that check runs at the caller's commit."""
+    written = 0
+    while True:
+        outcome = _recalculate_once(season_id, today)
+        if outcome is None:
+            return written
+        written, version = outcome
+        if transaction.get_connection().in_atomic_block:
+            transaction.on_commit(functools.partial(_again_if_moved, season_id, version, today))
+            return written
+        if _inputs_version(season_id) == version:
+            return written
+
+
+def _again_if_moved(season_id: int, version: int, today: dt.date | None) -> None:
+    if _inputs_version(season_id) != version:
+        recalculate_season(season_id, today)
+
+
+def standings_behind(season_id: int) -> bool:
+    """Whether the season's inputs changed since its stored standings were computed."""
+    computed = (StandingsState.objects.filter(season_id=season_id)
+                .values_list("inputs_version", flat=True).first())
+    return computed is None or computed < _inputs_version(season_id)
+
+
+def seasons_behind(changed_before: dt.datetime) -> list[int]:
+    """Seasons whose stored standings were computed from an older inputs version than
+    the season's now, and whose last change was before ``changed_before`` (a burst of
+    results still coming in is left to its own tasks)."""
+    behind = Q(standings_state__isnull=True) | Q(
+        standings_state__inputs_version__lt=F("inputs_version"))
     return list(
-        Season.objects.filter(standings_stale_since__lt=older_than).values_list("pk", flat=True)
+        Season.objects.filter(behind)
+        .filter(Q(inputs_changed_at__isnull=True) | Q(inputs_changed_at__lt=changed_before))
+        .order_by("pk").values_list("pk", flat=True)
     )
+
+
+def standings_current(season_id: int, today: dt.date | None = None) -> bool:
+    """Whether the stored standings are what a fresh computation from the data now gives
+    (the same snapshots with the same fingerprints); reads only."""
+    season = Season.objects.select_related("competition").get(pk=season_id)
+    fresh = {
+        (half.pk, evening_id): fields["digest"]
+        for half, evening_id, _rows, fields in _planned_snapshots(
+            season, load_season_data(season, today))
+    }
+    stored = {
+        (half_id, evening_id): digest
+        for half_id, evening_id, digest in StandingsSnapshot.objects.filter(
+            half__season=season).values_list("half_id", "evening_id", "digest")
+    }
+    return fresh == stored

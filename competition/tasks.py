@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from . import notices
 from .models import Half
-from .standings import recalculate_season, stale_seasons
+from .standings import recalculate_season, seasons_behind, standings_behind
 
 log = logging.getLogger(__name__)
 
@@ -20,26 +20,24 @@ log = logging.getLogger(__name__)
 def recalculate_half(half_id: int) -> int:
     """Recalculate the season of a half (the summer half depends on the winter one).
 
-    Every change marks its season stale in its own transaction; a recalculation that has
-    run since then cleared the mark, so a burst of results costs one or two
-    recalculations, not one each."""
-    season_id = (
-        Half.objects.filter(pk=half_id, season__standings_stale_since__isnull=False)
-        .values_list("season_id", flat=True)
-        .first()
-    )
-    if season_id is None:
+    Every change moves its season's inputs version on in its own transaction; when the
+    stored standings were computed from that version already (a recalculation ran since),
+    there is nothing to do, so a burst of results costs a few recalculations, not one
+    each."""
+    season_id = Half.objects.filter(pk=half_id).values_list("season_id", flat=True).first()
+    if season_id is None or not standings_behind(season_id):
         return 0
     return recalculate_season(season_id)
 
 
 @shared_task(name="competition.tasks.recalculate_stale_seasons", acks_late=True)
 def recalculate_stale_seasons() -> list[int]:
-    """Beat job: recalculate seasons whose recalculation task was lost (broker down, a
-    worker killed mid-way). Seasons marked stale in the last half minute are left to the
-    task that is probably running for them."""
+    """Beat job: recalculate seasons whose standings are behind their inputs (the version
+    they were computed from is older than the season's), whatever became of the task (broker
+    down, a worker killed mid-way). Seasons changed in the last half minute are left to the
+    tasks that are probably running for them."""
     done = []
-    for season_id in stale_seasons(timezone.now() - dt.timedelta(seconds=30)):
+    for season_id in seasons_behind(timezone.now() - dt.timedelta(seconds=30)):
         recalculate_season(season_id)
         done.append(season_id)
     return done

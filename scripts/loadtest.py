@@ -10,16 +10,29 @@ settings: DEBUG off, manifest static files) next to a Celery worker, with Redis 
 - visitors reading the standings (public and ``?all=1``), an evening's pairings and
   player pages;
 - players who sign in and sign up and off for the coming evenings (with CSRF);
-- arbiters entering results on the published evening, with the version field: two
-  arbiters on the same boards meet conflicts, which are counted apart, not as errors.
+- arbiters entering and correcting results on the published evening, with the version
+  field: two arbiters on the same boards meet conflicts, which are counted apart, not as
+  errors.
+
+Two Celery worker processes recalculate the standings. ``--mix`` picks the clients:
+``default`` (30 visitors, 3 players, 1 arbiter: a club's results evening, read-heavy),
+``stress`` (the writers' stress mix: 12 visitors, 8 players, 2 arbiters) or
+``results-night`` (6 arbiters correcting results at once, 4 visitors);
+``--visitors``, ``--players`` and ``--arbiters`` override it.
 
 It prints requests per second, errors (5xx and connection errors) and the median and 95th
 percentile latency per kind, then checks every acknowledged write against the database
 (each player's last acknowledged status per evening is the stored one, with one audit
 row per acknowledged change; each game's stored version and result follow from the
-acknowledged results) and prints the result. Exit code 1 on errors or lost writes.
+acknowledged results) and prints the result. Then it waits until the queue is empty
+(no season's standings behind its inputs version) and compares, for every season, the
+stored standings with a fresh computation from the data, printed as such. The machine's
+load average (1, 5, 15 minutes) is printed before and after the run, beside the figure:
+on a shared machine the figure is only as good as the quiet. Exit code 1 on errors, lost
+writes, or stored standings that differ from a fresh computation.
 
-Run: ``make loadtest`` or ``.venv/bin/python scripts/loadtest.py [--seconds 30]
+Run: ``make loadtest`` (the default mix, then a results night) or
+``.venv/bin/python scripts/loadtest.py [--mix default|stress|results-night] [--seconds 30]
 [--database NAME] [--port PORT] [--redis-url URL]``. The environment gives the same:
 LOADTEST_DATABASE, LOADTEST_PORT (default: a free port), LOADTEST_REDIS_URL (default
 redis://127.0.0.1:6379/13; it must be empty, and is emptied at the end),
@@ -59,6 +72,9 @@ REDIS_URL = os.environ.get("LOADTEST_REDIS_URL", "redis://127.0.0.1:6379/13")
 PLAYERS, EVENINGS = 100, 40
 PASSWORD = "load-test-123"
 PYTHON = sys.executable
+# visitors, players signing up and off, arbiters entering and correcting results
+MIXES = {"default": (30, 3, 1), "stress": (12, 8, 2), "results-night": (4, 0, 6)}
+CELERY_WORKERS = 2
 CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 # Each board's shown result, then its result form (game id and version).
 RESULT_FORM = re.compile(
@@ -174,7 +190,7 @@ def build_club() -> dict:
         services.player_add(actor=admin, season=season, member=member, kind=kind)
     services.players_order_by_rating(actor=admin, season=season)
     arbiters = [account(f"arbiter{i}@load.test", f"Arbiter {i}", roles.ARBITER)
-                for i in (1, 2)]
+                for i in range(1, 7)]
     playing = list(season.evenings.filter(kind=EveningKind.PLAYING).order_by("date"))
     past = [e for e in playing if e.date < today]
     outcomes = [Result.WHITE_WINS, Result.DRAW, Result.BLACK_WINS]
@@ -383,6 +399,50 @@ def check_writes(signups: dict, results: dict) -> list[str]:
     return problems
 
 
+def queue_drained(redis_url: str, seconds: float = 180) -> bool:
+    """Wait until no task is queued and no season's standings are behind its inputs."""
+    import redis
+
+    from competition.models import Season
+    from competition.standings import standings_behind
+
+    queue = redis.Redis.from_url(redis_url, socket_timeout=2)
+    deadline = time.monotonic() + seconds
+    quiet = 0
+    while time.monotonic() < deadline:
+        behind = [pk for pk in Season.objects.values_list("pk", flat=True) if standings_behind(pk)]
+        quiet = quiet + 1 if not behind and not queue.llen("celery") else 0
+        if quiet >= 3:  # three looks in a row, half a second apart
+            return True
+        time.sleep(0.5)
+    return False
+
+
+def check_standings(redis_url: str) -> list[str]:
+    """Every season's stored standings against a fresh computation, once the queue is
+    empty; one line per season."""
+    from competition.models import Season, StandingsState
+    from competition.standings import standings_current
+
+    drained = queue_drained(redis_url)
+    problems = [] if drained else ["the queue did not drain within 3 minutes"]
+    for season in Season.objects.order_by("pk"):
+        state = StandingsState.objects.filter(season=season).first()
+        computed = state.inputs_version if state else "never"
+        if standings_current(season.pk):
+            print(f"season {season.name}: stored standings equal to a fresh computation "
+                  f"(inputs version {season.inputs_version}, computed from {computed})")
+        else:
+            problems.append(f"season {season.name}")
+            print(f"season {season.name}: STORED STANDINGS DIFFER from a fresh computation "
+                  f"(inputs version {season.inputs_version}, computed from {computed})")
+    return problems
+
+
+def load_average() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 # --- Main -------------------------------------------------------------------------------------
 
 
@@ -403,11 +463,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--workers", type=int, default=4, help="gunicorn workers (2-4)")
     # The default mix is a club's results evening, read-heavy: visitors refreshing the
     # pages, a few members signing up and off and an arbiter entering results, none of them
-    # pausing. `--visitors 12 --players 8 --arbiters 2` is the writers' stress mix.
-    parser.add_argument("--visitors", type=int, default=30)
-    parser.add_argument("--players", type=int, default=3)
-    parser.add_argument("--arbiters", type=int, default=1)
+    # pausing. None of the clients pause in the other mixes either.
+    parser.add_argument("--mix", choices=sorted(MIXES), default="default")
+    parser.add_argument("--visitors", type=int)
+    parser.add_argument("--players", type=int)
+    parser.add_argument("--arbiters", type=int)
     args = parser.parse_args(argv)
+    for kind, count in zip(("visitors", "players", "arbiters"), MIXES[args.mix], strict=True):
+        if getattr(args, kind) is None:
+            setattr(args, kind, count)
     args.workers = max(2, min(args.workers, 4))
     args.seconds = max(1.0, min(args.seconds, 600.0))
     return args
@@ -452,14 +516,18 @@ def main(argv: list[str] | None = None) -> int:
             [str(Path(PYTHON).with_name("gunicorn")), "config.wsgi", "--bind",
              f"127.0.0.1:{port}", "--workers", str(args.workers), "--log-level", "warning"],
             env=env, cwd=folder, stdout=logs, stderr=logs))
-        processes.append(subprocess.Popen(
-            [str(Path(PYTHON).with_name("celery")), "-A", "config", "worker", "--pool=solo",
-             "--loglevel=WARNING", "--without-gossip", "--without-mingle"],
-            env=env, cwd=ROOT, stdout=logs, stderr=logs))
-        wait_until_up(port, processes[0])
-        print(f"gunicorn: {args.workers} sync workers on 127.0.0.1:{port}; a Celery worker; "
-              f"Redis {args.redis_url}; database {args.database}; {args.visitors} visitors, {args.players} players, "
+        for n in range(1, CELERY_WORKERS + 1):  # two processes recalculate at once
+            processes.append(subprocess.Popen(
+                [str(Path(PYTHON).with_name("celery")), "-A", "config", "worker", "--pool=solo",
+                 "--loglevel=WARNING", "--without-gossip", "--without-mingle",
+                 "-n", f"loadtest{n}-{os.getpid()}@127.0.0.1"],
+                env=env, cwd=ROOT, stdout=logs, stderr=logs))
+        wait_until_up(port, processes[0], limit=120)  # a shared machine starts slowly
+        print(f"gunicorn: {args.workers} sync workers on 127.0.0.1:{port}; {CELERY_WORKERS} "
+              f"Celery worker processes; Redis {args.redis_url}; database {args.database}; "
+              f"mix {args.mix}: {args.visitors} visitors, {args.players} players, "
               f"{args.arbiters} arbiters for {args.seconds:g} s")
+        load_before = load_average()
 
         stats = Stats()
         signups: dict = defaultdict(list)
@@ -476,7 +544,7 @@ def main(argv: list[str] | None = None) -> int:
         for i in range(args.arbiters):
             threads.append(threading.Thread(
                 target=arbiter, args=(port, stats, club, stop, random.Random(200 + i),
-                                      club["arbiters"][i % 2], results)))
+                                      club["arbiters"][i % len(club["arbiters"])], results)))
         begun = time.monotonic()
         for t in threads:
             t.start()
@@ -494,6 +562,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n{total / elapsed:.1f} requests per second ({total} in {elapsed:.1f} s); "
               f"errors (5xx, connection): {errors}; result conflicts (expected): "
               f"{stats.conflicts}")
+        print(f"load average (1, 5, 15 min) of this {os.cpu_count()}-core machine: "
+              f"{load_before} before the run, {load_average()} at its end")
 
         problems = check_writes(signups, results)
         acknowledged = sum(len(v) for v in signups.values()) + sum(len(v) for v in results.values())
@@ -505,7 +575,17 @@ def main(argv: list[str] | None = None) -> int:
             print(f"writes checked: all {acknowledged} acknowledged writes are in the database "
                   f"({sum(len(v) for v in signups.values())} sign-ups, "
                   f"{sum(len(v) for v in results.values())} results); nothing lost")
-        return 1 if problems or errors else 0
+        different = check_standings(args.redis_url)
+        if errors:  # a 5xx leaves its traceback in the processes' log; a timeout does not
+            logs.flush()
+            log = (folder / "processes.log").read_text(errors="replace")
+            if "Traceback" in log:
+                tail = log[log.index("Traceback"):].splitlines()[:40]
+                print("the first traceback in the processes' log:\n  " + "\n  ".join(tail))
+            else:
+                print("no traceback in the processes' log: the errors were connection "
+                      "errors or client timeouts (15 s)")
+        return 1 if problems or errors or different else 0
     finally:
         for process in processes:
             stop_server(process)

@@ -290,13 +290,13 @@ def test_decision_schedules_a_recalculation_and_the_email_after_commit(
     s, fixed, _flex, leader = club
     (evening,) = evenings(s, 1)
     duty = ask(fixed, evening)
-    Season.objects.filter(pk=s.pk).update(standings_stale_since=None)
+    version = Season.objects.get(pk=s.pk).inputs_version
     queued = []
     monkeypatch.setattr("competition.jobs.enqueue", lambda task, *args: queued.append((task, *args)))
     with django_capture_on_commit_callbacks(execute=True):
         services.club_duty_decide(actor=leader, request=duty, approve=approve)
         assert queued == []  # nothing before commit
-    assert Season.objects.get(pk=s.pk).standings_stale_since is not None
+    assert Season.objects.get(pk=s.pk).inputs_version > version
     assert sorted(queued) == [
         ("competition.tasks.recalculate_half", evening.half_id),
         ("competition.tasks.send_club_duty_notice", duty.pk),

@@ -1,10 +1,11 @@
 """The recalculation after a change: exact, complete, and no more work than needed."""
 
 import pytest
+from django.db.models import F
 
-from competition import services
-from competition.models import Season, Standing, StandingsSnapshot
-from competition.standings import recalculate_season
+from competition import services, standings
+from competition.models import Game, Season, Standing, StandingsSnapshot, StandingsState
+from competition.standings import recalculate_season, standings_behind
 from competition.tasks import recalculate_half
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
@@ -62,8 +63,36 @@ def test_stored_standings_equal_a_fresh_computation_after_skipped_rewrites(two_e
 
 def test_the_task_does_nothing_when_a_later_recalculation_already_ran(two_evenings):
     s, first, _, _ = two_evenings
-    assert Season.objects.get(pk=s.pk).standings_stale_since is None
+    assert not standings_behind(s.pk)
     assert recalculate_half(first.half_id) == 0
-    Season.objects.filter(pk=s.pk).update(standings_stale_since=s.start_date and first.deadline)
+    Season.objects.filter(pk=s.pk).update(inputs_version=F("inputs_version") + 1)
+    assert standings_behind(s.pk)
     assert recalculate_half(first.half_id) == 2
-    assert Season.objects.get(pk=s.pk).standings_stale_since is None
+    assert not standings_behind(s.pk)
+    assert StandingsState.objects.get(season=s).inputs_version == (
+        Season.objects.get(pk=s.pk).inputs_version)
+
+
+def test_a_change_committed_while_a_recalculation_computes_makes_it_run_again(
+    two_evenings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The recalculation records the inputs version it read before the inputs; a write
+    that moved the version meanwhile makes it run once more after its commit (here inside
+    the test's transaction: at its commit)."""
+    s, _first, second, _arbiter = two_evenings
+    game = second.games.order_by("board").first()
+    original = standings.load_season_data
+    passes: list[int] = []
+
+    def meanwhile(season, today=None):
+        passes.append(season.inputs_version)
+        if len(passes) == 1:  # another arbiter's correction, committed during this pass
+            Game.objects.filter(pk=game.pk).update(result="0-1")
+            Season.objects.filter(pk=s.pk).update(inputs_version=F("inputs_version") + 1)
+        return original(season, today)
+
+    monkeypatch.setattr(standings, "load_season_data", meanwhile)
+    with django_capture_on_commit_callbacks(execute=True):
+        recalculate_season(s.pk)
+    assert passes == [passes[0], passes[0] + 1]
+    assert not standings_behind(s.pk) and standings.standings_current(s.pk)

@@ -22,7 +22,8 @@ so the next worker gets it again once the visibility timeout has passed (3 s, sw
 second, for these worker processes only; in production 1 hour, swept every ~100 s, which
 is why the beat's catch-up jobs exist). The filesystem broker deletes a message when it hands it out,
 so there the job is gone; the beat's catch-up jobs (``close_due_evenings``, and
-``recalculate_stale_seasons`` for a season stale for more than 30 s) do the work, as they
+``recalculate_stale_seasons`` for a season whose standings are behind its inputs
+version and that has not changed for 30 s) do the work, as they
 would in production. Both ways end in the same checks: one pairing, one e-mail per player,
 standings equal to a fresh recalculation.
 """
@@ -332,10 +333,10 @@ def evening_state(evening_id: str) -> dict:
 
 def season_state() -> dict:
     from competition.models import Season
-    from competition.standings import counted_evenings
+    from competition.standings import counted_evenings, standings_behind
 
     season = Season.objects.get()
-    return {"stale": season.standings_stale_since is not None,
+    return {"stale": standings_behind(season.pk),
             "evenings_counted": counted_evenings(season).count()}
 
 
@@ -346,8 +347,8 @@ def backdate_stale() -> bool:
 
     from competition.models import Season
 
-    Season.objects.filter(standings_stale_since__isnull=False).update(
-        standings_stale_since=F("standings_stale_since") - dt.timedelta(minutes=5)
+    Season.objects.filter(inputs_changed_at__isnull=False).update(
+        inputs_changed_at=F("inputs_changed_at") - dt.timedelta(minutes=5)
     )
     return True
 
