@@ -362,6 +362,40 @@ def test_bad_trf_is_refused_with_the_line_and_nothing_is_created(people):
     assert not SwissEvent.objects.filter(season=season).exists()
 
 
+@pytest.mark.parametrize(
+    ("anna", "bram", "words"),
+    [
+        ("   2 w 1", "   1 b -", "round 1: result '1' of 1 does not match '-' of 2"),
+        ("   2 b 1", "   1 w -", "round 1: result '1' of 1 does not match '-' of 2"),
+        ("   2 w +", "   1 b 0", "round 1: result '+' of 1 does not match '0' of 2"),
+        ("   2 w 1", "   1 w 0", "round 1: 1 and 2 both have white"),
+    ],
+)
+def test_a_trf_with_contradictory_results_is_refused_with_line_and_round(people, anna, bram, words):
+    season = f.season(players=0)
+    for name in ("Anna Tie", "Bram Tie"):
+        f.member(name=name)
+    text = (
+        "012 Contradictions\nXXR 1\n"
+        f"001    1      {'Anna Tie':<33} 1800 NED {'':>11} {'':10}  1.0    1  {anna}\n"
+        f"001    2      {'Bram Tie':<33} 1700 NED {'':>11} {'':10}  0.0    2  {bram}\n"
+    )
+    with pytest.raises(ValidationError) as error:
+        swiss.event_from_trf(actor=people["leader"], season=season, text=text, name="Contradictions")
+    assert f"line 3: {words}" in error.value.messages[0]
+    assert not SwissEvent.objects.filter(season=season).exists()
+    assert not SwissEntrant.objects.filter(event__season=season).exists()
+
+
+def test_a_trf_with_comment_lines_is_imported(people):
+    season = f.season(players=0)
+    for name in ("Anna Tie", "Bram Tie", "Cees Tie", "Dirk Last"):
+        f.member(name=name)
+    text = "### TRF-2026 comment\n" + three_way_tie_trf().replace("XXR 3\n", "XXR 3\n### players\n")
+    event = swiss.event_from_trf(actor=people["leader"], season=season, text=text, name="Commented")
+    assert event.entrants.count() == 4 and event.rounds == 3
+
+
 # --- Idempotence, conflicts, bad input, permissions -------------------------------------
 
 

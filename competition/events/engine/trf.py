@@ -12,9 +12,12 @@ then per round ten columns from 92: opponent (4), colour (w/b/-), result.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
+
+from competition.singleline import check_single_line, control_characters
 
 from .tiebreaks import Entrant, Kind, RoundResult, Tournament
 
@@ -161,15 +164,24 @@ def _player(text: str, line: int) -> TrfPlayer:
     )
 
 
+# TRF16 ends every line with CR; files from other programs use CRLF or LF. Only these
+# three end a line (str.splitlines would also split on form feed, U+001C..U+001E, U+0085
+# and U+2028, which belong to no TRF and are refused as control characters instead).
+_LINE_END = re.compile("\r\n|\r|\n")
+COMMENT = "###"  # TRF-2026: a comment line, ignored
+
+
 def parse(text: str) -> TrfFile:
     """Parse a TRF16 / TRF-26 text; ``TrfError`` names the first bad line."""
     headers: list[tuple[str, str]] = []
     players: list[TrfPlayer] = []
     where: dict[int, int] = {}  # start number -> line
-    for n, raw in enumerate(text.splitlines(), start=1):
-        line = raw.rstrip("\r\n")
-        if not line.strip():
+    for n, line in enumerate(_LINE_END.split(text), start=1):
+        if not line.strip() or line.startswith(COMMENT):
             continue
+        codes = control_characters(line)
+        if codes:
+            raise TrfError(n, f"control characters in the record ({', '.join(codes)})")
         code = line[:3]
         if len(code) < 3 or not code.isalnum():
             raise TrfError(n, f"unknown record {line[:3]!r}")
@@ -186,12 +198,31 @@ def parse(text: str) -> TrfFile:
     return trf
 
 
+# The results that may stand against each other on the two sides of one pairing: a game
+# against a game (1-0, =-=, 0-1), a game of less than one move against the same (W-L, D-D,
+# L-W), a forfeit against a forfeit (+ -, - +, or - - for a double forfeit).
+AGREEING = {
+    ("1", "0"), ("=", "="), ("0", "1"),
+    ("W", "L"), ("D", "D"), ("L", "W"),
+    ("+", "-"), ("-", "+"), ("-", "-"),
+}
+
+
 def _check(trf: TrfFile, where: dict[int, int]) -> None:
-    """Cross-checks: opponents exist and agree, and the points add up."""
+    """Cross-checks: opponents exist and agree (results and colours), at most one
+    pairing-allocated bye per round, and the points add up."""
     by_number = {p.number: p for p in trf.players}
+    byes: dict[int, int] = {}  # round -> start number with the U
     for p in trf.players:
         line = where[p.number]
         for rnd, r in enumerate(p.rounds, start=1):
+            if r.result == "U":
+                if rnd in byes:
+                    raise TrfError(
+                        line, f"round {rnd}: a second pairing-allocated bye (U); "
+                        f"{byes[rnd]} already has the one of this round"
+                    )
+                byes[rnd] = p.number
             if not r.opponent:
                 continue
             other = by_number.get(r.opponent)
@@ -199,10 +230,19 @@ def _check(trf: TrfFile, where: dict[int, int]) -> None:
                 raise TrfError(line, f"round {rnd}: opponent {r.opponent} is not in the file")
             if len(other.rounds) < rnd or other.rounds[rnd - 1].opponent != p.number:
                 raise TrfError(line, f"round {rnd}: opponent {r.opponent} does not list {p.number}")
-            mine, theirs = r.points, other.rounds[rnd - 1].points
-            forfeit = r.result in FORFEIT_CODES
-            if (forfeit and mine + theirs > 1) or (not forfeit and mine + theirs != 1):
-                raise TrfError(line, f"round {rnd}: result {r.result!r} does not match the opponent's")
+            theirs = other.rounds[rnd - 1]
+            if (r.result, theirs.result) not in AGREEING:
+                raise TrfError(
+                    line, f"round {rnd}: result {r.result!r} of {p.number} does not match "
+                    f"{theirs.result!r} of {r.opponent}"
+                )
+            if r.colour != "-" and r.colour == theirs.colour:
+                colour = "white" if r.colour == "w" else "black"
+                raise TrfError(line, f"round {rnd}: {p.number} and {r.opponent} both have {colour}")
+            if (r.colour == "-") != (theirs.colour == "-"):
+                raise TrfError(
+                    line, f"round {rnd}: {p.number} and {r.opponent} disagree on the colours"
+                )
         total = sum((r.points for r in p.rounds), Fraction(0))
         if total != p.points:
             raise TrfError(line, f"points {float(p.points)} but the results add up to {float(total)}")
