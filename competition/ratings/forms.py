@@ -68,8 +68,12 @@ class ExportForm(forms.Form):
                             widget=forms.DateInput(attrs={"type": "date"}))
     end = forms.DateField(label=_("Up to and including"), required=False,
                           widget=forms.DateInput(attrs={"type": "date"}))
-    id_kind = forms.ChoiceField(label=_("Number in the ID column"), choices=NUMBER_CHOICES,
-                                initial=KNSB)
+    id_kind = forms.ChoiceField(
+        label=_("File for"), choices=[(FIDE, _("FIDE (FIDE ratings and ids)")),
+                                      (KNSB, _("KNSB (KNSB ratings and relation numbers added)"))],
+        required=False,
+        help_text=_("Empty: as the club's settings below say."),
+    )
 
     def __init__(self, *args: Any, season: Season, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -81,3 +85,17 @@ class ExportForm(forms.Form):
         if start and end and end < start:
             raise forms.ValidationError(_("The last date is before the first."))
         return data
+
+
+class TrfSettingsForm(forms.Form):
+    """What the club's TRF files for rating say of the club (records 022 and 102)."""
+
+    city = forms.CharField(label=_("City of the venue"), max_length=60, required=False)
+    arbiter = forms.CharField(
+        label=_("Chief arbiter"), max_length=80, required=False,
+        help_text=_("As FIDE lists him or her: Lastname, Firstname."),
+    )
+    rating = forms.ChoiceField(
+        label=_("Rating in the TRF export"),
+        choices=[(FIDE, _("FIDE rating")), (KNSB, _("KNSB rating"))],
+    )

@@ -1,5 +1,6 @@
 """TRF16 / TRF-26 reading and writing (FIDE C.04 Annex 2)."""
 
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -110,7 +111,7 @@ def test_trf_error_is_a_value_error() -> None:
 
 
 def test_unknown_header_records_are_kept_for_trf_26() -> None:
-    text = "012 Club blitz\nXXR 3\nTTT anything new\n"
+    text = "012 Club blitz\r\nXXR 3\r\nTTT anything new\r\n"
     assert trf.write(trf.parse(text)) == text
 
 
@@ -176,3 +177,64 @@ def test_a_control_character_in_a_name_is_refused_naming_the_line(control: str) 
         trf.parse(text)
     assert error.value.line == 4
     assert f"U+{ord(control):04X}" in str(error.value)
+
+
+# --- Writing for rating ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "fide"),
+    [
+        ("Yvonne de Haan", "Haan, Yvonne de"),
+        ("Jan van den Berg", "Berg, Jan van den"),
+        ("Kees van der Wiel", "Wiel, Kees van der"),
+        ("Ton in 't Veld", "Veld, Ton in 't"),
+        ("Jan Willem de Vries", "Vries, Jan Willem de"),
+        ("Anna Bakker", "Bakker, Anna"),
+        ("Giri, Anish", "Giri, Anish"),
+        ("Cher", "Cher"),
+        ("Anne Marie  Jansen", "Jansen, Anne Marie"),
+    ],
+)
+def test_names_are_written_as_fide_lists_them_and_read_back_in_the_clubs_order(name: str, fide: str) -> None:
+    assert trf.fide_name(name) == fide
+    if "," not in name:
+        assert trf.natural_name(fide) == " ".join(name.split())
+
+
+def test_titles_and_dates_as_trf_writes_them() -> None:
+    assert [trf.fide_title(c) for c in ("g", "m", "f", "c", "wg", "wm", "wf", "wc")] == [
+        "GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM"]
+    import datetime as dt
+
+    assert trf.trf_date(dt.date(1990, 3, 7)) == "1990/03/07"
+    assert trf.trf_date(None) == ""
+
+
+@pytest.mark.parametrize("control", ["\n", "\r", "\x00", "\x1c", "\u2028", "\x85"])
+def test_the_writer_refuses_control_characters_in_names_and_records(control: str) -> None:
+    from competition.singleline import NotSingleLine
+
+    parsed = trf.parse(two_players())
+    bad_name = trf.TrfFile(parsed.headers, (
+        replace(parsed.players[0], name=f"Anna{control}001    3 Forged"), parsed.players[1]))
+    with pytest.raises(NotSingleLine):
+        trf.write(bad_name)
+    with pytest.raises(NotSingleLine):
+        trf.write(trf.TrfFile((("012", f"Blitz{control}001"),), parsed.players))
+
+
+def test_nrs_records_are_read_when_172_announces_their_federation() -> None:
+    nrs = "NED    1      " + " " * 33 + " 1950     " + "8000001".rjust(11)
+    text = two_players().replace("XXR 2\n", "XXR 2\n172 NED NRO\n") + nrs + "\n"
+    parsed = trf.parse(text)
+    assert parsed.national == (trf.TrfNational("NED", 1, 1950, "8000001"),)
+    assert trf.parse(trf.write(parsed)) == parsed
+    # Without 172 the same line is an unknown record, kept as it is.
+    assert trf.parse(two_players() + nrs + "\n").national == ()
+
+
+def test_an_nrs_record_for_a_start_number_not_in_the_file_is_refused() -> None:
+    text = two_players().replace("XXR 2\n", "XXR 2\n172 NED NRO\n") + "NED    7\n"
+    with pytest.raises(trf.TrfError, match="line 6: NED record for start number 7"):
+        trf.parse(text)
