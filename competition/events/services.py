@@ -40,6 +40,7 @@ from competition.models import (
     SwissRound,
 )
 from competition.pagecache import pages_changed
+from competition.singleline import NotSingleLine
 from competition.services import Conflict, renumber
 from members.permissions import Actor, require
 
@@ -621,7 +622,13 @@ def event_to_trf(event: SwissEvent) -> str:
         national=("NED", "NRO" if competition.start_rating == RatingKind.KNSB else "FIDE")
         if national else None,
     )
-    return trf.write(trf.TrfFile(headers, tuple(players), tuple(national)))
+    try:
+        return trf.write(trf.TrfFile(headers, tuple(players), tuple(national)))
+    except NotSingleLine as exc:
+        raise ValidationError(
+            _("The TRF file cannot be written: %(what)s contains control characters (%(codes)s). "
+              "Correct it first.") % {"what": exc.what, "codes": ", ".join(exc.codes)}
+        ) from exc
 
 
 _TRF_POINTS: dict[str, Fraction | int] = {"1": 1, "W": 1, "=": Fraction(1, 2), "D": Fraction(1, 2), "0": 0, "L": 0, "+": 1, "-": 0}

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 
 from competition.jobs import enqueue
 from competition.models import RatingImport, RatingImportStatus, Season
+from competition.singleline import NotSingleLine
 from members.decorators import any_permission_required
 
 from . import selectors, services
@@ -136,10 +137,18 @@ def export(request: HttpRequest, season: str) -> HttpResponse:
     result = None
     if request.GET and form.is_valid():
         data = form.cleaned_data
-        result = selectors.season_export(
-            season_obj, half=data["half"], start=data["start"], end=data["end"],
-            rating=data["id_kind"] or competition.trf_rating,
-        )
+        try:
+            result = selectors.season_export(
+                season_obj, half=data["half"], start=data["start"], end=data["end"],
+                rating=data["id_kind"] or competition.trf_rating,
+            )
+        except NotSingleLine as exc:
+            messages.error(request, _(
+                "The TRF file cannot be written: %(what)s contains control characters "
+                "(%(codes)s). Correct it first.") % {"what": exc.what, "codes": ", ".join(exc.codes)})
+            return render(request, "ratings/export.html",
+                          {"season": season_obj, "form": form, "settings_form": settings_form,
+                           "result": None})
         if request.GET.get("download") and result.rounds:
             response = HttpResponse(result.export.text, content_type="text/plain; charset=utf-8")
             response["Content-Disposition"] = f'attachment; filename="{result.filename}"'

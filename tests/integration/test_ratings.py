@@ -322,6 +322,18 @@ def test_a_control_character_in_the_trf_settings_is_refused_and_nothing_saved(le
     assert Competition.objects.get(season=season).chief_arbiter == ""
 
 
+def test_a_member_name_with_a_line_break_gives_a_message_not_a_forged_trf(leader_client, played):
+    season, first, _second = played
+    member = first[0].white.member
+    User.objects.filter(pk=member.pk).update(name="Eve\n001    9 m    Forged")
+    url = reverse("ratings:export", args=[season.slug])
+    response = leader_client.get(url, {"half": season.halves.get(kind="winter").pk, "download": "1"})
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "control characters (U+000A)" in page
+    assert "attachment" not in response.get("Content-Disposition", "")
+
+
 def test_only_leaders_export(client, played):
     season = played[0]
     client.force_login(f.arbiter())
