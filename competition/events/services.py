@@ -40,8 +40,8 @@ from competition.models import (
     SwissRound,
 )
 from competition.pagecache import pages_changed
-from competition.singleline import NotSingleLine
 from competition.services import Conflict, renumber
+from competition.singleline import NotSingleLine
 from members.permissions import Actor, require
 
 from .engine import trf
