@@ -256,7 +256,7 @@ def _cut(items: list[_Contribution], low: int, high: int) -> Fraction:
         least = min(rest, key=lambda c: (c.score, c.value))
         vurs = [c for c in rest if c.vur]
         if vurs:
-            vur = min(vurs, key=lambda c: (c.value, c.score))
+            vur = min(vurs, key=lambda c: (c.score, c.value))
             # A VUR goes first, unless the least significant real opponent weighs more:
             # a VUR must never save a participant from a cut.
             if not least.value > vur.value:

@@ -280,3 +280,30 @@ def test_fore_buchholz_ignores_how_the_last_round_went(t: Tournament, data: st.D
     changed = _set_round(t, last, changes)
     for rules in RULES:
         assert tiebreak(changed, "FB", rules) == before[rules]
+
+
+# A random file on which FIDE's calculator and we once differed (scripts/compare_tiebreaks.py):
+# player 7 (3 points) has a half-point bye in round 1 and a forfeit loss against 4 in round 3.
+CALCULATOR_CASE = """012 Random
+XXR 5
+001    1      Player 1                                                           2.0          4 w 0  0000 - U  0000 - Z     4 b +     2 w -
+001    2      Player 2                                                           2.5       0000 - U     3 w 0  0000 - H     7 b 0     1 b +
+001    3      Player 3                                                           3.5          6 b +     2 b 1  0000 - U  0000 - Z     4 w =
+001    4      Player 4                                                           3.5          1 b 1     5 b 1     7 b +     1 w -     3 b =
+001    5      Player 5                                                           1.5       0000 - Z     4 w 0  0000 - H     6 w +  0000 - Z
+001    6      Player 6                                                           1.0          3 w -     7 w 0  0000 - H     5 b -     7 b =
+001    7      Player 7                                                           3.0       0000 - H     6 b 1     4 w -     2 w 1     6 w =
+"""
+
+
+def test_2026_low_cut_takes_the_vur_with_the_lowest_capped_score_as_fides_calculator() -> None:
+    # 2026: the H round's dummy is capped at 5 / 2 = 2.5 (SB value 1.25), the forfeit's at
+    # min(3, 4's adjusted 3.5) = 3 (SB value 0). The calculator cuts the VUR with the lowest
+    # score, the H round: SB 21/4 - 5/4 = 4 (not 21/4, cutting the forfeit's 0).
+    t = trf.to_tournament(trf.parse(CALCULATOR_CASE))
+    assert tiebreak(t, "SB", rules="2026")[7] == F(21, 4)
+    assert tiebreak(t, "SB-C1", rules="2026")[7] == 4
+    # 2024: both dummies have his own score 3, so the VUR to cut is the forfeit (0); the least
+    # significant real opponent (score 1, a draw: ½) contributes more, so he goes: 11/2 - ½.
+    assert tiebreak(t, "SB", rules="2024")[7] == F(11, 2)
+    assert tiebreak(t, "SB-C1", rules="2024")[7] == 5
