@@ -127,6 +127,13 @@ class Competition(models.Model):
         _("rating in the TRF export"), max_length=4, choices=RatingKind.choices,
         default=RatingKind.FIDE,
     )
+    # What a TRF file for rating needs of the club (records 022 and 102), set by the leader
+    # on the export page.
+    venue_city = models.CharField(_("city of the venue"), max_length=60, blank=True)
+    chief_arbiter = models.CharField(
+        _("chief arbiter"), max_length=80, blank=True,
+        help_text=_("As FIDE lists him or her: Lastname, Firstname."),
+    )
 
     class Meta:
         verbose_name = _("competition")

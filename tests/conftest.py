@@ -13,6 +13,20 @@ _browser_note: list[str] = []
 
 
 @pytest.fixture(autouse=True)
+def _language_reset():
+    """A request in Dutch activates Dutch in the test's thread (LocaleMiddleware), and it
+    would stay for the next test in the same worker: every test starts in the test settings'
+    language. Without Django (``make test-unit``) there is nothing to reset."""
+    yield
+    translation = sys.modules.get("django.utils.translation")
+    if translation is not None and "django.conf" in sys.modules:
+        from django.conf import settings
+
+        if settings.configured:
+            translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _redis_breaker_closed():
     """A test that points the cache at a dead or hung Redis trips this process's circuit
     breaker (config/cache.py); the next test starts with Redis asked again. The rules' own

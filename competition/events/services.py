@@ -31,6 +31,7 @@ from competition.models import (
     EveningKind,
     EventKind,
     Half,
+    RatingKind,
     RoundStatus,
     Season,
     SwissEntrant,
@@ -40,6 +41,7 @@ from competition.models import (
 )
 from competition.pagecache import pages_changed
 from competition.services import Conflict, renumber
+from competition.singleline import NotSingleLine
 from competition.validators import require_single_line
 from members.permissions import Actor, require
 
@@ -584,24 +586,52 @@ def blitz_playoff_create(*, actor: Actor, event: SwissEvent) -> SwissEvent:
 
 
 def event_to_trf(event: SwissEvent) -> str:
-    """The finished rounds as a TRF16 file (single games: blitz and playoff). A rapid
-    event's two-game matches do not fit a TRF file."""
+    """The finished rounds as a TRF file for rating (single games: blitz and playoff), with
+    the same records and player fields as the competition's export (docs/operations.md).
+    A rapid event's two-game matches do not fit a TRF file."""
     if event.is_match_event:
         raise ValidationError(_("A rapid event's two-game matches do not fit a TRF file."))
+    competition = event.season.competition
+    rating = competition.trf_rating
     entrants = event_entrants(event)
     tournament = event_tournament(event, entrants=entrants)
     ranks = {row.entrant.number: row.rank for row in event_standings(event, entrants=entrants)}
-    headers: list[tuple[str, str]] = [("012", event.name)]
-    if event.date:
-        headers += [("042", event.date.isoformat()), ("052", event.date.isoformat())]
-    headers += [
-        ("062", str(len(entrants))),
-        ("092", event.get_kind_display()),
-        ("XXR", str(event.rounds)),
-    ]
-    parsed = trf.from_tournament(tournament, tuple(headers))
-    players = tuple(replace(p, rank=ranks.get(p.number, 0)) for p in parsed.players)
-    return trf.write(trf.TrfFile(parsed.headers, players))
+    by_number = {e.number: e for e in entrants}
+    dates = [event.date] * tournament.rounds if event.date else []
+    parsed = trf.from_tournament(tournament)
+    players, national = [], []
+    for p in parsed.players:
+        entrant = by_number[p.number]
+        member = entrant.member
+        # A guest's hand-entered rating counts as the rating the file carries.
+        fide_rating = member.fide_rating if member else (entrant.rating if rating == RatingKind.FIDE else None)
+        knsb_rating = member.rating if member else (entrant.rating if rating == RatingKind.KNSB else None)
+        p = replace(p, name=trf.fide_name(p.name), rating=fide_rating or 0, rank=ranks.get(p.number, 0))
+        if member is not None:
+            p = replace(
+                p, sex=member.sex, title=trf.fide_title(member.title) if member.title else "",
+                federation=member.federation, fide_id=member.fide_id.strip(),
+                birth_date=trf.trf_date(member.birth_date),
+            )
+        players.append(p)
+        if rating == RatingKind.KNSB:
+            national.append(trf.TrfNational(
+                "NED", p.number, knsb_rating or 0, member.knsb_number.strip() if member else ""
+            ))
+    headers = trf.report_headers(
+        name=event.name, city=competition.venue_city, dates=dates, players=len(entrants),
+        rated=sum(1 for p in players if p.rating), rounds=event.rounds,
+        kind=event.get_kind_display(), arbiter=competition.chief_arbiter,
+        national=("NED", "NRO" if competition.start_rating == RatingKind.KNSB else "FIDE")
+        if national else None,
+    )
+    try:
+        return trf.write(trf.TrfFile(headers, tuple(players), tuple(national)))
+    except NotSingleLine as exc:
+        raise ValidationError(
+            _("The TRF file cannot be written: %(what)s contains control characters (%(codes)s). "
+              "Correct it first.") % {"what": exc.what, "codes": ", ".join(exc.codes)}
+        ) from exc
 
 
 _TRF_POINTS: dict[str, Fraction | int] = {"1": 1, "W": 1, "=": Fraction(1, 2), "D": Fraction(1, 2), "0": 0, "L": 0, "+": 1, "-": 0}
@@ -688,11 +718,11 @@ def _decimal(value: Fraction | int) -> Decimal:
 
 
 def _name_key(name: str) -> str:
-    return name.strip().lower()
+    return trf.natural_name(name).lower()
 
 
 def _guest_name(name: str) -> str:
-    guest = " ".join(name.split())[:GUEST_NAME_MAX]
+    guest = trf.natural_name(name)[:GUEST_NAME_MAX]
     if not guest:
         raise ValidationError(_("The TRF file has a player without a name."))
     return guest
@@ -701,7 +731,7 @@ def _guest_name(name: str) -> str:
 def _members_by_name(names: Iterable[str], *, unknown_ok: bool = False) -> dict[str, Any]:
     from django.contrib.auth import get_user_model
 
-    wanted = {_name_key(n): n.strip() for n in names}
+    wanted = {_name_key(n): trf.natural_name(n) for n in names}
     query = Q()
     for name in wanted.values():
         query |= Q(name__iexact=name)

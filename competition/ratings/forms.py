@@ -73,8 +73,12 @@ class ExportForm(forms.Form):
                             widget=forms.DateInput(attrs={"type": "date"}))
     end = forms.DateField(label=_("Up to and including"), required=False,
                           widget=forms.DateInput(attrs={"type": "date"}))
-    id_kind = forms.ChoiceField(label=_("Number in the ID column"), choices=NUMBER_CHOICES,
-                                initial=KNSB)
+    id_kind = forms.ChoiceField(
+        label=_("File for"), choices=[(FIDE, _("FIDE (FIDE ratings and ids)")),
+                                      (KNSB, _("KNSB (KNSB ratings and relation numbers added)"))],
+        required=False,
+        help_text=_("Empty: as the club's settings below say."),
+    )
 
     def __init__(self, *args: Any, season: Season, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -93,3 +97,15 @@ class CompetitionRatingsForm(forms.Form):
 
     start_rating = forms.ChoiceField(label=_("Starting order by"), choices=RatingKind.choices)
     trf_rating = forms.ChoiceField(label=_("Rating in the TRF export"), choices=RatingKind.choices)
+class TrfSettingsForm(forms.Form):
+    """What the club's TRF files for rating say of the club (records 022 and 102)."""
+
+    city = forms.CharField(label=_("City of the venue"), max_length=60, required=False)
+    arbiter = forms.CharField(
+        label=_("Chief arbiter"), max_length=80, required=False,
+        help_text=_("As FIDE lists him or her: Lastname, Firstname."),
+    )
+    rating = forms.ChoiceField(
+        label=_("Rating in the TRF export"),
+        choices=[(FIDE, _("FIDE rating")), (KNSB, _("KNSB rating"))],
+    )

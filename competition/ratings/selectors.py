@@ -96,11 +96,23 @@ def _evenings(season: Season, half: Half | None, start: dt.date | None,
     ))
 
 
+def export_player(pk: int, member: Any) -> ExportPlayer:
+    """A member as the TRF export needs him: FIDE and KNSB ratings and numbers kept apart."""
+    return ExportPlayer(
+        pk, member.name, fide_rating=member.fide_rating, knsb_rating=member.rating,
+        fide_id=member.fide_id, knsb_number=member.knsb_number, federation=member.federation,
+        sex=member.sex, title=member.title, birth_date=member.birth_date,
+    )
+
+
 def season_export(
     season: Season, *, half: Half | None = None, start: dt.date | None = None,
-    end: dt.date | None = None, id_kind: str = "knsb",
+    end: dt.date | None = None, rating: str | None = None,
 ) -> SeasonExport:
-    """The TRF of a half or a date range, with the games left out and why."""
+    """The TRF of a half or a date range, with the games left out and why; for the rating
+    ``rating`` (default: the competition's ``trf_rating``)."""
+    competition = season.competition
+    rating = rating or competition.trf_rating
     evenings = _evenings(season, half, start, end)
     players = list(Player.objects.filter(season=season).select_related("member").order_by("start"))
     names = {p.pk: p.member.name for p in players}
@@ -114,13 +126,12 @@ def season_export(
         ))
     export = export_trf(
         name=f"{season.competition.name} {season.name}" + (f" {half.get_kind_display()}" if half else ""),
-        players=[
-            ExportPlayer(p.pk, p.member.name, p.member.rating or p.rating,
-                         fide_id=p.member.fide_id, knsb_number=p.member.knsb_number)
-            for p in players
-        ],
+        players=[export_player(p.pk, p.member) for p in players],
         rounds=rounds,
-        id_kind=id_kind,
+        rating=rating,
+        start_rating=competition.start_rating,
+        city=competition.venue_city,
+        arbiter=competition.chief_arbiter,
         kind="Ladder" if season.competition.is_ladder else "Keizer",
         time_control="90 min/40 moves + 30 min, 30 s/move",
     )

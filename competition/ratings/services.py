@@ -396,3 +396,28 @@ def competition_set_ratings(
     audit.record(actor=actor, action=Action.COMPETITION_RATINGS, before=before, after=after)
     pages_changed()
     return competition
+
+
+@transaction.atomic(durable=True)
+def trf_settings_set(
+    *, actor: Actor, season: Season, city: str, arbiter: str, rating: str
+) -> Any:
+    """What the TRF files for rating carry of the club: the venue's city (022), the chief
+    arbiter (102) and which rating (FIDE, or KNSB in NRS records). Audited."""
+    from competition.models import Competition, RatingKind
+    from competition.singleline import is_single_line
+
+    require(actor, IMPORT_PERM)
+    city, arbiter = city.strip(), arbiter.strip()
+    if not (is_single_line(city) and is_single_line(arbiter)):
+        raise ValidationError(_("The city and the arbiter's name must be one line of text."))
+    if rating not in RatingKind.values:
+        raise ValidationError(_("Unknown rating."))
+    competition = Competition.objects.select_for_update().get(season=season)
+    before = {"venue_city": competition.venue_city, "chief_arbiter": competition.chief_arbiter,
+              "trf_rating": competition.trf_rating}
+    competition.venue_city, competition.chief_arbiter, competition.trf_rating = city, arbiter, rating
+    competition.save(update_fields=["venue_city", "chief_arbiter", "trf_rating"])
+    audit.record(actor=actor, action=Action.COMPETITION_PARAMETERS, season=season, before=before,
+                 after={"venue_city": city, "chief_arbiter": arbiter, "trf_rating": rating})
+    return competition

@@ -13,11 +13,12 @@ from django.views.decorators.http import require_POST
 
 from competition.jobs import enqueue
 from competition.models import RatingImport, RatingImportStatus, Season
+from competition.singleline import NotSingleLine
 from members.decorators import any_permission_required
 
 from . import selectors, services
 from .engine.lists import CSV_FIELDS
-from .forms import CompetitionRatingsForm, ExportForm, MappingForm, UploadForm
+from .forms import CompetitionRatingsForm, ExportForm, MappingForm, TrfSettingsForm, UploadForm
 from .texts import error_text
 
 REFRESH_SECONDS = 2
@@ -139,17 +140,45 @@ def competition_ratings(request: HttpRequest, season: str) -> HttpResponse:
 @leader_required
 def export(request: HttpRequest, season: str) -> HttpResponse:
     season_obj = get_object_or_404(Season.objects.select_related("competition"), slug=season)
+    competition = season_obj.competition
+    settings_form = TrfSettingsForm(request.POST or None, initial={
+        "city": competition.venue_city, "arbiter": competition.chief_arbiter,
+        "rating": competition.trf_rating,
+    })
+    if request.method == "POST":
+        if settings_form.is_valid():
+            data = settings_form.cleaned_data
+            try:
+                services.trf_settings_set(actor=request.user, season=season_obj, city=data["city"],
+                                          arbiter=data["arbiter"], rating=data["rating"])
+            except ValidationError as exc:
+                _errors(request, exc)
+            else:
+                messages.success(request, _("Saved: the next TRF file says so."))
+                return redirect("ratings:export", season=season_obj.slug)
+        return render(request, "ratings/export.html",
+                      {"season": season_obj, "form": ExportForm(season=season_obj),
+                       "settings_form": settings_form, "result": None})
     form = ExportForm(request.GET or None, season=season_obj)
     result = None
     if request.GET and form.is_valid():
         data = form.cleaned_data
-        result = selectors.season_export(
-            season_obj, half=data["half"], start=data["start"], end=data["end"],
-            id_kind=data["id_kind"],
-        )
+        try:
+            result = selectors.season_export(
+                season_obj, half=data["half"], start=data["start"], end=data["end"],
+                rating=data["id_kind"] or competition.trf_rating,
+            )
+        except NotSingleLine as exc:
+            messages.error(request, _(
+                "The TRF file cannot be written: %(what)s contains control characters "
+                "(%(codes)s). Correct it first.") % {"what": exc.what, "codes": ", ".join(exc.codes)})
+            return render(request, "ratings/export.html",
+                          {"season": season_obj, "form": form, "settings_form": settings_form,
+                           "result": None})
         if request.GET.get("download") and result.rounds:
             response = HttpResponse(result.export.text, content_type="text/plain; charset=utf-8")
             response["Content-Disposition"] = f'attachment; filename="{result.filename}"'
             return response
     return render(request, "ratings/export.html",
-                  {"season": season_obj, "form": form, "result": result})
+                  {"season": season_obj, "form": form, "settings_form": settings_form,
+                   "result": result})

@@ -289,6 +289,52 @@ def test_the_export_page_lists_left_out_games_and_why(leader_client, played):
     assert codes.count("+") == 1 and codes.count("-") == 1 and codes.count("Z") == 4
 
 
+def test_the_leader_sets_what_the_trf_says_of_the_club_and_the_export_follows(leader_client, played):
+    from competition.models import AuditRecord, Competition
+
+    season = played[0]
+    url = reverse("ratings:export", args=[season.slug])
+    page = leader_client.get(url).content.decode()
+    assert 'name="city"' in page and 'name="arbiter"' in page and 'name="rating"' in page
+    response = leader_client.post(url, {"city": "Utrecht", "arbiter": "Haan, Yvonne de", "rating": "knsb"})
+    assert response.status_code == 302
+    competition = Competition.objects.get(season=season)
+    assert (competition.venue_city, competition.chief_arbiter, competition.trf_rating) == (
+        "Utrecht", "Haan, Yvonne de", "knsb")
+    record = AuditRecord.objects.filter(season=season).latest("pk")
+    assert record.after == {"venue_city": "Utrecht", "chief_arbiter": "Haan, Yvonne de", "trf_rating": "knsb"}
+    winter = season.halves.get(kind="winter")
+    download = leader_client.get(url, {"half": winter.pk, "download": "1"})
+    parsed = trf.parse(download.content.decode())
+    assert parsed.header("022") == "Utrecht" and parsed.header("102") == "Haan, Yvonne de"
+    assert parsed.header("172") == "NED NRO" and len(parsed.national) == 6  # KNSB, as set
+    fide = trf.parse(leader_client.get(url, {"half": winter.pk, "id_kind": "fide", "download": "1"})
+                     .content.decode())
+    assert fide.national == ()
+
+
+def test_a_control_character_in_the_trf_settings_is_refused_and_nothing_saved(leader_client, played):
+    from competition.models import Competition
+
+    season = played[0]
+    url = reverse("ratings:export", args=[season.slug])
+    response = leader_client.post(url, {"city": "Utrecht", "arbiter": "Haan\n001 forged", "rating": "fide"})
+    assert response.status_code == 200
+    assert Competition.objects.get(season=season).chief_arbiter == ""
+
+
+def test_a_member_name_with_a_line_break_gives_a_message_not_a_forged_trf(leader_client, played):
+    season, first, _second = played
+    member = first[0].white.member
+    User.objects.filter(pk=member.pk).update(name="Eve\n001    9 m    Forged")
+    url = reverse("ratings:export", args=[season.slug])
+    response = leader_client.get(url, {"half": season.halves.get(kind="winter").pk, "download": "1"})
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "control characters (U+000A)" in page
+    assert "attachment" not in response.get("Content-Disposition", "")
+
+
 def test_only_leaders_export(client, played):
     season = played[0]
     client.force_login(f.arbiter())

@@ -312,6 +312,84 @@ def test_trf_export_gives_the_same_tiebreaks_as_the_standings_and_imports_back(b
     ]
 
 
+def _blitz_for_rating(blitz, people, *, trf_rating):
+    """Four members with their FIDE details (one without), one round played."""
+    from competition.models import Competition
+
+    Competition.objects.filter(season=blitz.season).update(
+        venue_city="Utrecht", chief_arbiter="Haan, Yvonne de", trf_rating=trf_rating)
+    details = [
+        dict(name="Yvonne de Haan", rating=1900, fide_rating=1850, fide_id="1000001", sex="w",
+             title="wf", birth_date=dt.date(1990, 3, 7), knsb_number="8000001"),
+        dict(name="Jan van den Berg", rating=1800, fide_rating=1790, fide_id="1000002", sex="m",
+             federation="BEL", knsb_number="8000002"),
+        dict(name="Piet Jansen", rating=1700, knsb_number="8000003"),
+        dict(name="Kees Mulder", rating=1600, fide_rating=None),
+    ]
+    for d in details:
+        member = f.member(name=d.pop("name"), rating=d.pop("rating"))
+        for key, value in d.items():
+            setattr(member, key, value)
+        member.save()
+        swiss.entrant_add(actor=people["leader"], event=blitz, member=member)
+    blitz.refresh_from_db()
+    play_round(people["arbiter"], blitz, lambda g: (1, 0, False))
+    return swiss.event_to_trf(blitz)
+
+
+def test_the_event_export_is_a_trf_a_rating_officer_can_submit(blitz, people, tmp_path):
+    import trf as pypi_trf
+    from py4swiss.trf import TrfParser
+
+    text = _blitz_for_rating(blitz, people, trf_rating="fide")
+    parsed = trf.parse(text)
+    assert text.endswith("\r\n") and text.count("\r") == text.count("\n")
+    assert [parsed.header(c) for c in ("012", "022", "032", "042", "052", "102")] == [
+        "Blitz 2027", "Utrecht", "NED", "2027/06/11", "2027/06/11", "Haan, Yvonne de"]
+    assert parsed.header("132").strip() == "27/06/11"
+    by_name = {p.name: p for p in parsed.players}
+    assert set(by_name) == {"Haan, Yvonne de", "Berg, Jan van den", "Jansen, Piet", "Mulder, Kees"}
+    yvonne, jan, piet = by_name["Haan, Yvonne de"], by_name["Berg, Jan van den"], by_name["Jansen, Piet"]
+    assert (yvonne.rating, yvonne.fide_id, yvonne.sex, yvonne.title, yvonne.birth_date, yvonne.federation) == (
+        1850, "1000001", "w", "WFM", "1990/03/07", "NED")
+    assert (jan.rating, jan.fide_id, jan.federation, jan.birth_date) == (1790, "1000002", "BEL", "")
+    assert (piet.rating, piet.fide_id) == (0, "")  # his KNSB rating and number are not FIDE's
+    assert parsed.national == ()
+    # py4swiss (strict, without 132: it reads round dates nine columns apart) and trf.
+    path = tmp_path / "event.trf"
+    path.write_text("\n".join(ln for ln in text.splitlines() if not ln.startswith("132")) + "\n")
+    strict = TrfParser.parse(path, strict=True)
+    assert sorted(p.fide_rating or 0 for p in strict.player_sections) == [0, 0, 1790, 1850]
+    two_letter = text.replace("wWFM Haan", "w FM Haan")  # the trf package reads two-letter titles only
+    read = pypi_trf.loads(two_letter)
+    assert (read.city, read.chiefarbiter, read.startdate) == ("Utrecht", "Haan, Yvonne de", "2027/06/11")
+    assert sorted((p.name, p.rating, p.id) for p in read.players) == sorted(
+        (p.name, p.rating, int(p.fide_id) if p.fide_id else None) for p in parsed.players)
+
+
+def test_a_knsb_event_export_carries_knsb_ratings_and_numbers_in_nrs_records(blitz, people):
+    text = _blitz_for_rating(blitz, people, trf_rating="knsb")
+    parsed = trf.parse(text)
+    names = {p.number: p.name for p in parsed.players}
+    assert parsed.header("172") == "NED NRO"  # the start follows the KNSB rating (the default)
+    national = {names[r.number]: (r.rating, r.national_id) for r in parsed.national}
+    assert national == {"Haan, Yvonne de": (1900, "8000001"), "Berg, Jan van den": (1800, "8000002"),
+                        "Jansen, Piet": (1700, "8000003"), "Mulder, Kees": (1600, "")}
+    assert sorted(p.rating for p in parsed.players) == [0, 0, 1790, 1850]
+    assert sorted(p.fide_id for p in parsed.players) == ["", "", "1000001", "1000002"]
+
+
+def test_a_member_name_with_a_line_break_never_forges_a_trf_record(blitz, people):
+    member = f.member(name="Eve\n001    9 m    Forged")
+    swiss.entrant_add(actor=people["leader"], event=blitz, member=member)
+    for _ in range(3):
+        swiss.entrant_add(actor=people["leader"], event=blitz, member=f.member())
+    blitz.refresh_from_db()
+    play_round(people["arbiter"], blitz, lambda g: (1, 0, False))
+    with pytest.raises(ValidationError, match=r"player 1 name contains control characters \(U\+000A\)"):
+        swiss.event_to_trf(blitz)
+
+
 def test_a_rapid_event_has_no_trf(rapid):
     with pytest.raises(ValidationError, match="do not fit"):
         swiss.event_to_trf(rapid)
@@ -360,6 +438,40 @@ def test_bad_trf_is_refused_with_the_line_and_nothing_is_created(people):
         swiss.event_from_trf(actor=people["leader"], season=season, text=three_way_tie_trf(),
                              name="Unknown players")
     assert not SwissEvent.objects.filter(season=season).exists()
+
+
+@pytest.mark.parametrize(
+    ("anna", "bram", "words"),
+    [
+        ("   2 w 1", "   1 b -", "round 1: result '1' of 1 does not match '-' of 2"),
+        ("   2 b 1", "   1 w -", "round 1: result '1' of 1 does not match '-' of 2"),
+        ("   2 w +", "   1 b 0", "round 1: result '+' of 1 does not match '0' of 2"),
+        ("   2 w 1", "   1 w 0", "round 1: 1 and 2 both have white"),
+    ],
+)
+def test_a_trf_with_contradictory_results_is_refused_with_line_and_round(people, anna, bram, words):
+    season = f.season(players=0)
+    for name in ("Anna Tie", "Bram Tie"):
+        f.member(name=name)
+    text = (
+        "012 Contradictions\nXXR 1\n"
+        f"001    1      {'Anna Tie':<33} 1800 NED {'':>11} {'':10}  1.0    1  {anna}\n"
+        f"001    2      {'Bram Tie':<33} 1700 NED {'':>11} {'':10}  0.0    2  {bram}\n"
+    )
+    with pytest.raises(ValidationError) as error:
+        swiss.event_from_trf(actor=people["leader"], season=season, text=text, name="Contradictions")
+    assert f"line 3: {words}" in error.value.messages[0]
+    assert not SwissEvent.objects.filter(season=season).exists()
+    assert not SwissEntrant.objects.filter(event__season=season).exists()
+
+
+def test_a_trf_with_comment_lines_is_imported(people):
+    season = f.season(players=0)
+    for name in ("Anna Tie", "Bram Tie", "Cees Tie", "Dirk Last"):
+        f.member(name=name)
+    text = "### TRF-2026 comment\n" + three_way_tie_trf().replace("XXR 3\n", "XXR 3\n### players\n")
+    event = swiss.event_from_trf(actor=people["leader"], season=season, text=text, name="Commented")
+    assert event.entrants.count() == 4 and event.rounds == 3
 
 
 # --- Idempotence, conflicts, bad input, permissions -------------------------------------

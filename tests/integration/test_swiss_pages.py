@@ -257,6 +257,29 @@ def test_leader_imports_a_trf_file(client, live_blitz):
     assert response.status_code == 200 and "line 1" in response.content.decode()
 
 
+def test_a_trf_upload_with_a_nul_in_a_name_gets_a_message_saves_nothing_and_leaves_no_file(
+    client, live_blitz, settings, tmp_path
+):
+    event, leader, _ = live_blitz
+    settings.FILE_UPLOAD_MAX_MEMORY_SIZE = 0  # the upload goes to a file on disk
+    settings.FILE_UPLOAD_TEMP_DIR = str(tmp_path)
+    text = swiss.event_to_trf(event)
+    record = next(ln for ln in text.splitlines() if ln.startswith("001"))
+    poisoned = text.replace(record, record[:16] + "\x00" + record[17:], 1)
+    client.force_login(leader)
+    events = SwissEvent.objects.count()
+    for guests in ("", "on"):
+        upload = SimpleUploadedFile("nul.trf", poisoned.encode(), content_type="text/plain")
+        response = client.post(reverse("events:event_import"), {
+            "season": event.season.slug, "name": "Poisoned", "file": upload, "guests": guests,
+        })
+        assert response.status_code == 200
+        page = response.content.decode()
+        assert "control characters in the record (U+0000)" in page and "line " in page
+    assert SwissEvent.objects.count() == events
+    assert list(tmp_path.iterdir()) == []
+
+
 # --- Queries ----------------------------------------------------------------------------
 
 

@@ -54,7 +54,9 @@ def _to_trf(tournament: Tournament, present: set[int], total_rounds: int) -> str
         results = tuple(
             r if r.opponent is None else replace(r, opponent=ids[r.opponent]) for r in e.results
         )
-        renumbered.append(Entrant(ids[e.number], results, e.name or f"Player {e.number}", e.rating))
+        # The pairing needs no names: a neutral one, so a stored name with a control
+        # character (refused by the TRF writer) can never stop a round from being paired.
+        renumbered.append(Entrant(ids[e.number], results, f"Player {e.number}", e.rating))
     absent = sorted(ids[n] for n in ids if n not in present)
     headers: list[tuple[str, str]] = [("012", "Blitz"), ("XXR", str(total_rounds)), ("XXC", "white1")]
     if absent:

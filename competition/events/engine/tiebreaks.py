@@ -10,8 +10,9 @@ Unplayed rounds follow Article 16 of C.07:
 
 * ``rules="2024"`` (default): the edition applied from 2023/2024. A participant's own
   unplayed round counts against a dummy opponent with the participant's own final score;
-  an opponent's voluntarily unplayed rounds (VUR) after his last round that was not a VUR
-  count as draws (a withdrawal no longer drags his opponents down); a low cut takes a VUR
+  an opponent's voluntarily unplayed rounds (VUR) without an opponent (byes, absence) after
+  his last round that was not a VUR count as draws (a withdrawal no longer drags his
+  opponents down), while a forfeit loss always counts as a loss; a low cut takes a VUR
   first unless the least significant real opponent weighs more.
 * ``rules="2026"``: the edition in force from 1 March 2026 adds the caps of Art. 16.4: the
   dummy's score is at most the real opponent's adjusted score (forfeits), and at most half
@@ -200,15 +201,18 @@ def _fore(t: Tournament) -> Tournament:
 def adjusted_scores(t: Tournament) -> dict[int, Fraction]:
     """A participant's score as his opponents see it (Art. 16.3).
 
-    The VURs after his last round that was not a VUR (a withdrawal, trailing byes) count
-    as draws; everything before keeps its real points.
+    The VURs without an opponent (half- and zero-point byes, absence) after his last round
+    that was not a VUR (a withdrawal, trailing byes) count as draws. Everything else keeps
+    its real points: a forfeit loss has an opponent, so it counts as the loss it is, also
+    after his last played round (as FIDE's tie-break calculator counts it).
     """
     out: dict[int, Fraction] = {}
     for e in t.entrants:
         last_available = max((i for i, r in enumerate(e.results) if not r.is_vur), default=-1)
         total = Fraction(0)
         for i, r in enumerate(e.results):
-            total += r.max_points / 2 if i > last_available else r.points
+            trailing_bye = i > last_available and r.opponent is None
+            total += r.max_points / 2 if trailing_bye else r.points
         out[e.number] = total
     return out
 
@@ -252,7 +256,7 @@ def _cut(items: list[_Contribution], low: int, high: int) -> Fraction:
         least = min(rest, key=lambda c: (c.score, c.value))
         vurs = [c for c in rest if c.vur]
         if vurs:
-            vur = min(vurs, key=lambda c: (c.value, c.score))
+            vur = min(vurs, key=lambda c: (c.score, c.value))
             # A VUR goes first, unless the least significant real opponent weighs more:
             # a VUR must never save a participant from a cut.
             if not least.value > vur.value:

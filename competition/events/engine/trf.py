@@ -12,9 +12,13 @@ then per round ten columns from 92: opponent (4), colour (w/b/-), result.
 
 from __future__ import annotations
 
+import datetime as dt
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
+
+from competition.singleline import check_single_line, control_characters
 
 from .tiebreaks import Entrant, Kind, RoundResult, Tournament
 
@@ -70,11 +74,25 @@ class TrfPlayer:
 
 
 @dataclass(frozen=True)
+class TrfNational:
+    """A TRF-2026 National Rating Support (NRS) record: the static columns of ``001``
+    under the rating federation's code (``NED``), for the player with start ``number``."""
+
+    federation: str
+    number: int
+    rating: int = 0
+    national_id: str = ""
+    origin: str = ""
+
+
+@dataclass(frozen=True)
 class TrfFile:
-    """Header records (code, rest of line) in file order, then the player records."""
+    """Header records (code, rest of line) in file order, then the player records, then
+    the NRS records (TRF-2026; read as such when a ``172`` record names their federation)."""
 
     headers: tuple[tuple[str, str], ...]
     players: tuple[TrfPlayer, ...]
+    national: tuple[TrfNational, ...] = ()
 
     def header(self, code: str) -> str | None:
         for c, value in self.headers:
@@ -161,15 +179,27 @@ def _player(text: str, line: int) -> TrfPlayer:
     )
 
 
+# TRF16 ends every line with CR; files from other programs use CRLF or LF. Only these
+# three end a line (str.splitlines would also split on form feed, U+001C..U+001E, U+0085
+# and U+2028, which belong to no TRF and are refused as control characters instead).
+_LINE_END = re.compile("\r\n|\r|\n")
+COMMENT = "###"  # TRF-2026: a comment line, ignored
+NRS_METHOD = "172"  # TRF-2026: federation (5-7) and starting rank method; announces NRS records
+
+
 def parse(text: str) -> TrfFile:
     """Parse a TRF16 / TRF-26 text; ``TrfError`` names the first bad line."""
     headers: list[tuple[str, str]] = []
     players: list[TrfPlayer] = []
+    national: list[tuple[int, TrfNational]] = []
+    nrs_federations: set[str] = set()
     where: dict[int, int] = {}  # start number -> line
-    for n, raw in enumerate(text.splitlines(), start=1):
-        line = raw.rstrip("\r\n")
-        if not line.strip():
+    for n, line in enumerate(_LINE_END.split(text), start=1):
+        if not line.strip() or line.startswith(COMMENT):
             continue
+        codes = control_characters(line)
+        if codes:
+            raise TrfError(n, f"control characters in the record ({', '.join(codes)})")
         code = line[:3]
         if len(code) < 3 or not code.isalnum():
             raise TrfError(n, f"unknown record {line[:3]!r}")
@@ -179,19 +209,59 @@ def parse(text: str) -> TrfFile:
                 raise TrfError(n, f"start number {player.number} already on line {where[player.number]}")
             where[player.number] = n
             players.append(player)
+        elif code in nrs_federations:
+            national.append((n, _national(line, n)))
         else:
             headers.append((code, line[4:] if len(line) > 4 else ""))
-    trf = TrfFile(tuple(headers), tuple(players))
+            if code == NRS_METHOD and len(line) >= 7:
+                nrs_federations.add(line[4:7])
+    numbers = {p.number for p in players}
+    for n, record in national:
+        if record.number not in numbers:
+            raise TrfError(n, f"{record.federation} record for start number {record.number}, who is not in the file")
+    trf = TrfFile(tuple(headers), tuple(players), tuple(r for _, r in national))
     _check(trf, where)
     return trf
 
 
+def _national(text: str, line: int) -> TrfNational:
+    rating = _int(text[48:52], line, "national rating", default=0)
+    if rating > MAX_RATING:
+        raise TrfError(line, f"national rating {rating} is above {MAX_RATING}")
+    return TrfNational(
+        federation=text[:3],
+        number=_int(text[4:8], line, "start number"),
+        rating=rating,
+        origin=text[53:56].strip(),
+        national_id=text[57:68].strip(),
+    )
+
+
+# The results that may stand against each other on the two sides of one pairing: a game
+# against a game (1-0, =-=, 0-1), a game of less than one move against the same (W-L, D-D,
+# L-W), a forfeit against a forfeit (+ -, - +, or - - for a double forfeit).
+AGREEING = {
+    ("1", "0"), ("=", "="), ("0", "1"),
+    ("W", "L"), ("D", "D"), ("L", "W"),
+    ("+", "-"), ("-", "+"), ("-", "-"),
+}
+
+
 def _check(trf: TrfFile, where: dict[int, int]) -> None:
-    """Cross-checks: opponents exist and agree, and the points add up."""
+    """Cross-checks: opponents exist and agree (results and colours), at most one
+    pairing-allocated bye per round, and the points add up."""
     by_number = {p.number: p for p in trf.players}
+    byes: dict[int, int] = {}  # round -> start number with the U
     for p in trf.players:
         line = where[p.number]
         for rnd, r in enumerate(p.rounds, start=1):
+            if r.result == "U":
+                if rnd in byes:
+                    raise TrfError(
+                        line, f"round {rnd}: a second pairing-allocated bye (U); "
+                        f"{byes[rnd]} already has the one of this round"
+                    )
+                byes[rnd] = p.number
             if not r.opponent:
                 continue
             other = by_number.get(r.opponent)
@@ -199,10 +269,19 @@ def _check(trf: TrfFile, where: dict[int, int]) -> None:
                 raise TrfError(line, f"round {rnd}: opponent {r.opponent} is not in the file")
             if len(other.rounds) < rnd or other.rounds[rnd - 1].opponent != p.number:
                 raise TrfError(line, f"round {rnd}: opponent {r.opponent} does not list {p.number}")
-            mine, theirs = r.points, other.rounds[rnd - 1].points
-            forfeit = r.result in FORFEIT_CODES
-            if (forfeit and mine + theirs > 1) or (not forfeit and mine + theirs != 1):
-                raise TrfError(line, f"round {rnd}: result {r.result!r} does not match the opponent's")
+            theirs = other.rounds[rnd - 1]
+            if (r.result, theirs.result) not in AGREEING:
+                raise TrfError(
+                    line, f"round {rnd}: result {r.result!r} of {p.number} does not match "
+                    f"{theirs.result!r} of {r.opponent}"
+                )
+            if r.colour != "-" and r.colour == theirs.colour:
+                colour = "white" if r.colour == "w" else "black"
+                raise TrfError(line, f"round {rnd}: {p.number} and {r.opponent} both have {colour}")
+            if (r.colour == "-") != (theirs.colour == "-"):
+                raise TrfError(
+                    line, f"round {rnd}: {p.number} and {r.opponent} disagree on the colours"
+                )
         total = sum((r.points for r in p.rounds), Fraction(0))
         if total != p.points:
             raise TrfError(line, f"points {float(p.points)} but the results add up to {float(total)}")
@@ -217,11 +296,18 @@ def _fmt_points(value: Fraction) -> str:
     return f"{float(value):4.1f}"
 
 
+def _one_line(text: str, what: str) -> str:
+    """A field as written: a control character would forge or break a record (NotSingleLine)."""
+    return check_single_line(text, what)
+
+
 def _write_player(p: TrfPlayer) -> str:
+    what = f"player {p.number}"
     head = (
-        f"{PLAYER_CODE} {p.number:4d} {p.sex[:1]:1}{p.title[:3]:>3} {p.name[:33]:<33} "
-        f"{p.rating or '':>4} {p.federation[:3]:<3} {p.fide_id[:11]:>11} {p.birth_date[:10]:<10} "
-        f"{_fmt_points(p.points)} {p.rank or '':>4}"
+        f"{PLAYER_CODE} {p.number:4d} {_one_line(p.sex[:1], what):1}{_one_line(p.title[:3], what):>3} "
+        f"{_one_line(p.name[:33], what + ' name'):<33} "
+        f"{p.rating or '':>4} {_one_line(p.federation[:3], what):<3} {_one_line(p.fide_id[:11], what):>11} "
+        f"{_one_line(p.birth_date[:10], what):<10} {_fmt_points(p.points)} {p.rank or '':>4}"
     )
     rounds = "".join(
         f"  {r.opponent if r.opponent else '0000':>4} {r.colour} {r.result}" for r in p.rounds
@@ -229,11 +315,82 @@ def _write_player(p: TrfPlayer) -> str:
     return (head + rounds).rstrip()
 
 
+def _write_national(r: TrfNational) -> str:
+    what = f"{r.federation} record {r.number}"
+    return (
+        f"{_one_line(r.federation[:3], what):<3} {r.number:4d} {'':1}{'':>3} {'':<33} "
+        f"{r.rating or '':>4} {_one_line(r.origin[:3], what):<3} {_one_line(r.national_id[:11], what):>11}"
+    ).rstrip()
+
+
+# TRF16 and TRF-2026 (Remark 1): every line ends with CR. We write CR LF: the CR is there,
+# and the `trf` package from PyPI splits lines on LF only (a CR-only file is one line to it).
+LINE_END = "\r\n"
+
+
 def write(trf: TrfFile) -> str:
-    """The TRF text: headers first, then player records in the order given."""
-    lines = [f"{code} {value}".rstrip() for code, value in trf.headers]
+    """The TRF text: headers first, then the player records in the order given, then the
+    NRS records. A control character in any field raises NotSingleLine (a ValueError):
+    a name with a line break must never forge a record."""
+    lines = [f"{_one_line(code, 'record code')} {_one_line(value, 'record ' + code)}".rstrip()
+             for code, value in trf.headers]
     lines += [_write_player(p) for p in trf.players]
-    return "\n".join(lines) + "\n"
+    lines += [_write_national(r) for r in trf.national]
+    return LINE_END.join(lines) + LINE_END
+
+
+# ----------------------------------------------------------------------------------------
+# Player fields as FIDE writes them
+# ----------------------------------------------------------------------------------------
+
+# Dutch (and the common foreign) name particles: FIDE writes them after the first names,
+# "Haan, Yvonne de", "Berg, Jan van den".
+PARTICLES = frozenset({
+    "van", "de", "der", "den", "het", "'t", "te", "ten", "ter", "in", "op", "'s", "aan",
+    "bij", "uit", "voor", "onder", "la", "le", "du", "des", "di", "da", "dos", "von", "vom", "zu",
+})
+
+
+def fide_name(name: str) -> str:
+    """``"Yvonne de Haan"`` as FIDE lists it: ``"Haan, Yvonne de"``. A name that already has
+    a comma, or is one word, stays as it is; without particles the last word is the surname."""
+    # Split on spaces only: a control character stays in the name, for the writer to refuse.
+    words = [w for w in name.split(" ") if w]
+    if "," in name or len(words) < 2:
+        return " ".join(words)
+    first = next((i for i in range(1, len(words) - 1) if words[i].lower() in PARTICLES), None)
+    if first is None:
+        return f"{words[-1]}, {' '.join(words[:-1])}"
+    end = first
+    while end < len(words) - 1 and words[end].lower() in PARTICLES:
+        end += 1
+    return f"{' '.join(words[end:])}, {' '.join(words[:first])} {' '.join(words[first:end])}"
+
+
+def natural_name(name: str) -> str:
+    """A TRF name back in the club's order: ``"Haan, Yvonne de"`` is ``"Yvonne de Haan"``."""
+    last, comma, first = name.partition(",")
+    if not comma:
+        return " ".join(name.split())
+    return " ".join((first + " " + last).split())
+
+
+TITLES = {"g": "GM", "m": "IM", "f": "FM", "c": "CM", "wg": "WGM", "wm": "WIM", "wf": "WFM", "wc": "WCM"}
+
+
+def fide_title(code: str) -> str:
+    """A member's title code (``g``, ``wg``, ...) as the acronym TRF writes (``GM``, ``WGM``)."""
+    return TITLES.get(code, code.upper())
+
+
+def trf_date(value: dt.date | None) -> str:
+    """YYYY/MM/DD, or blank: never a partial date such as 1990/00/00."""
+    return f"{value:%Y/%m/%d}" if value else ""
+
+
+def round_dates(dates: list[dt.date]) -> str:
+    """The value of record 132: YY/MM/DD above each round's columns (92-99, 102-109, ...)."""
+    return " " * 87 + "  ".join(f"{d:%y/%m/%d}" for d in dates)
 
 
 # ----------------------------------------------------------------------------------------
@@ -299,3 +456,44 @@ def from_tournament(
             TrfPlayer(number=e.number, name=e.name, rating=e.rating, points=e.score, rounds=tuple(rounds))
         )
     return TrfFile(headers, tuple(players))
+
+
+def report_headers(
+    *,
+    name: str,
+    dates: list[dt.date],
+    players: int,
+    rated: int,
+    rounds: int,
+    city: str = "",
+    federation: str = "NED",
+    kind: str = "",
+    arbiter: str = "",
+    time_control: str = "",
+    national: tuple[str, str] | None = None,
+) -> tuple[tuple[str, str], ...]:
+    """The tournament records of a file for rating (C.04 Annex 2): 012 name, 022 city,
+    032 federation, 042/052 first and last date (YYYY/MM/DD), 062/072 players and rated
+    players, 092 type, 102 chief arbiter, 122 time control, 132 round dates, and ``XXR``;
+    ``national`` = (federation, method) writes TRF-2026's 172 before NRS records. A record
+    whose value is unknown (no city, no arbiter) is left out rather than written empty."""
+    headers: list[tuple[str, str]] = [("012", name)]
+    if city:
+        headers.append(("022", city))
+    if federation:
+        headers.append(("032", federation))
+    if dates:
+        headers += [("042", trf_date(min(dates))), ("052", trf_date(max(dates)))]
+    headers += [("062", str(players)), ("072", str(rated))]
+    if kind:
+        headers.append(("092", kind))
+    if arbiter:
+        headers.append(("102", arbiter))
+    if time_control:
+        headers.append(("122", time_control))
+    if dates:
+        headers.append(("132", round_dates(dates)))
+    if national:
+        headers.append((NRS_METHOD, f"{national[0]} {national[1]}"))
+    headers.append(("XXR", str(rounds)))
+    return tuple(headers)

@@ -6,8 +6,11 @@ Codes (TRF-16): ``1`` / ``=`` / ``0`` a played game; ``+`` / ``-`` a forfeit won
 evening without a game (absent, club duty, or a game left out). Games that were not
 played (postponed, no result yet) are left out, and the export says which and why.
 
-The ID column (58-68) carries the FIDE id or the KNSB relation number, as chosen: the
-KNSB rates club competitions by relation number, FIDE by FIDE id.
+The player record carries what FIDE wants where it is known: "Lastname, Firstname" (with the
+particles after the first names), sex, title, the FIDE rating, the player's own federation,
+the FIDE id and the full birth date. The FIDE columns never hold a KNSB number: a file for
+the KNSB (``rating=KNSB``) adds TRF-2026 National Rating Support records (``NED``, announced
+by record ``172``) with the KNSB rating and relation number.
 """
 
 from __future__ import annotations
@@ -17,7 +20,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from competition.events.engine.trf import TrfFile, TrfPlayer, TrfRound, write
+from competition.events.engine.trf import (
+    TrfFile,
+    TrfNational,
+    TrfPlayer,
+    TrfRound,
+    fide_name,
+    fide_title,
+    report_headers,
+    trf_date,
+    write,
+)
 
 from .matching import FIDE, KNSB
 
@@ -45,10 +58,14 @@ LEFT_OUT_NOT_PLAYED = "not_played"
 class ExportPlayer:
     id: int
     name: str
-    rating: int | None
+    fide_rating: int | None = None
+    knsb_rating: int | None = None
     fide_id: str = ""
     knsb_number: str = ""
-    birth_year: int | None = None
+    federation: str = ""
+    sex: str = ""  # "m" / "w" as TRF writes it, or blank
+    title: str = ""  # the member's code: g, m, f, c, wg, wm, wf, wc
+    birth_date: dt.date | None = None
 
 
 @dataclass(frozen=True)
@@ -91,16 +108,19 @@ def export_trf(
     name: str,
     players: Sequence[ExportPlayer],
     rounds: Sequence[ExportRound],
-    id_kind: str = KNSB,
+    rating: str = FIDE,
+    start_rating: str = FIDE,
     city: str = "",
+    arbiter: str = "",
     federation: str = "NED",
     kind: str = "Keizer",
     time_control: str = "",
 ) -> Export:
-    """The TRF of ``rounds`` for ``players`` (in starting order). A player with neither
+    """The TRF of ``rounds`` for ``players`` (in starting order), for FIDE (``rating=FIDE``)
+    or the KNSB (``KNSB``: NRS records with KNSB ratings and numbers). A player with neither
     a counted game nor a bye in these rounds is not in the file."""
-    if id_kind not in (KNSB, FIDE):
-        raise ValueError(f"unknown id kind {id_kind!r}")
+    if rating not in (KNSB, FIDE):
+        raise ValueError(f"unknown rating kind {rating!r}")
     left_out: list[LeftOut] = []
     present: set[int] = set()
     for rnd in rounds:
@@ -132,15 +152,16 @@ def export_trf(
                 codes[pid].append(TrfRound(0, "-", "Z"))
     trf_players = []
     for p in included:
-        number = p.fide_id if id_kind == FIDE else p.knsb_number
         rounds_of = tuple(codes[p.id])
         trf_players.append(TrfPlayer(
             number=numbers[p.id],
-            name=p.name,
-            rating=p.rating or 0,
-            federation=federation,
-            fide_id=number.strip(),
-            birth_date=f"{p.birth_year}/00/00" if p.birth_year else "",
+            name=fide_name(p.name),
+            rating=p.fide_rating or 0,
+            sex=p.sex,
+            title=fide_title(p.title) if p.title else "",
+            federation=p.federation,
+            fide_id=p.fide_id.strip(),
+            birth_date=trf_date(p.birth_date),
             points=sum((_POINTS[r.result] for r in rounds_of), Fraction(0)),
             rounds=rounds_of,
         ))
@@ -149,23 +170,17 @@ def export_trf(
     order = sorted(trf_players, key=lambda p: (-p.points, p.number))
     rank = {p.number: i for i, p in enumerate(order, start=1)}
     trf_players = [replace(p, rank=rank[p.number]) for p in trf_players]
-    dates = [r.date for r in rounds]
-    headers: list[tuple[str, str]] = [("012", name)]
-    if city:
-        headers.append(("022", city))
-    headers.append(("032", federation))
-    if dates:
-        headers += [("042", f"{min(dates):%Y/%m/%d}"), ("052", f"{max(dates):%Y/%m/%d}")]
-    headers += [
-        ("062", str(len(included))),
-        ("072", str(sum(1 for p in included if p.rating))),
-        ("092", kind),
-    ]
-    if time_control:
-        headers.append(("122", time_control))
-    if dates:
-        # Round dates sit above the rounds' columns: the first at column 92, ten apart.
-        headers.append(("132", " " * 87 + "  ".join(f"{d:%y/%m/%d}" for d in dates)))
-    headers.append(("XXR", str(len(rounds))))
-    trf = TrfFile(tuple(headers), tuple(trf_players))
+    national: tuple[TrfNational, ...] = ()
+    if rating == KNSB:
+        national = tuple(
+            TrfNational("NED", numbers[p.id], p.knsb_rating or 0, p.knsb_number.strip())
+            for p in included
+        )
+    headers = report_headers(
+        name=name, city=city, federation=federation, dates=[r.date for r in rounds],
+        players=len(included), rated=sum(1 for p in trf_players if p.rating),
+        kind=kind, arbiter=arbiter, time_control=time_control, rounds=len(rounds),
+        national=("NED", "NRO" if start_rating == KNSB else "FIDE") if national else None,
+    )
+    trf = TrfFile(headers, tuple(trf_players), national)
     return Export(trf=trf, text=write(trf), left_out=tuple(left_out), numbers=numbers)

@@ -1,5 +1,6 @@
 """TRF16 / TRF-26 reading and writing (FIDE C.04 Annex 2)."""
 
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -110,5 +111,130 @@ def test_trf_error_is_a_value_error() -> None:
 
 
 def test_unknown_header_records_are_kept_for_trf_26() -> None:
-    text = "012 Club blitz\nXXR 3\nTTT anything new\n"
+    text = "012 Club blitz\r\nXXR 3\r\nTTT anything new\r\n"
     assert trf.write(trf.parse(text)) == text
+
+
+# --- What does not add up is refused (docs/swiss.md, "TRF") -----------------------------
+
+POINTS = {"1": "1.0", "0": "0.0", "=": "0.5", "+": "1.0", "-": "0.0", "W": "1.0", "L": "0.0", "D": "0.5"}
+
+
+@pytest.mark.parametrize(
+    ("mine", "theirs"),
+    [("1", "-"), ("-", "1"), ("+", "0"), ("0", "+"), ("W", "0"), ("1", "L"), ("+", "+"), ("=", "D")],
+)
+def test_contradictory_results_are_refused_naming_the_line_and_the_round(mine: str, theirs: str) -> None:
+    text = two_players(f"   2 w {mine}", f"   1 b {theirs}", (POINTS[mine], POINTS[theirs]))
+    with pytest.raises(trf.TrfError) as error:
+        trf.parse(text)
+    assert error.value.line == 3
+    assert str(error.value).startswith("line 3: round 1: ")
+    assert "does not match" in str(error.value)
+
+
+@pytest.mark.parametrize("colour", ["w", "b"])
+def test_both_players_with_the_same_colour_is_refused(colour: str) -> None:
+    with pytest.raises(trf.TrfError) as error:
+        trf.parse(two_players(f"   2 {colour} 1", f"   1 {colour} 0"))
+    assert str(error.value).startswith("line 3: round 1: ")
+    assert "both have" in str(error.value)
+
+
+def test_a_colour_on_one_side_only_is_refused() -> None:
+    with pytest.raises(trf.TrfError, match="line 3: round 1: .* disagree on the colours"):
+        trf.parse(two_players("   2 w +", "   1 - -"))
+
+
+def test_a_forfeit_without_colours_on_both_sides_is_read() -> None:
+    parsed = trf.parse(two_players("   2 - +", "   1 - -"))
+    assert [p.rounds[0].colour for p in parsed.players] == ["-", "-"]
+
+
+def test_two_pairing_allocated_byes_in_one_round_are_refused() -> None:
+    text = HEAD + line(1, "Anna", "1.0", "0000 - U") + "\n" + line(2, "Bert", "1.0", "0000 - U") + "\n"
+    with pytest.raises(trf.TrfError) as error:
+        trf.parse(text)
+    assert error.value.line == 4
+    assert "round 1: a second pairing-allocated bye (U)" in str(error.value)
+
+
+def test_trf_2026_comment_lines_are_accepted_and_ignored() -> None:
+    text = "### written by hand\n" + two_players().replace("XXR 2\n", "XXR 2\n###\n### round 1 of 2\n")
+    parsed = trf.parse(text)
+    assert parsed == trf.parse(two_players())
+
+
+@pytest.mark.parametrize("end", ["\r", "\r\n", "\n"])
+def test_every_line_end_is_read(end: str) -> None:
+    assert trf.parse(two_players().replace("\n", end)) == trf.parse(two_players())
+
+
+@pytest.mark.parametrize("control", ["\x00", "\x1c", "\x0c", "\x85", "\u2028", "\t"])
+def test_a_control_character_in_a_name_is_refused_naming_the_line(control: str) -> None:
+    text = two_players().replace("Bert", f"Be{control}rt")
+    with pytest.raises(trf.TrfError) as error:
+        trf.parse(text)
+    assert error.value.line == 4
+    assert f"U+{ord(control):04X}" in str(error.value)
+
+
+# --- Writing for rating ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "fide"),
+    [
+        ("Yvonne de Haan", "Haan, Yvonne de"),
+        ("Jan van den Berg", "Berg, Jan van den"),
+        ("Kees van der Wiel", "Wiel, Kees van der"),
+        ("Ton in 't Veld", "Veld, Ton in 't"),
+        ("Jan Willem de Vries", "Vries, Jan Willem de"),
+        ("Anna Bakker", "Bakker, Anna"),
+        ("Giri, Anish", "Giri, Anish"),
+        ("Cher", "Cher"),
+        ("Anne Marie  Jansen", "Jansen, Anne Marie"),
+    ],
+)
+def test_names_are_written_as_fide_lists_them_and_read_back_in_the_clubs_order(name: str, fide: str) -> None:
+    assert trf.fide_name(name) == fide
+    if "," not in name:
+        assert trf.natural_name(fide) == " ".join(name.split())
+
+
+def test_titles_and_dates_as_trf_writes_them() -> None:
+    assert [trf.fide_title(c) for c in ("g", "m", "f", "c", "wg", "wm", "wf", "wc")] == [
+        "GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM"]
+    import datetime as dt
+
+    assert trf.trf_date(dt.date(1990, 3, 7)) == "1990/03/07"
+    assert trf.trf_date(None) == ""
+
+
+@pytest.mark.parametrize("control", ["\n", "\r", "\x00", "\x1c", "\u2028", "\x85"])
+def test_the_writer_refuses_control_characters_in_names_and_records(control: str) -> None:
+    from competition.singleline import NotSingleLine
+
+    parsed = trf.parse(two_players())
+    bad_name = trf.TrfFile(parsed.headers, (
+        replace(parsed.players[0], name=f"Anna{control}001    3 Forged"), parsed.players[1]))
+    with pytest.raises(NotSingleLine):
+        trf.write(bad_name)
+    with pytest.raises(NotSingleLine):
+        trf.write(trf.TrfFile((("012", f"Blitz{control}001"),), parsed.players))
+
+
+def test_nrs_records_are_read_when_172_announces_their_federation() -> None:
+    nrs = "NED    1      " + " " * 33 + " 1950     " + "8000001".rjust(11)
+    text = two_players().replace("XXR 2\n", "XXR 2\n172 NED NRO\n") + nrs + "\n"
+    parsed = trf.parse(text)
+    assert parsed.national == (trf.TrfNational("NED", 1, 1950, "8000001"),)
+    assert trf.parse(trf.write(parsed)) == parsed
+    # Without 172 the same line is an unknown record, kept as it is.
+    assert trf.parse(two_players() + nrs + "\n").national == ()
+
+
+def test_an_nrs_record_for_a_start_number_not_in_the_file_is_refused() -> None:
+    text = two_players().replace("XXR 2\n", "XXR 2\n172 NED NRO\n") + "NED    7\n"
+    with pytest.raises(trf.TrfError, match="line 6: NED record for start number 7"):
+        trf.parse(text)
