@@ -425,7 +425,6 @@ def compute_keizer_half(
     order: Order = ()
     counts = [new_counts() for _ in range(size)]
     outcomes: list[_EveningOutcome] = []
-    rows_by_evening: list[EveningStandings] = []
     rank_values = [Fraction(units.top - units.step * r, units.value_unit) for r in range(size)]
     totals_seen: dict[tuple[int, int], Fraction] = {}
     in_matrix = 0  # the evenings added to the matrix so far
@@ -478,21 +477,62 @@ def compute_keizer_half(
             result = _score_frozen(units, frozen, events[k], active, used, own_added)
         outcomes.append(result)
         order = result.order
-        if history or k == len(evenings) - 1:
-            rows = _rows(units, result, counts, starting_order, rank_values, totals_seen)
-            rows_by_evening.append(
-                EveningStandings(evening.date, rows, result.cycle, result.iterations, _cycle_orders(result))
-            )
-    final = rows_by_evening[-1]
-    explained = _explain(params, units, evenings, events, outcomes, final.rows, index, starting_order)
+    final_rows = _rows(units, outcomes[-1], counts, starting_order, rank_values, totals_seen)
+    final = _new(EveningStandings)
+    _set(final, "__dict__", {
+        "date": evenings[-1].date, "rows": final_rows, "cycle": outcomes[-1].cycle,
+        "iterations": outcomes[-1].iterations, "cycle_orders": _cycle_orders(outcomes[-1]),
+    })
+    explained = _deferred_explanation(params, units, evenings, events, outcomes, final_rows, index, starting_order)
     return HalfResult(
         half=half,
         starting_order=tuple(starting_order),
         standings=explained,
         cycle=final.cycle,
-        history=tuple(rows_by_evening) if history else (),
+        history=_deferred_history(units, evenings, events, outcomes, final, starting_order, rank_values, totals_seen)
+        if history else (),
         cycle_orders=final.cycle_orders,
     )
+
+
+def _deferred_history(
+    units: _Units,
+    evenings: Sequence[Evening],
+    events: Sequence[Sequence[_Event]],
+    outcomes: Sequence[_EveningOutcome],
+    final: EveningStandings,
+    ids: Sequence[int],
+    rank_values: Sequence[Fraction],
+    totals_seen: dict[tuple[int, int], Fraction],
+) -> tuple[EveningStandings, ...]:
+    """The standings after every evening, their rows made when one evening's are first
+    read (`types.Deferred`): a full history is thousands of rows, most never read. The
+    counts are replayed from the events, evening by evening."""
+    entries: list[EveningStandings] = []
+
+    def fill() -> None:
+        counts = [new_counts() for _ in ids]
+        for k, entry in enumerate(entries):
+            for player, outcome, _, colour, _ in events[k]:  # count_event, inline
+                player_counts = counts[player]
+                player_counts[_COUNTERS[outcome]] += 1
+                if colour is not None and outcome in _PLAYED:
+                    player_counts["whites" if colour == "white" else "blacks"] += 1
+            state = entry.__dict__
+            if "rows" not in state:
+                state["rows"] = _rows(units, outcomes[k], counts, ids, rank_values, totals_seen)
+            state.pop("_deferred", None)
+
+    for k, evening in enumerate(evenings[:-1]):
+        result = outcomes[k]
+        entry = _new(EveningStandings)
+        _set(entry, "__dict__", {
+            "date": evening.date, "cycle": result.cycle, "iterations": result.iterations,
+            "cycle_orders": _cycle_orders(result), "_deferred": fill,
+        })
+        entries.append(entry)
+    entries.append(final)
+    return tuple(entries)
 
 
 def _state_after(terms: Sequence[_Terms], entering: Sequence[Sequence[int]], own_added: int, size: int) -> _Totals:
@@ -553,7 +593,7 @@ def _rows(
     return tuple(rows)
 
 
-def _explain(
+def _deferred_explanation(
     params: KeizerParams,
     units: _Units,
     evenings: Sequence[Evening],
@@ -563,7 +603,39 @@ def _explain(
     index: Mapping[int, int],
     ids: Sequence[int],
 ) -> tuple[Standing, ...]:
-    """Attach to each final row the lines that sum to its total.
+    """The final rows, their explanation lines made when one row's are first read
+    (`types.Deferred`): thousands of lines a season, and a page shows one player's."""
+    explained: list[Standing] = []
+
+    def fill() -> None:
+        lines = _explain(params, units, evenings, events, outcomes, rows, index, ids)
+        for standing in explained:
+            state = standing.__dict__
+            if "lines" not in state:
+                state["lines"] = lines[index[state["player_id"]]]
+            state.pop("_deferred", None)
+
+    for row in rows:
+        fields = dict(row.__dict__)
+        del fields["lines"]
+        fields["_deferred"] = fill
+        standing = _new(Standing)
+        _set(standing, "__dict__", fields)
+        explained.append(standing)
+    return tuple(explained)
+
+
+def _explain(
+    params: KeizerParams,
+    units: _Units,
+    evenings: Sequence[Evening],
+    events: Sequence[Sequence[_Event]],
+    outcomes: Sequence[_EveningOutcome],
+    rows: Sequence[Standing],
+    index: Mapping[int, int],
+    ids: Sequence[int],
+) -> dict[int, tuple[Line, ...]]:
+    """The lines that sum to each final row's total, by player index.
 
     fixpoint and lagging score every evening with the last evening's scoring
     values; frozen scores each evening with its own. After a cycle the values and
@@ -611,14 +683,7 @@ def _explain(
         for p, lines in per_player.items():
             value = Fraction(last[p], units.value_unit * outcomes[-1].orders)
             lines.append(Line(None, Outcome.OWN_VALUE, None, value, value))
-    explained = []
-    for row in rows:
-        fields = dict(row.__dict__)
-        fields["lines"] = tuple(per_player[index[row.player_id]])
-        standing = _new(Standing)
-        _set(standing, "__dict__", fields)
-        explained.append(standing)
-    return tuple(explained)
+    return {p: tuple(lines) for p, lines in per_player.items()}
 
 
 def _line(
