@@ -51,9 +51,12 @@ class TotalsMatrix:
         self.step = step
         self.coef = np.zeros((size, size), dtype=np.int64)
         self.const = np.zeros(size, dtype=np.int64)
-        # Σ|coef| and Σ|const| per row as Python ints, and their largest: the exactness bound
-        self._abs_coef = [0] * size
-        self._abs_const = [0] * size
+        # Σ|coef| and Σ|const| per row, and their largest: the exactness bound. The per-row
+        # sums are int64 arrays while everything ever added, `_total_abs`, stays below
+        # INT64 (then no sum can overflow); beyond that they are checked in Python ints.
+        self._abs_coef = np.zeros(size, dtype=np.int64)
+        self._abs_const = np.zeros(size, dtype=np.int64)
+        self._total_abs = 0
         self._max_abs_coef = self._max_abs_const = 0
         self.usable = True  # False once a coefficient could overflow: use the plain loop
 
@@ -69,21 +72,40 @@ class TotalsMatrix:
         fixed: Sequence[int], amounts: Sequence[int],
     ) -> None:
         """Many terms at once (an evening's): `coefficients[i]` × the value of `of[i]` for
-        `rows[i]`, `amounts[j]` fixed points for `fixed[j]`."""
-        abs_coef, abs_const = self._abs_coef, self._abs_const
-        for row, coefficient in zip(rows, coefficients, strict=True):
-            abs_coef[row] += abs(coefficient)
-        for row, amount in zip(fixed, amounts, strict=True):
-            abs_const[row] += abs(amount)
+        `rows[i]`, `amounts[j]` fixed points for `fixed[j]`. A pair named twice counts twice."""
+        if len(rows) != len(of) or len(rows) != len(coefficients) or len(fixed) != len(amounts):
+            raise ValueError("add_terms: every term needs its row, its column and its amount")
+        if not self.usable:
+            return
+        coef_sizes, const_sizes = list(map(abs, coefficients)), list(map(abs, amounts))
+        self._total_abs += sum(coef_sizes) + sum(const_sizes)
+        if self._total_abs < INT64:  # the usual case: every sum fits in int64
+            row_index, fixed_index = np.array(rows, dtype=np.intp), np.array(fixed, dtype=np.intp)
+            if rows:
+                np.add.at(self._abs_coef, row_index, np.array(coef_sizes, dtype=np.int64))
+                self._max_abs_coef = max(self._max_abs_coef, int(self._abs_coef[row_index].max()))
+                np.add.at(self.coef, (row_index, np.array(of, dtype=np.intp)),
+                          np.array(coefficients, dtype=np.int64))
+            if fixed:
+                np.add.at(self._abs_const, fixed_index, np.array(const_sizes, dtype=np.int64))
+                self._max_abs_const = max(self._max_abs_const, int(self._abs_const[fixed_index].max()))
+                np.add.at(self.const, fixed_index, np.array(amounts, dtype=np.int64))
+            return
+        abs_coef, abs_const = self._abs_coef.tolist(), self._abs_const.tolist()  # exact Python ints
+        for row, size in zip(rows, coef_sizes, strict=True):
+            abs_coef[row] += size
+        for row, size in zip(fixed, const_sizes, strict=True):
+            abs_const[row] += size
         self._max_abs_coef = max(self._max_abs_coef, max((abs_coef[row] for row in rows), default=0))
         self._max_abs_const = max(self._max_abs_const, max((abs_const[row] for row in fixed), default=0))
         if self._max_abs_coef >= INT64 or self._max_abs_const >= INT64:
             self.usable = False
-        if self.usable:
-            if rows:  # add.at: a pair named twice counts twice
-                np.add.at(self.coef, (np.array(rows), np.array(of)), np.array(coefficients, dtype=np.int64))
-            if fixed:
-                np.add.at(self.const, np.array(fixed), np.array(amounts, dtype=np.int64))
+            return
+        self._abs_coef[:], self._abs_const[:] = abs_coef, abs_const
+        if rows:  # add.at: a pair named twice counts twice
+            np.add.at(self.coef, (np.array(rows), np.array(of)), np.array(coefficients, dtype=np.int64))
+        if fixed:
+            np.add.at(self.const, np.array(fixed), np.array(amounts, dtype=np.int64))
 
     def _bound(self, count: int) -> int | None:
         """A bound on every player's `|const| + Σ|coef| × max|value|` (the largest of each
@@ -188,6 +210,10 @@ class TotalsMatrix:
         total is at most `n × bound` (`_bound`): int64 below INT64, Python ints above."""
         n = len(cycle_orders)
         count = len(players)
+        if not cycle and bound < INT64:  # the usual case, in few numpy calls
+            values = np.empty(count, dtype=np.int64)
+            values[cycle_orders[0]] = base
+            return self._full(players, cycle_orders[0], const + coef @ values, values, 1, False, iterations)
         dtype: type = np.int64 if n * bound < INT64 else object
         summed_values: npt.NDArray[Any] = np.zeros(count, dtype=dtype)
         for cycle_order in cycle_orders:

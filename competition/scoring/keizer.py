@@ -56,6 +56,9 @@ class _Event(NamedTuple):
     over_limit: bool = False
 
 
+_tuple_new = tuple.__new__
+
+
 class _Terms(NamedTuple):
     """An evening's scoring in integer units: `coefficients[i]` × the value of
     `of[i]` for player `rows[i]`, and `amounts[j]` fixed points for `fixed[j]`. Each
@@ -241,15 +244,18 @@ def _events(
     active: set[int] = set()
     events: list[list[_Event]] = []
     entering: list[list[int]] = []
+    absent: dict[int, _Event] = {}  # a player's absence without notice: one tuple all half
     for k, evening in enumerate(evenings):
         evening_events = _mentioned_events(evening, index, limit, absences)
-        mentioned = {e.player for e in evening_events}
+        mentioned = {e[0] for e in evening_events}
         new = {index[p] for p in present_from_start if p in index} if k == 0 else set()
         new = (new | mentioned) - active
         active |= new
-        evening_events += [
-            _Event(p, Outcome.ABSENT_WITHOUT_NOTICE) for p in sorted(active - mentioned)
-        ]
+        for p in sorted(active - mentioned):
+            event = absent.get(p)
+            if event is None:
+                event = absent[p] = _Event(p, Outcome.ABSENT_WITHOUT_NOTICE)
+            evening_events.append(event)
         events.append(evening_events)
         entering.append(sorted(new))
     return events, entering
@@ -273,11 +279,11 @@ def _mentioned(
 ) -> list[_Event]:
     events: list[_Event] = []
     append = events.append
-    for game in evening.games:
+    for game in evening.games:  # thousands a season: the tuples made without _Event's __new__
         white, black = index[game.white], index[game.black]
         white_outcome, black_outcome = RESULT_OUTCOMES[game.result]
-        append(_Event(white, white_outcome, black, "white"))
-        append(_Event(black, black_outcome, white, "black"))
+        append(_tuple_new(_Event, (white, white_outcome, black, "white", False)))
+        append(_tuple_new(_Event, (black, black_outcome, white, "black", False)))
     events += [_Event(index[p], Outcome.BYE) for p in evening.byes]
     events += [_Event(index[p], Outcome.CLUB_DUTY) for p in evening.club_duty]
     for player_id in evening.absent_with_notice:
@@ -286,7 +292,7 @@ def _mentioned(
         absences[p] = before + 1
         over = limit is not None and before >= limit
         append(_Event(p, Outcome.ABSENT_WITH_NOTICE, over_limit=over))
-    if len(events) != len({e.player for e in events}):
+    if len(events) != len({e[0] for e in events}):
         raise ValueError(f"a player appears twice in evening {evening.date}")
     return events
 
@@ -428,7 +434,7 @@ def compute_keizer_half(
     rank_values = [Fraction(units.top - units.step * r, units.value_unit) for r in range(size)]
     totals_seen: dict[tuple[int, int], Fraction] = {}
     in_matrix = 0  # the evenings added to the matrix so far
-    for k, evening in enumerate(evenings):
+    for k in range(len(evenings)):
         active += entering[k]
         if state is not None:
             state.add(terms[k])
