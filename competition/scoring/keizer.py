@@ -21,7 +21,7 @@ from collections import OrderedDict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal, NamedTuple
+from typing import Final, Literal, NamedTuple
 
 from competition.scoring.fixpoint import Recalculation, TotalsMatrix
 from competition.scoring.types import (
@@ -45,18 +45,20 @@ Engine = Literal["matrix", "python"]
 Order = tuple[int, ...]  # player indices (= starting positions, 0-based), best first
 
 
-class _Event(NamedTuple):
-    """What happened to one player (by index) on one evening. A named tuple: a season
-    has thousands, and a frozen dataclass costs several times as much to build."""
+# What happened to one player (by index) on one evening: (player, outcome, opponent,
+# colour: "white" / "black" for games, over_limit). A plain tuple: a season has thousands,
+# and even a named tuple costs twice as much to build.
+_Event = tuple[int, Outcome, int | None, str | None, bool]
+_PLAYER: Final = 0
+_OUTCOME: Final = 1
+_OPPONENT: Final = 2
+_OVER_LIMIT: Final = 4
 
-    player: int
-    outcome: Outcome
-    opponent: int | None = None
-    colour: str | None = None  # "white" / "black" for games
-    over_limit: bool = False
 
-
-_tuple_new = tuple.__new__
+def _event(
+    player: int, outcome: Outcome, opponent: int | None = None, colour: str | None = None, over_limit: bool = False
+) -> _Event:
+    return (player, outcome, opponent, colour, over_limit)
 
 
 class _Terms(NamedTuple):
@@ -115,9 +117,9 @@ class _Units:
 
     def term(self, event: _Event) -> tuple[str, int] | None:
         """The scoring term of an event, or None if it scores nothing."""
-        if event.over_limit:
+        if event[_OVER_LIMIT]:
             return None
-        return self.rules.get(event.outcome)
+        return self.rules.get(event[_OUTCOME])
 
     def points(self, event: _Event, values: Sequence[int]) -> int:
         term = self.term(event)
@@ -127,9 +129,10 @@ class _Units:
         if basis == "fixed":
             return coefficient
         if basis == "own":
-            return coefficient * values[event.player]
-        assert event.opponent is not None
-        return coefficient * values[event.opponent]
+            return coefficient * values[event[_PLAYER]]
+        opponent = event[_OPPONENT]
+        assert opponent is not None
+        return coefficient * values[opponent]
 
 
 class _Totals:
@@ -156,18 +159,21 @@ class _Totals:
 def _evening_terms(units: _Units, events: Sequence[_Event]) -> _Terms:
     terms = _Terms([], [], [], [], [])
     rules = units.rules
+    # thousands of events a season: the list methods bound once
+    add_row, add_of, add_coefficient = terms.rows.append, terms.of.append, terms.coefficients.append
+    add_fixed, add_amount = terms.fixed.append, terms.amounts.append
     for player, outcome, opponent, _, over_limit in events:
         rule = None if over_limit else rules.get(outcome)
         if rule is None:
             continue
         basis, coefficient = rule
         if basis == "fixed":
-            terms.fixed.append(player)
-            terms.amounts.append(coefficient)
+            add_fixed(player)
+            add_amount(coefficient)
         else:
-            terms.rows.append(player)
-            terms.of.append(player if basis == "own" else opponent)  # type: ignore[arg-type]
-            terms.coefficients.append(coefficient)
+            add_row(player)
+            add_of(player if basis == "own" else opponent)  # type: ignore[arg-type]
+            add_coefficient(coefficient)
     return terms
 
 
@@ -254,7 +260,7 @@ def _events(
         for p in sorted(active - mentioned):
             event = absent.get(p)
             if event is None:
-                event = absent[p] = _Event(p, Outcome.ABSENT_WITHOUT_NOTICE)
+                event = absent[p] = _event(p, Outcome.ABSENT_WITHOUT_NOTICE)
             evening_events.append(event)
         events.append(evening_events)
         entering.append(sorted(new))
@@ -279,19 +285,20 @@ def _mentioned(
 ) -> list[_Event]:
     events: list[_Event] = []
     append = events.append
-    for game in evening.games:  # thousands a season: the tuples made without _Event's __new__
+    outcomes = RESULT_OUTCOMES
+    for game in evening.games:  # thousands a season: the tuples made inline
         white, black = index[game.white], index[game.black]
-        white_outcome, black_outcome = RESULT_OUTCOMES[game.result]
-        append(_tuple_new(_Event, (white, white_outcome, black, "white", False)))
-        append(_tuple_new(_Event, (black, black_outcome, white, "black", False)))
-    events += [_Event(index[p], Outcome.BYE) for p in evening.byes]
-    events += [_Event(index[p], Outcome.CLUB_DUTY) for p in evening.club_duty]
+        white_outcome, black_outcome = outcomes[game.result]
+        append((white, white_outcome, black, "white", False))
+        append((black, black_outcome, white, "black", False))
+    events += [_event(index[p], Outcome.BYE) for p in evening.byes]
+    events += [_event(index[p], Outcome.CLUB_DUTY) for p in evening.club_duty]
     for player_id in evening.absent_with_notice:
         p = index[player_id]
         before = absences.get(p, 0)
         absences[p] = before + 1
         over = limit is not None and before >= limit
-        append(_Event(p, Outcome.ABSENT_WITH_NOTICE, over_limit=over))
+        append(_event(p, Outcome.ABSENT_WITH_NOTICE, over_limit=over))
     if len(events) != len({e[0] for e in events}):
         raise ValueError(f"a player appears twice in evening {evening.date}")
     return events
@@ -562,7 +569,7 @@ def _score_frozen(
     standings), to the totals so far."""
     values = units.values(used, len(frozen))
     for event in events:
-        frozen[event.player] += units.points(event, values)
+        frozen[event[_PLAYER]] += units.points(event, values)
     totals = [f + own_added * v for f, v in zip(frozen, values, strict=True)]
     return _EveningOutcome(_ordered(active, totals), totals, values, False, 1)
 
@@ -704,14 +711,14 @@ def _line(
     """One explanation line; `values` summed over `orders` orders give averages.
     `fractions` memoises the exact numbers (each is built once per explanation)."""
     memo = fractions if fractions is not None else {}
-    rule = units.rules.get(event.outcome)
+    rule = units.rules.get(event[_OUTCOME])
     per = 1 if rule is not None and rule[0] == "fixed" else orders  # fixed points are not summed
     points_key = (units.points(event, values), units.total_unit * per)
     value_key: tuple[int, int] | None = None
     if rule is not None and rule[0] == "own":
-        value_key = (values[event.player], units.value_unit * orders)
-    elif rule is not None and rule[0] == "opponent" and event.opponent is not None:
-        value_key = (values[event.opponent], units.value_unit * orders)
+        value_key = (values[event[_PLAYER]], units.value_unit * orders)
+    elif rule is not None and rule[0] == "opponent" and (opponent := event[_OPPONENT]) is not None:
+        value_key = (values[opponent], units.value_unit * orders)
     points = memo.get(points_key)
     if points is None:
         points = memo[points_key] = Fraction(*points_key)
@@ -722,9 +729,9 @@ def _line(
             value = memo[value_key] = Fraction(*value_key)
     line = object.__new__(Line)  # a frozen dataclass, built without its slow __init__
     object.__setattr__(line, "__dict__", {
-        "date": evening.date, "outcome": event.outcome,
-        "opponent": None if event.opponent is None else ids[event.opponent],
-        "value": value, "points": points, "over_limit": event.over_limit,
+        "date": evening.date, "outcome": event[_OUTCOME],
+        "opponent": None if event[_OPPONENT] is None else ids[event[_OPPONENT]],
+        "value": value, "points": points, "over_limit": event[_OVER_LIMIT],
     })
     return line
 
@@ -819,7 +826,7 @@ def score_with_order(
     lines: dict[int, list[Line]] = {p: [] for p in active}
     for evening, evening_events in zip(evenings, events, strict=True):
         for event in evening_events:
-            lines[event.player].append(_line(units, evening, event, values, start))
+            lines[event[_PLAYER]].append(_line(units, evening, event, values, start))
     for p, player_lines in lines.items():
         if params.own_value_added:
             value = Fraction(values[p], units.value_unit)
