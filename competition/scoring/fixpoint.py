@@ -52,8 +52,9 @@ class TotalsMatrix:
         self.coef = np.zeros((size, size), dtype=np.int64)
         self.const = np.zeros(size, dtype=np.int64)
         # Σ|coef| and Σ|const| per row, and their largest: the exactness bound. The per-row
-        # sums are int64 arrays while everything ever added, `_total_abs`, stays below
-        # INT64 (then no sum can overflow); beyond that they are checked in Python ints.
+        # sums are int64 arrays, added up in float64 while everything ever added,
+        # `_total_abs`, stays below EXACT (then every sum is exact); beyond that they are
+        # checked in Python ints.
         self._abs_coef = np.zeros(size, dtype=np.int64)
         self._abs_const = np.zeros(size, dtype=np.int64)
         self._total_abs = 0
@@ -79,16 +80,18 @@ class TotalsMatrix:
             return
         coef_sizes, const_sizes = list(map(abs, coefficients)), list(map(abs, amounts))
         self._total_abs += sum(coef_sizes) + sum(const_sizes)
-        if self._total_abs < INT64:  # the usual case: every sum fits in int64
-            row_index, fixed_index = np.array(rows, dtype=np.intp), np.array(fixed, dtype=np.intp)
+        if self._total_abs < EXACT:  # the usual case: every sum is exact even in float64
+            # The sums only grow, so the largest over all players is the running maximum.
             if rows:
-                np.add.at(self._abs_coef, row_index, np.array(coef_sizes, dtype=np.int64))
-                self._max_abs_coef = max(self._max_abs_coef, int(self._abs_coef[row_index].max()))
+                row_index = np.array(rows, dtype=np.intp)
+                self._abs_coef += np.bincount(row_index, coef_sizes, self.size).astype(np.int64)
+                self._max_abs_coef = int(self._abs_coef.max())
                 np.add.at(self.coef, (row_index, np.array(of, dtype=np.intp)),
                           np.array(coefficients, dtype=np.int64))
             if fixed:
-                np.add.at(self._abs_const, fixed_index, np.array(const_sizes, dtype=np.int64))
-                self._max_abs_const = max(self._max_abs_const, int(self._abs_const[fixed_index].max()))
+                fixed_index = np.array(fixed, dtype=np.intp)
+                self._abs_const += np.bincount(fixed_index, const_sizes, self.size).astype(np.int64)
+                self._max_abs_const = int(self._abs_const.max())
                 np.add.at(self.const, fixed_index, np.array(amounts, dtype=np.int64))
             return
         abs_coef, abs_const = self._abs_coef.tolist(), self._abs_const.tolist()  # exact Python ints

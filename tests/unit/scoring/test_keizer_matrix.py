@@ -101,7 +101,7 @@ def test_terms_added_at_once_count_each_even_when_a_pair_repeats() -> None:
 
 
 def test_sums_beyond_int64_are_checked_exactly_per_player() -> None:
-    # Everything added together passes 2**62, each player's own sum does not: still exact.
+    # Everything added together passes 2**53 and 2**62, each player's own sum does not: still exact.
     grid = TotalsMatrix(3, 1, 0)
     grid.add_terms([0, 1], [1, 0], [2**61, -(2**61)], [2], [2**61 - 1])
     grid.add_value(1, 1, 1)
