@@ -15,6 +15,7 @@ are built without the frozen dataclasses' __init__. `bench/naive.py` is the refe
 
 from __future__ import annotations
 
+import array
 import hashlib
 import math
 from collections import OrderedDict
@@ -379,6 +380,19 @@ class _Settled:
 SETTLED = _Settled()
 
 
+def _evening_key(terms: _Terms, entering: Sequence[int]) -> bytes:
+    """An evening's part of the `SETTLED` key: its scoring terms and the players entering,
+    each list length-prefixed, as int64 bytes (`repr` if a number does not fit; the first
+    byte tells which). Every evening's part ends where its own lengths say, so the
+    running digest over the evenings names them unambiguously."""
+    parts = (*terms, entering)
+    try:
+        return b"i" + b"".join(len(part).to_bytes(8, "little") + array.array("q", part).tobytes() for part in parts)
+    except OverflowError:
+        text = repr(parts).encode()
+        return b"r" + len(text).to_bytes(8, "little") + text
+
+
 def _inputs_digest(*parts: object) -> hashlib._Hash:
     digest = hashlib.sha256()
     for part in parts:
@@ -455,7 +469,7 @@ def compute_keizer_half(
         used = order + tuple(entering[k])
         remembered, key = None, b""
         if memo is not None:
-            memo.update(repr((terms[k], entering[k])).encode())
+            memo.update(_evening_key(terms[k], entering[k]))
             key = memo.digest()
             remembered = SETTLED.get(key)
         if remembered is not None:
