@@ -60,6 +60,8 @@ class TotalsMatrix:
         self._total_abs = 0
         self._max_abs_coef = self._max_abs_const = 0
         self.usable = True  # False once a coefficient could overflow: use the plain loop
+        self._bases: dict[int, npt.NDArray[np.int64]] = {}
+        self._base_floats: dict[int, npt.NDArray[np.float64]] = {}
 
     def add_fixed(self, player: int, amount: int) -> None:
         self.add_terms([], [], [], [player], [amount])
@@ -136,8 +138,14 @@ class TotalsMatrix:
         return players, coef, self.const[players], local[np.array(start, dtype=np.intp)]
 
     def _base(self, count: int) -> npt.NDArray[np.int64]:
-        """The value of each place, best first."""
-        return self.top - self.step * np.arange(count, dtype=np.int64)
+        """The value of each place, best first (made once per count: read only)."""
+        base = self._bases.get(count)
+        if base is None:
+            base = self._bases[count] = self.top - self.step * np.arange(count, dtype=np.int64)
+            base.flags.writeable = False
+            self._base_floats[count] = base.astype(np.float64)
+            self._base_floats[count].flags.writeable = False
+        return base
 
     def recalculate(self, active: Sequence[int], start: Order, max_iterations: int) -> Recalculation | None:
         """Iterate values → totals → order from `start` (which names exactly the
@@ -152,9 +160,9 @@ class TotalsMatrix:
         # total first, equal totals by starting position, and no two keys are equal.
         keys = np.empty((count, count + 1), dtype=np.float64)
         np.multiply(coef, -count, out=keys[:, :count], casting="unsafe")
-        keys[:, count] = np.arange(count) - count * const
         base = self._base(count)
-        base_float = base.astype(np.float64)
+        base_float = self._base_floats[count]
+        keys[:, count] = np.arange(count) - count * const
         values = np.ones(count + 1, dtype=np.float64)  # the last 1 picks the constant column
         key_of = np.empty(count, dtype=np.float64)
 

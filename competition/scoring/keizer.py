@@ -157,13 +157,19 @@ class _Totals:
         return [c + sum([k * values[q] for q, k in terms]) for c, terms in zip(self.const, self.terms, strict=True)]
 
 
-def _evening_terms(units: _Units, events: Sequence[_Event]) -> _Terms:
+def _evening_terms(units: _Units, events: Sequence[_Event], counts: Sequence[dict[str, int]]) -> _Terms:
+    """An evening's scoring terms; its events are added to the running `counts` in the
+    same pass (`count_event`, inline)."""
     terms = _Terms([], [], [], [], [])
     rules = units.rules
     # thousands of events a season: the list methods bound once
     add_row, add_of, add_coefficient = terms.rows.append, terms.of.append, terms.coefficients.append
     add_fixed, add_amount = terms.fixed.append, terms.amounts.append
-    for player, outcome, opponent, _, over_limit in events:
+    for player, outcome, opponent, colour, over_limit in events:
+        player_counts = counts[player]
+        player_counts[_COUNTERS[outcome]] += 1
+        if colour is not None and outcome in _PLAYED:
+            player_counts["whites" if colour == "white" else "blacks"] += 1
         rule = None if over_limit else rules.get(outcome)
         if rule is None:
             continue
@@ -438,7 +444,8 @@ def compute_keizer_half(
     )
     if not evenings:
         return HalfResult(half, tuple(starting_order), (), False, ())
-    terms = [_evening_terms(units, evening_events) for evening_events in events]
+    counts = [new_counts() for _ in range(size)]  # after the last evening
+    terms = [_evening_terms(units, evening_events, counts) for evening_events in events]
     rescored = params.method != "frozen"  # every evening rescored with new values
     matrix = TotalsMatrix(size, units.top, units.step) if rescored and engine == "matrix" else None
     state = _Totals(size) if rescored and matrix is None else None
@@ -450,7 +457,6 @@ def compute_keizer_half(
     own_added = units.factor_unit if params.own_value_added else 0
     active: list[int] = []
     order: Order = ()
-    counts = [new_counts() for _ in range(size)]
     outcomes: list[_EveningOutcome] = []
     rank_values = [Fraction(units.top - units.step * r, units.value_unit) for r in range(size)]
     totals_seen: dict[tuple[int, int], Fraction] = {}
@@ -461,11 +467,6 @@ def compute_keizer_half(
             state.add(terms[k])
             for p in entering[k]:
                 state.add_value(p, p, own_added)
-        for player, outcome, _, colour, _ in events[k]:  # count_event, inline: thousands of events
-            player_counts = counts[player]
-            player_counts[_COUNTERS[outcome]] += 1
-            if colour is not None and outcome in _PLAYED:
-                player_counts["whites" if colour == "white" else "blacks"] += 1
         used = order + tuple(entering[k])
         remembered, key = None, b""
         if memo is not None:
