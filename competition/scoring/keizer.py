@@ -9,8 +9,9 @@ Speed (docs/standings.md, "How fast"): the fixpoint method recomputes all totals
 times per evening, so totals are kept as integers in a common unit (every factor, fixed
 amount and value scaled by one denominator); each evening's scoring terms are built once
 and added to `fixpoint.TotalsMatrix` (the per-player term lists of `_Totals` are the plain
-loop's). Fractions appear only in the output, and the many rows and lines of a history
-are built without the frozen dataclasses' __init__. `bench/naive.py` is the reference.
+loop's). Fractions appear only in the output; the many rows of a history and lines of
+the explanation are made when first read (`types.Deferred`), without the frozen
+dataclasses' __init__. `bench/naive.py` is the reference.
 """
 
 from __future__ import annotations
