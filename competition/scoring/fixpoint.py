@@ -51,11 +51,17 @@ class TotalsMatrix:
         self.step = step
         self.coef = np.zeros((size, size), dtype=np.int64)
         self.const = np.zeros(size, dtype=np.int64)
-        # Σ|coef| and Σ|const| per row as Python ints, and their largest: the exactness bound
-        self._abs_coef = [0] * size
-        self._abs_const = [0] * size
+        # Σ|coef| and Σ|const| per row, and their largest: the exactness bound. The per-row
+        # sums are int64 arrays, added up in float64 while everything ever added,
+        # `_total_abs`, stays below EXACT (then every sum is exact); beyond that they are
+        # checked in Python ints.
+        self._abs_coef = np.zeros(size, dtype=np.int64)
+        self._abs_const = np.zeros(size, dtype=np.int64)
+        self._total_abs = 0
         self._max_abs_coef = self._max_abs_const = 0
         self.usable = True  # False once a coefficient could overflow: use the plain loop
+        self._bases: dict[int, npt.NDArray[np.int64]] = {}
+        self._base_floats: dict[int, npt.NDArray[np.float64]] = {}
 
     def add_fixed(self, player: int, amount: int) -> None:
         self.add_terms([], [], [], [player], [amount])
@@ -69,21 +75,42 @@ class TotalsMatrix:
         fixed: Sequence[int], amounts: Sequence[int],
     ) -> None:
         """Many terms at once (an evening's): `coefficients[i]` × the value of `of[i]` for
-        `rows[i]`, `amounts[j]` fixed points for `fixed[j]`."""
-        abs_coef, abs_const = self._abs_coef, self._abs_const
-        for row, coefficient in zip(rows, coefficients, strict=True):
-            abs_coef[row] += abs(coefficient)
-        for row, amount in zip(fixed, amounts, strict=True):
-            abs_const[row] += abs(amount)
+        `rows[i]`, `amounts[j]` fixed points for `fixed[j]`. A pair named twice counts twice."""
+        if len(rows) != len(of) or len(rows) != len(coefficients) or len(fixed) != len(amounts):
+            raise ValueError("add_terms: every term needs its row, its column and its amount")
+        if not self.usable:
+            return
+        coef_sizes, const_sizes = list(map(abs, coefficients)), list(map(abs, amounts))
+        self._total_abs += sum(coef_sizes) + sum(const_sizes)
+        if self._total_abs < EXACT:  # the usual case: every sum is exact even in float64
+            # The sums only grow, so the largest over all players is the running maximum.
+            if rows:
+                row_index = np.array(rows, dtype=np.intp)
+                self._abs_coef += np.bincount(row_index, coef_sizes, self.size).astype(np.int64)
+                self._max_abs_coef = int(self._abs_coef.max())
+                np.add.at(self.coef, (row_index, np.array(of, dtype=np.intp)),
+                          np.array(coefficients, dtype=np.int64))
+            if fixed:
+                fixed_index = np.array(fixed, dtype=np.intp)
+                self._abs_const += np.bincount(fixed_index, const_sizes, self.size).astype(np.int64)
+                self._max_abs_const = int(self._abs_const.max())
+                np.add.at(self.const, fixed_index, np.array(amounts, dtype=np.int64))
+            return
+        abs_coef, abs_const = self._abs_coef.tolist(), self._abs_const.tolist()  # exact Python ints
+        for row, size in zip(rows, coef_sizes, strict=True):
+            abs_coef[row] += size
+        for row, size in zip(fixed, const_sizes, strict=True):
+            abs_const[row] += size
         self._max_abs_coef = max(self._max_abs_coef, max((abs_coef[row] for row in rows), default=0))
         self._max_abs_const = max(self._max_abs_const, max((abs_const[row] for row in fixed), default=0))
         if self._max_abs_coef >= INT64 or self._max_abs_const >= INT64:
             self.usable = False
-        if self.usable:
-            if rows:  # add.at: a pair named twice counts twice
-                np.add.at(self.coef, (np.array(rows), np.array(of)), np.array(coefficients, dtype=np.int64))
-            if fixed:
-                np.add.at(self.const, np.array(fixed), np.array(amounts, dtype=np.int64))
+            return
+        self._abs_coef[:], self._abs_const[:] = abs_coef, abs_const
+        if rows:  # add.at: a pair named twice counts twice
+            np.add.at(self.coef, (np.array(rows), np.array(of)), np.array(coefficients, dtype=np.int64))
+        if fixed:
+            np.add.at(self.const, np.array(fixed), np.array(amounts, dtype=np.int64))
 
     def _bound(self, count: int) -> int | None:
         """A bound on every player's `|const| + Σ|coef| × max|value|` (the largest of each
@@ -111,8 +138,14 @@ class TotalsMatrix:
         return players, coef, self.const[players], local[np.array(start, dtype=np.intp)]
 
     def _base(self, count: int) -> npt.NDArray[np.int64]:
-        """The value of each place, best first."""
-        return self.top - self.step * np.arange(count, dtype=np.int64)
+        """The value of each place, best first (made once per count: read only)."""
+        base = self._bases.get(count)
+        if base is None:
+            base = self._bases[count] = self.top - self.step * np.arange(count, dtype=np.int64)
+            base.flags.writeable = False
+            self._base_floats[count] = base.astype(np.float64)
+            self._base_floats[count].flags.writeable = False
+        return base
 
     def recalculate(self, active: Sequence[int], start: Order, max_iterations: int) -> Recalculation | None:
         """Iterate values → totals → order from `start` (which names exactly the
@@ -127,9 +160,9 @@ class TotalsMatrix:
         # total first, equal totals by starting position, and no two keys are equal.
         keys = np.empty((count, count + 1), dtype=np.float64)
         np.multiply(coef, -count, out=keys[:, :count], casting="unsafe")
-        keys[:, count] = np.arange(count) - count * const
         base = self._base(count)
-        base_float = base.astype(np.float64)
+        base_float = self._base_floats[count]
+        keys[:, count] = np.arange(count) - count * const
         values = np.ones(count + 1, dtype=np.float64)  # the last 1 picks the constant column
         key_of = np.empty(count, dtype=np.float64)
 
@@ -188,6 +221,10 @@ class TotalsMatrix:
         total is at most `n × bound` (`_bound`): int64 below INT64, Python ints above."""
         n = len(cycle_orders)
         count = len(players)
+        if not cycle and bound < INT64:  # the usual case, in few numpy calls
+            values = np.empty(count, dtype=np.int64)
+            values[cycle_orders[0]] = base
+            return self._full(players, cycle_orders[0], const + coef @ values, values, 1, False, iterations)
         dtype: type = np.int64 if n * bound < INT64 else object
         summed_values: npt.NDArray[Any] = np.zeros(count, dtype=dtype)
         for cycle_order in cycle_orders:

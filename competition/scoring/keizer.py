@@ -9,19 +9,21 @@ Speed (docs/standings.md, "How fast"): the fixpoint method recomputes all totals
 times per evening, so totals are kept as integers in a common unit (every factor, fixed
 amount and value scaled by one denominator); each evening's scoring terms are built once
 and added to `fixpoint.TotalsMatrix` (the per-player term lists of `_Totals` are the plain
-loop's). Fractions appear only in the output, and the many rows and lines of a history
-are built without the frozen dataclasses' __init__. `bench/naive.py` is the reference.
+loop's). Fractions appear only in the output; the many rows of a history and lines of
+the explanation are made when first read (`types.Deferred`), without the frozen
+dataclasses' __init__. `bench/naive.py` is the reference.
 """
 
 from __future__ import annotations
 
+import array
 import hashlib
 import math
 from collections import OrderedDict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal, NamedTuple
+from typing import Final, Literal, NamedTuple
 
 from competition.scoring.fixpoint import Recalculation, TotalsMatrix
 from competition.scoring.types import (
@@ -45,15 +47,20 @@ Engine = Literal["matrix", "python"]
 Order = tuple[int, ...]  # player indices (= starting positions, 0-based), best first
 
 
-class _Event(NamedTuple):
-    """What happened to one player (by index) on one evening. A named tuple: a season
-    has thousands, and a frozen dataclass costs several times as much to build."""
+# What happened to one player (by index) on one evening: (player, outcome, opponent,
+# colour: "white" / "black" for games, over_limit). A plain tuple: a season has thousands,
+# and even a named tuple costs twice as much to build.
+_Event = tuple[int, Outcome, int | None, str | None, bool]
+_PLAYER: Final = 0
+_OUTCOME: Final = 1
+_OPPONENT: Final = 2
+_OVER_LIMIT: Final = 4
 
-    player: int
-    outcome: Outcome
-    opponent: int | None = None
-    colour: str | None = None  # "white" / "black" for games
-    over_limit: bool = False
+
+def _event(
+    player: int, outcome: Outcome, opponent: int | None = None, colour: str | None = None, over_limit: bool = False
+) -> _Event:
+    return (player, outcome, opponent, colour, over_limit)
 
 
 class _Terms(NamedTuple):
@@ -112,9 +119,9 @@ class _Units:
 
     def term(self, event: _Event) -> tuple[str, int] | None:
         """The scoring term of an event, or None if it scores nothing."""
-        if event.over_limit:
+        if event[_OVER_LIMIT]:
             return None
-        return self.rules.get(event.outcome)
+        return self.rules.get(event[_OUTCOME])
 
     def points(self, event: _Event, values: Sequence[int]) -> int:
         term = self.term(event)
@@ -124,9 +131,10 @@ class _Units:
         if basis == "fixed":
             return coefficient
         if basis == "own":
-            return coefficient * values[event.player]
-        assert event.opponent is not None
-        return coefficient * values[event.opponent]
+            return coefficient * values[event[_PLAYER]]
+        opponent = event[_OPPONENT]
+        assert opponent is not None
+        return coefficient * values[opponent]
 
 
 class _Totals:
@@ -150,21 +158,30 @@ class _Totals:
         return [c + sum([k * values[q] for q, k in terms]) for c, terms in zip(self.const, self.terms, strict=True)]
 
 
-def _evening_terms(units: _Units, events: Sequence[_Event]) -> _Terms:
+def _evening_terms(units: _Units, events: Sequence[_Event], counts: Sequence[dict[str, int]]) -> _Terms:
+    """An evening's scoring terms; its events are added to the running `counts` in the
+    same pass (`count_event`, inline)."""
     terms = _Terms([], [], [], [], [])
     rules = units.rules
-    for player, outcome, opponent, _, over_limit in events:
+    # thousands of events a season: the list methods bound once
+    add_row, add_of, add_coefficient = terms.rows.append, terms.of.append, terms.coefficients.append
+    add_fixed, add_amount = terms.fixed.append, terms.amounts.append
+    for player, outcome, opponent, colour, over_limit in events:
+        player_counts = counts[player]
+        player_counts[_COUNTERS[outcome]] += 1
+        if colour is not None and outcome in _PLAYED:
+            player_counts["whites" if colour == "white" else "blacks"] += 1
         rule = None if over_limit else rules.get(outcome)
         if rule is None:
             continue
         basis, coefficient = rule
         if basis == "fixed":
-            terms.fixed.append(player)
-            terms.amounts.append(coefficient)
+            add_fixed(player)
+            add_amount(coefficient)
         else:
-            terms.rows.append(player)
-            terms.of.append(player if basis == "own" else opponent)  # type: ignore[arg-type]
-            terms.coefficients.append(coefficient)
+            add_row(player)
+            add_of(player if basis == "own" else opponent)  # type: ignore[arg-type]
+            add_coefficient(coefficient)
     return terms
 
 
@@ -241,15 +258,18 @@ def _events(
     active: set[int] = set()
     events: list[list[_Event]] = []
     entering: list[list[int]] = []
+    absent: dict[int, _Event] = {}  # a player's absence without notice: one tuple all half
     for k, evening in enumerate(evenings):
         evening_events = _mentioned_events(evening, index, limit, absences)
-        mentioned = {e.player for e in evening_events}
+        mentioned = {e[0] for e in evening_events}
         new = {index[p] for p in present_from_start if p in index} if k == 0 else set()
         new = (new | mentioned) - active
         active |= new
-        evening_events += [
-            _Event(p, Outcome.ABSENT_WITHOUT_NOTICE) for p in sorted(active - mentioned)
-        ]
+        for p in sorted(active - mentioned):
+            event = absent.get(p)
+            if event is None:
+                event = absent[p] = _event(p, Outcome.ABSENT_WITHOUT_NOTICE)
+            evening_events.append(event)
         events.append(evening_events)
         entering.append(sorted(new))
     return events, entering
@@ -273,20 +293,21 @@ def _mentioned(
 ) -> list[_Event]:
     events: list[_Event] = []
     append = events.append
-    for game in evening.games:
+    outcomes = RESULT_OUTCOMES
+    for game in evening.games:  # thousands a season: the tuples made inline
         white, black = index[game.white], index[game.black]
-        white_outcome, black_outcome = RESULT_OUTCOMES[game.result]
-        append(_Event(white, white_outcome, black, "white"))
-        append(_Event(black, black_outcome, white, "black"))
-    events += [_Event(index[p], Outcome.BYE) for p in evening.byes]
-    events += [_Event(index[p], Outcome.CLUB_DUTY) for p in evening.club_duty]
+        white_outcome, black_outcome = outcomes[game.result]
+        append((white, white_outcome, black, "white", False))
+        append((black, black_outcome, white, "black", False))
+    events += [_event(index[p], Outcome.BYE) for p in evening.byes]
+    events += [_event(index[p], Outcome.CLUB_DUTY) for p in evening.club_duty]
     for player_id in evening.absent_with_notice:
         p = index[player_id]
         before = absences.get(p, 0)
         absences[p] = before + 1
         over = limit is not None and before >= limit
-        append(_Event(p, Outcome.ABSENT_WITH_NOTICE, over_limit=over))
-    if len(events) != len({e.player for e in events}):
+        append(_event(p, Outcome.ABSENT_WITH_NOTICE, over_limit=over))
+    if len(events) != len({e[0] for e in events}):
         raise ValueError(f"a player appears twice in evening {evening.date}")
     return events
 
@@ -366,6 +387,19 @@ class _Settled:
 SETTLED = _Settled()
 
 
+def _evening_key(terms: _Terms, entering: Sequence[int]) -> bytes:
+    """An evening's part of the `SETTLED` key: its scoring terms and the players entering,
+    each list length-prefixed, as int64 bytes (`repr` if a number does not fit; the first
+    byte tells which). Every evening's part ends where its own lengths say, so the
+    running digest over the evenings names them unambiguously."""
+    parts = (*terms, entering)
+    try:
+        return b"i" + b"".join(len(part).to_bytes(8, "little") + array.array("q", part).tobytes() for part in parts)
+    except OverflowError:
+        text = repr(parts).encode()
+        return b"r" + len(text).to_bytes(8, "little") + text
+
+
 def _inputs_digest(*parts: object) -> hashlib._Hash:
     digest = hashlib.sha256()
     for part in parts:
@@ -411,7 +445,8 @@ def compute_keizer_half(
     )
     if not evenings:
         return HalfResult(half, tuple(starting_order), (), False, ())
-    terms = [_evening_terms(units, evening_events) for evening_events in events]
+    counts = [new_counts() for _ in range(size)]  # after the last evening
+    terms = [_evening_terms(units, evening_events, counts) for evening_events in events]
     rescored = params.method != "frozen"  # every evening rescored with new values
     matrix = TotalsMatrix(size, units.top, units.step) if rescored and engine == "matrix" else None
     state = _Totals(size) if rescored and matrix is None else None
@@ -423,27 +458,20 @@ def compute_keizer_half(
     own_added = units.factor_unit if params.own_value_added else 0
     active: list[int] = []
     order: Order = ()
-    counts = [new_counts() for _ in range(size)]
     outcomes: list[_EveningOutcome] = []
-    rows_by_evening: list[EveningStandings] = []
     rank_values = [Fraction(units.top - units.step * r, units.value_unit) for r in range(size)]
     totals_seen: dict[tuple[int, int], Fraction] = {}
     in_matrix = 0  # the evenings added to the matrix so far
-    for k, evening in enumerate(evenings):
+    for k in range(len(evenings)):
         active += entering[k]
         if state is not None:
             state.add(terms[k])
             for p in entering[k]:
                 state.add_value(p, p, own_added)
-        for player, outcome, _, colour, _ in events[k]:  # count_event, inline: thousands of events
-            player_counts = counts[player]
-            player_counts[_COUNTERS[outcome]] += 1
-            if colour is not None and outcome in _PLAYED:
-                player_counts["whites" if colour == "white" else "blacks"] += 1
         used = order + tuple(entering[k])
         remembered, key = None, b""
         if memo is not None:
-            memo.update(repr((terms[k], entering[k])).encode())
+            memo.update(_evening_key(terms[k], entering[k]))
             key = memo.digest()
             remembered = SETTLED.get(key)
         if remembered is not None:
@@ -478,21 +506,62 @@ def compute_keizer_half(
             result = _score_frozen(units, frozen, events[k], active, used, own_added)
         outcomes.append(result)
         order = result.order
-        if history or k == len(evenings) - 1:
-            rows = _rows(units, result, counts, starting_order, rank_values, totals_seen)
-            rows_by_evening.append(
-                EveningStandings(evening.date, rows, result.cycle, result.iterations, _cycle_orders(result))
-            )
-    final = rows_by_evening[-1]
-    explained = _explain(params, units, evenings, events, outcomes, final.rows, index, starting_order)
+    final_rows = _rows(units, outcomes[-1], counts, starting_order, rank_values, totals_seen)
+    final = _new(EveningStandings)
+    _set(final, "__dict__", {
+        "date": evenings[-1].date, "rows": final_rows, "cycle": outcomes[-1].cycle,
+        "iterations": outcomes[-1].iterations, "cycle_orders": _cycle_orders(outcomes[-1]),
+    })
+    explained = _deferred_explanation(params, units, evenings, events, outcomes, final_rows, index, starting_order)
     return HalfResult(
         half=half,
         starting_order=tuple(starting_order),
         standings=explained,
         cycle=final.cycle,
-        history=tuple(rows_by_evening) if history else (),
+        history=_deferred_history(units, evenings, events, outcomes, final, starting_order, rank_values, totals_seen)
+        if history else (),
         cycle_orders=final.cycle_orders,
     )
+
+
+def _deferred_history(
+    units: _Units,
+    evenings: Sequence[Evening],
+    events: Sequence[Sequence[_Event]],
+    outcomes: Sequence[_EveningOutcome],
+    final: EveningStandings,
+    ids: Sequence[int],
+    rank_values: Sequence[Fraction],
+    totals_seen: dict[tuple[int, int], Fraction],
+) -> tuple[EveningStandings, ...]:
+    """The standings after every evening, their rows made when one evening's are first
+    read (`types.Deferred`): a full history is thousands of rows, most never read. The
+    counts are replayed from the events, evening by evening."""
+    entries: list[EveningStandings] = []
+
+    def fill() -> None:
+        counts = [new_counts() for _ in ids]
+        for k, entry in enumerate(entries):
+            for player, outcome, _, colour, _ in events[k]:  # count_event, inline
+                player_counts = counts[player]
+                player_counts[_COUNTERS[outcome]] += 1
+                if colour is not None and outcome in _PLAYED:
+                    player_counts["whites" if colour == "white" else "blacks"] += 1
+            state = entry.__dict__
+            if "rows" not in state:
+                state["rows"] = _rows(units, outcomes[k], counts, ids, rank_values, totals_seen)
+            state.pop("_deferred", None)
+
+    for k, evening in enumerate(evenings[:-1]):
+        result = outcomes[k]
+        entry = _new(EveningStandings)
+        _set(entry, "__dict__", {
+            "date": evening.date, "cycle": result.cycle, "iterations": result.iterations,
+            "cycle_orders": _cycle_orders(result), "_deferred": fill,
+        })
+        entries.append(entry)
+    entries.append(final)
+    return tuple(entries)
 
 
 def _state_after(terms: Sequence[_Terms], entering: Sequence[Sequence[int]], own_added: int, size: int) -> _Totals:
@@ -516,7 +585,7 @@ def _score_frozen(
     standings), to the totals so far."""
     values = units.values(used, len(frozen))
     for event in events:
-        frozen[event.player] += units.points(event, values)
+        frozen[event[_PLAYER]] += units.points(event, values)
     totals = [f + own_added * v for f, v in zip(frozen, values, strict=True)]
     return _EveningOutcome(_ordered(active, totals), totals, values, False, 1)
 
@@ -553,7 +622,7 @@ def _rows(
     return tuple(rows)
 
 
-def _explain(
+def _deferred_explanation(
     params: KeizerParams,
     units: _Units,
     evenings: Sequence[Evening],
@@ -563,7 +632,39 @@ def _explain(
     index: Mapping[int, int],
     ids: Sequence[int],
 ) -> tuple[Standing, ...]:
-    """Attach to each final row the lines that sum to its total.
+    """The final rows, their explanation lines made when one row's are first read
+    (`types.Deferred`): thousands of lines a season, and a page shows one player's."""
+    explained: list[Standing] = []
+
+    def fill() -> None:
+        lines = _explain(params, units, evenings, events, outcomes, rows, index, ids)
+        for standing in explained:
+            state = standing.__dict__
+            if "lines" not in state:
+                state["lines"] = lines[index[state["player_id"]]]
+            state.pop("_deferred", None)
+
+    for row in rows:
+        fields = dict(row.__dict__)
+        del fields["lines"]
+        fields["_deferred"] = fill
+        standing = _new(Standing)
+        _set(standing, "__dict__", fields)
+        explained.append(standing)
+    return tuple(explained)
+
+
+def _explain(
+    params: KeizerParams,
+    units: _Units,
+    evenings: Sequence[Evening],
+    events: Sequence[Sequence[_Event]],
+    outcomes: Sequence[_EveningOutcome],
+    rows: Sequence[Standing],
+    index: Mapping[int, int],
+    ids: Sequence[int],
+) -> dict[int, tuple[Line, ...]]:
+    """The lines that sum to each final row's total, by player index.
 
     fixpoint and lagging score every evening with the last evening's scoring
     values; frozen scores each evening with its own. After a cycle the values and
@@ -611,14 +712,7 @@ def _explain(
         for p, lines in per_player.items():
             value = Fraction(last[p], units.value_unit * outcomes[-1].orders)
             lines.append(Line(None, Outcome.OWN_VALUE, None, value, value))
-    explained = []
-    for row in rows:
-        fields = dict(row.__dict__)
-        fields["lines"] = tuple(per_player[index[row.player_id]])
-        standing = _new(Standing)
-        _set(standing, "__dict__", fields)
-        explained.append(standing)
-    return tuple(explained)
+    return {p: tuple(lines) for p, lines in per_player.items()}
 
 
 def _line(
@@ -633,14 +727,14 @@ def _line(
     """One explanation line; `values` summed over `orders` orders give averages.
     `fractions` memoises the exact numbers (each is built once per explanation)."""
     memo = fractions if fractions is not None else {}
-    rule = units.rules.get(event.outcome)
+    rule = units.rules.get(event[_OUTCOME])
     per = 1 if rule is not None and rule[0] == "fixed" else orders  # fixed points are not summed
     points_key = (units.points(event, values), units.total_unit * per)
     value_key: tuple[int, int] | None = None
     if rule is not None and rule[0] == "own":
-        value_key = (values[event.player], units.value_unit * orders)
-    elif rule is not None and rule[0] == "opponent" and event.opponent is not None:
-        value_key = (values[event.opponent], units.value_unit * orders)
+        value_key = (values[event[_PLAYER]], units.value_unit * orders)
+    elif rule is not None and rule[0] == "opponent" and (opponent := event[_OPPONENT]) is not None:
+        value_key = (values[opponent], units.value_unit * orders)
     points = memo.get(points_key)
     if points is None:
         points = memo[points_key] = Fraction(*points_key)
@@ -651,9 +745,9 @@ def _line(
             value = memo[value_key] = Fraction(*value_key)
     line = object.__new__(Line)  # a frozen dataclass, built without its slow __init__
     object.__setattr__(line, "__dict__", {
-        "date": evening.date, "outcome": event.outcome,
-        "opponent": None if event.opponent is None else ids[event.opponent],
-        "value": value, "points": points, "over_limit": event.over_limit,
+        "date": evening.date, "outcome": event[_OUTCOME],
+        "opponent": None if event[_OPPONENT] is None else ids[event[_OPPONENT]],
+        "value": value, "points": points, "over_limit": event[_OVER_LIMIT],
     })
     return line
 
@@ -748,7 +842,7 @@ def score_with_order(
     lines: dict[int, list[Line]] = {p: [] for p in active}
     for evening, evening_events in zip(evenings, events, strict=True):
         for event in evening_events:
-            lines[event.player].append(_line(units, evening, event, values, start))
+            lines[event[_PLAYER]].append(_line(units, evening, event, values, start))
     for p, player_lines in lines.items():
         if params.own_value_added:
             value = Fraction(values[p], units.value_unit)

@@ -14,7 +14,7 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 Half = Literal["winter", "summer"]
 HALVES: tuple[Half, Half] = ("winter", "summer")
@@ -231,8 +231,36 @@ class Line:
     over_limit: bool = False
 
 
+class Deferred:
+    """A frozen result whose costly fields may be made on first read.
+
+    The engine builds thousands of history rows and explanation lines a season, and most
+    callers read a few of them; so it may leave such fields out of an object's `__dict__`
+    and put there, under `_deferred`, a function that fills them (for every object of its
+    group at once, then removes itself). Every read, comparison, `repr`, hash, copy and
+    pickle sees the same values as if they had been built at once.
+    """
+
+    if not TYPE_CHECKING:  # mypy keeps checking every attribute name
+
+        def __getattr__(self, name: str) -> Any:
+            state = self.__dict__
+            fill = state.get("_deferred")
+            if fill is not None and name in type(self).__dataclass_fields__:
+                fill()
+            if name in state and name != "_deferred":
+                return state[name]
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __getstate__(self) -> dict[str, Any]:
+        fill = self.__dict__.get("_deferred")
+        if fill is not None:
+            fill()
+        return self.__dict__
+
+
 @dataclass(frozen=True)
-class Standing:
+class Standing(Deferred):
     """One row of Keizer standings."""
 
     rank: int
@@ -243,8 +271,11 @@ class Standing:
     lines: tuple[Line, ...] = ()  # empty in history rows (see HalfResult.history)
 
 
+del Standing.lines  # the default stays __init__'s; the class attribute would hide a deferred `lines`
+
+
 @dataclass(frozen=True)
-class EveningStandings:
+class EveningStandings(Deferred):
     """The standings published after one evening. After a cycle (`cycle`) each total
     is the average of the player's totals over the cycle's `cycle_orders` orders."""
 

@@ -8,6 +8,8 @@ a count. Small seasons keep this fast; `make bench` times the large ones.
 
 from __future__ import annotations
 
+import copy
+import pickle
 from dataclasses import replace
 
 import pytest
@@ -81,3 +83,72 @@ def test_the_ladder_equals_the_naive_reference(seed, overrides) -> None:
     args = (season.params, season.players, season.evenings)
     assert compute_ladder(*args) == naive.compute_ladder(*args)
     assert compute_ladder(*args, history=False) == naive.compute_ladder(*args, history=False)
+
+
+def _season_args(seed, system, overrides):
+    season = random_season(seed, 8 + 3 * seed, 6 + seed, system, overrides, chaotic=seed % 2 == 1)
+    assert isinstance(season.params, KeizerParams)
+    return season.params, season.players, season.evenings
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize(("system", "overrides"), KEIZER)
+def test_every_history_row_and_explanation_line_equals_the_reference_whichever_is_read_first(
+    seed, system, overrides
+) -> None:
+    # History rows and explanation lines are made when first read (types.Deferred): read in
+    # any order, one by one, they are the reference's, field by field.
+    args = _season_args(seed, system, overrides)
+    expected = naive.compute_keizer_season(*args)
+    for lines_first in (True, False):
+        keizer.SETTLED.clear()
+        result = compute_keizer_season(*args)
+        assert result.keys() == expected.keys()
+        for half, got in result.items():
+            want = expected[half]
+            parts = ["lines", "history"] if lines_first else ["history", "lines"]
+            for part in parts:
+                if part == "lines":
+                    for row, want_row in reversed(list(zip(got.standings, want.standings, strict=True))):
+                        assert row.lines == want_row.lines
+                        for line, want_line in zip(row.lines, want_row.lines, strict=True):
+                            assert vars(line) == vars(want_line)
+                        assert sum(line.points for line in row.lines) == row.total
+                else:
+                    assert len(got.history) == len(want.history)
+                    for entry, want_entry in reversed(list(zip(got.history, want.history, strict=True))):
+                        assert (entry.date, entry.cycle, entry.iterations, entry.cycle_orders) == (
+                            want_entry.date, want_entry.cycle, want_entry.iterations, want_entry.cycle_orders
+                        )
+                        assert len(entry.rows) == len(want_entry.rows)
+                        for row, want_row in zip(entry.rows, want_entry.rows, strict=True):
+                            assert vars(row) == vars(want_row)
+                            assert vars(row.stats) == vars(want_row.stats)
+            assert got == want
+            assert repr(got) == repr(want)
+
+
+def test_history_rows_and_explanation_lines_are_made_only_when_read() -> None:
+    args = _season_args(3, "classic", {"method": "fixpoint"})
+    result = compute_keizer_season(*args)["winter"]
+    first, row = result.history[0], result.standings[-1]
+    assert "rows" not in vars(first) and "lines" not in vars(row)
+    assert first.rows == naive.compute_keizer_season(*args)["winter"].history[0].rows
+    assert all("rows" in vars(entry) and "_deferred" not in vars(entry) for entry in result.history)
+    assert "lines" not in vars(row)  # the history does not make the explanation
+    assert row.lines
+    assert all("lines" in vars(r) and "_deferred" not in vars(r) for r in result.standings)
+
+
+@pytest.mark.parametrize("seed", [1, 4])
+def test_a_result_copied_or_pickled_before_it_is_read_is_the_reference(seed) -> None:
+    args = _season_args(seed, "keizer1956", {"method": "fixpoint"})
+    expected = naive.compute_keizer_season(*args)
+    for make_copy in (copy.copy, copy.deepcopy, lambda r: pickle.loads(pickle.dumps(r))):
+        keizer.SETTLED.clear()
+        result = compute_keizer_season(*args)
+        copied = {half: make_copy(half_result) for half, half_result in result.items()}
+        assert copied == expected
+        assert result == expected
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        _ = result["winter"].standings[0].nothing  # type: ignore[attr-defined]

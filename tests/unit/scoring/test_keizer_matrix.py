@@ -98,3 +98,20 @@ def test_terms_added_at_once_count_each_even_when_a_pair_repeats() -> None:
     grid.add_terms([0, 0, 1], [1, 1, 0], [6, 6, 3], [2, 2], [5, 5])
     grid.add_value(0, 1, 6)
     assert (grid.coef[0, 1], grid.coef[1, 0], grid.const[2]) == (18, 3, 10)
+
+
+def test_sums_beyond_int64_are_checked_exactly_per_player() -> None:
+    # Everything added together passes 2**53 and 2**62, each player's own sum does not: still exact.
+    grid = TotalsMatrix(3, 1, 0)
+    grid.add_terms([0, 1], [1, 0], [2**61, -(2**61)], [2], [2**61 - 1])
+    grid.add_value(1, 1, 1)
+    assert (int(grid.coef[0, 1]), int(grid.coef[1, 0]), int(grid.coef[1, 1]), int(grid.const[2])) == (
+        2**61, -(2**61), 1, 2**61 - 1
+    )
+    assert grid.usable
+    # One player's sum reaches 2**62: the plain loop from now on.
+    grid.add_value(0, 2, 2**61)
+    assert not grid.usable
+    assert grid.recalculate([0, 1, 2], (0, 1, 2), 10) is None
+    with pytest.raises(ValueError, match="every term needs"):
+        TotalsMatrix(2, 1, 0).add_terms([0], [1], [], [], [])

@@ -78,3 +78,13 @@ def test_the_memory_is_bounded(monkeypatch):
     for n in range(5):
         memory.put(bytes([n]), outcome)
     assert memory.get(bytes([0])) is None and memory.get(bytes([4])) is outcome
+
+
+def test_an_evenings_part_of_the_memory_key_tells_its_evenings_apart() -> None:
+    plain = keizer._evening_key(keizer._Terms([0, 1], [1, 0], [6, 3], [2], [5]), [0, 1, 2])
+    assert plain.startswith(b"i")
+    # the same numbers split differently between the lists are another evening
+    assert plain != keizer._evening_key(keizer._Terms([0], [1, 1, 0], [6, 3], [2], [5]), [0, 1, 2])
+    assert plain != keizer._evening_key(keizer._Terms([0, 1], [1, 0], [6, 3], [2], [5]), [0, 1])
+    huge = keizer._evening_key(keizer._Terms([0], [1], [2**70], [], []), [0])  # beyond int64: its repr
+    assert huge.startswith(b"r") and b"1180591620717411303424" in huge
