@@ -49,12 +49,14 @@ from .models import (
 from .pagecache import pages_changed, recalculation_scheduled
 from .scoring.params import ParameterError, parse_parameters, preset
 from .scoring.presets import COMPETITION_PRESETS
+from .selectors import last_result_change, result_change_undoable
 from .signup import (
     SignupRefused,
     club_duty_decided_status,
     club_duty_pending_status,
     decide_signup,
     default_status,
+    sign_up_open_after_publication,
 )
 
 # The pure sign-up rules (competition/signup.py) refuse in English; these marks put their
@@ -364,7 +366,7 @@ def registration_set(
         if (
             not by_leader
             and evening.status == EveningStatus.PUBLISHED
-            and status not in (Attendance.ABSENT_WITH_NOTICE, Attendance.ABSENT_WITHOUT_NOTICE)
+            and not sign_up_open_after_publication(status)
         ):
             # The pairing is out: joining it means changing a game, which is the leader's
             # job. Signing off stays possible (it counts as late, RULES.md 3); the leader's
@@ -593,6 +595,9 @@ def _club_duty_request_settle(
 # --- Results ----------------------------------------------------------------------------
 
 
+NOTE_MAX = 200  # Game.note's length
+
+
 @transaction.atomic
 def result_set(
     *,
@@ -608,6 +613,10 @@ def result_set(
     require(actor, "competition.enter_results")
     if result not in Result.values:
         raise ValidationError({"result": _("Unknown result '%(r)s'.") % {"r": result}})
+    if len(note) > NOTE_MAX:
+        raise ValidationError({"note": _(
+            "A note has at most %(max)s characters; this one has %(n)s."
+        ) % {"max": NOTE_MAX, "n": len(note)}})
     locked = Game.objects.select_for_update(of=("self",)).select_related("evening").get(pk=game.pk)
     early = timezone.now() < locked.evening.starts_at
     if early and not before_start:
@@ -625,9 +634,14 @@ def result_set(
         )
     if locked.result == result and locked.note == note:
         return locked
+    return _result_write(actor=actor, locked=locked, result=result, note=note, early=early)
+
+
+def _result_write(*, actor: Actor, locked: Game, result: str, note: str, early: bool,
+                  undo: bool = False) -> Game:
     before = {"result": locked.result, "note": locked.note}
     locked.result = result
-    locked.note = note[:200]
+    locked.note = note
     locked.version += 1
     locked.save(update_fields=["result", "note", "version", "updated_at"])
     audit.record(
@@ -637,11 +651,31 @@ def result_set(
         player=locked.white,
         before=before,
         after={"result": result, "note": locked.note, "board": locked.board,
-               **({"before_start": True} if early else {})},
+               "game": locked.pk, "version": locked.version,
+               **({"before_start": True} if early else {}), **({"undo": True} if undo else {})},
     )
     pages_changed()
     schedule_recalculation(locked.evening.half_id)
     return locked
+
+
+@transaction.atomic
+def result_undo(*, actor: Actor, game: Game, now: dt.datetime | None = None) -> Game:
+    """Put back the result a change replaced, a few minutes after the change, by its
+    author (audited as a change of its own)."""
+    require(actor, "competition.enter_results")
+    now = now or timezone.now()
+    locked = Game.objects.select_for_update(of=("self",)).select_related("evening").get(pk=game.pk)
+    record = last_result_change(locked)
+    if not result_change_undoable(record, locked, actor, now):
+        raise ValidationError(
+            _("Board %(board)s can no longer be undone here; enter the result again.")
+            % {"board": locked.board}
+        )
+    assert record is not None
+    before = record.before or {}
+    return _result_write(actor=actor, locked=locked, result=before["result"],
+                         note=before.get("note", ""), early=False, undo=True)
 
 
 def game_create(*, evening: Evening, board: int, white: Player, black: Player) -> Game:

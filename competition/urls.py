@@ -17,6 +17,7 @@ urlpatterns = [
     path("evenings/<str:date>/sheet/", overviews.pairing_sheet, name="pairing_sheet"),
     path("evenings/<str:date>/", views.evening, name="evening"),
     path("games/<int:game_id>/result/", views.enter_result, name="enter_result"),
+    path("games/<int:game_id>/undo/", views.undo_result, name="undo_result"),
     path("players/<int:player_id>/", views.player, name="player"),
     path("calendar/", views.calendar, name="calendar"),
     path("calendar.ics", views.calendar_feed, name="calendar_ics"),

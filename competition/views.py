@@ -23,7 +23,7 @@ from django_tables2 import RequestConfig
 
 from . import audit_text, selectors, services
 from .charts import place_chart_svg
-from .consequences import late_sign_offs
+from .consequences import absence_limit, absences_over_limit, absences_with_notice, late_sign_offs
 from .csvsafe import SafeWriter
 from .dates import short_day
 from .forms import (
@@ -56,7 +56,7 @@ from .prizes import selectors as prize_selectors
 from .ratings import selectors as rating_selectors
 from .rules_text import describe_competition
 from .tables import KEIZER_CSV, LADDER_CSV, KeizerTable, LadderTable
-from .web import confirmed, form_error_messages, run_service, season_or_404
+from .web import confirmation_page, confirmed, form_error_messages, run_service, season_or_404
 
 PUBLIC_ROWS = 8
 AUDIT_PAGE = 50
@@ -244,6 +244,10 @@ def evening(request: HttpRequest, date: str) -> HttpResponse:
     context = selectors.evening_page(evening_obj)
     context["can_enter"] = request.user.has_perm("competition.enter_results")
     context["before_start"] = timezone.now() < evening_obj.starts_at
+    if context["can_enter"]:
+        changes = selectors.result_changes(evening_obj, context["games"], request.user, timezone.now())
+        for g in context["games"]:
+            g.change = changes.get(g.pk)
     context["result_choices"] = [c for c in Result.choices if c[0]]
     return render(request, "competition/evening.html", context)
 
@@ -253,6 +257,18 @@ def evening(request: HttpRequest, date: str) -> HttpResponse:
 def enter_result(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("evening"), pk=game_id)
     back = reverse("competition:evening", args=[game.evening.date.isoformat()]) + f"#board-{game.board}"
+    result = request.POST.get("result", "")
+    change = _result_change(game, result)
+    if change and game.result and result in Result.values and not confirmed(request):
+        return confirmation_page(
+            request, title=_("Change the result of board %(b)s?") % {"b": game.board},
+            consequences=[
+                change,
+                _("The standings of the half are recalculated with the new result."),
+                _("You can undo the change for a few minutes; it stays in the changes."),
+            ],
+            cancel=back, button=_("Change the result"),
+        )
     try:
         services.result_set(
             actor=request.user,
@@ -270,7 +286,39 @@ def enter_result(request: HttpRequest, game_id: int) -> HttpResponse:
     except PermissionDenied:
         raise
     else:
-        messages.success(request, _("Board %(b)s saved.") % {"b": game.board})
+        if change and game.result:
+            messages.success(request, _("Board %(b)s changed: %(change)s. Undo it on the board "
+                                        "within a few minutes if it was a slip.")
+                             % {"b": game.board, "change": change})
+        else:
+            messages.success(request, _("Board %(b)s saved.") % {"b": game.board})
+    return redirect(back)
+
+
+def _result_change(game: Game, result: str) -> str:
+    """'½-½ → 1-0' for a board whose result changes, else ''."""
+    labels = dict(Result.choices)
+    if result == game.result or result not in labels:
+        return ""
+    return f"{labels[game.result]} → {labels[result]}"
+
+
+@require_POST
+@login_required
+def undo_result(request: HttpRequest, game_id: int) -> HttpResponse:
+    """One tap puts back the result a change replaced (a few minutes after it)."""
+    game = get_object_or_404(Game.objects.select_related("evening"), pk=game_id)
+    back = reverse("competition:evening", args=[game.evening.date.isoformat()]) + f"#board-{game.board}"
+    before = game.result
+    try:
+        undone = services.result_undo(actor=request.user, game=game)
+    except ValidationError as exc:
+        for m in _validation_messages(exc):
+            messages.error(request, m)
+    else:
+        labels = dict(Result.choices)
+        messages.success(request, _("Board %(b)s undone: %(change)s.") % {
+            "b": game.board, "change": f"{labels[before]} → {labels[undone.result]}"})
     return redirect(back)
 
 
@@ -347,9 +395,10 @@ def signup(request: HttpRequest) -> HttpResponse:
         # A club duty request scores as a sign-off until the leader approves it.
         status = Attendance.ABSENT_WITH_NOTICE if duty else form.cleaned_data["status"]
         late = late_sign_offs(me, chosen, status, timezone.now())
-        if late and not confirmed(request):
+        over = absences_over_limit(me, chosen, status, timezone.now())
+        if (late or over) and not confirmed(request):
             return render(request, "competition/signup_late.html", {
-                "late": late, "fields": [
+                "late": late, "over": over, "duty": duty, "fields": [
                     (name, value) for name in request.POST
                     if name not in ("csrfmiddlewaretoken", "confirm")
                     for value in request.POST.getlist(name)
@@ -385,6 +434,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         request,
         "competition/signup.html",
         {"season": season, "me": me, "form": form, "now": timezone.now(),
+         "absence_limit": absence_limit(me), "absences_used": len(absences_with_notice(me)),
          "statuses": [(e, status, explicit, duty_requests.get(e.pk))
                       for e, status, explicit in selectors.statuses_for(me, upcoming)]},
     )

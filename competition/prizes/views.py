@@ -66,6 +66,8 @@ def playoffs(request: HttpRequest, season: str) -> HttpResponse:
         results=PLAYOFF_RESULTS,
         confirm_draw=" ".join(draw_consequences()),
     )
+    if context["can_create"]:
+        context["blockers"] = prize_selectors.playoffs_blockers(season_obj)
     return render(request, "prizes/playoffs.html", context)
 
 

@@ -209,6 +209,13 @@ def _recalculate(
 # Events of a half
 
 
+def absence_with_notice_scores(earlier: int, limit: int | None) -> bool:
+    """Whether an absence with notice scores, after ``earlier`` ones this season: only the
+    first ``limit`` of a season do (RULES.md 4.1; None: no limit). The engine and the
+    warning before a sign-off (competition.signup) ask this one question."""
+    return limit is None or earlier < limit
+
+
 def _events(
     evenings: Sequence[Evening],
     index: Mapping[int, int],
@@ -256,7 +263,7 @@ def _mentioned_events(
         p = idx(player_id)
         before = absences.get(p, 0)
         absences[p] = before + 1
-        over = limit is not None and before >= limit
+        over = not absence_with_notice_scores(before, limit)
         events.append(_Event(p, Outcome.ABSENT_WITH_NOTICE, over_limit=over))
     players = [e.player for e in events]
     if len(players) != len(set(players)):
