@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from competition.forms import DatePicker
 from competition.models import EventKind, Season, SwissEvent, SwissRound
 
 # One tap per board: (code, label). The code is "<white>-<black>", "F" marks a forfeit.
@@ -53,7 +54,7 @@ class EventForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=80)
     half = forms.ModelChoiceField(label=_("Half"), queryset=None, required=False,
                                   help_text=_("Rapid: the half whose rapid champion it decides."))
-    date = forms.DateField(label=_("Date"), required=False, widget=forms.DateInput(attrs={"type": "date"}),
+    date = forms.DateField(label=_("Date"), required=False, widget=DatePicker(),
                            help_text=_("Blitz: the evening."))
     rounds = forms.IntegerField(
         label=_("Rounds"), min_value=1, max_value=30, required=False,
