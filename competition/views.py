@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from decimal import Decimal
 from functools import cached_property
 from typing import Any
 
@@ -17,7 +18,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils import formats
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
@@ -187,7 +190,7 @@ def standings(request: HttpRequest, season: str | None = None, half: str | None 
             "season": season_obj,
             "half": half_obj,
             "halves": season_obj.halves.order_by("start_date"),
-            "seasons": Season.objects.order_by("-start_date").prefetch_related("halves"),
+            "seasons": Season.objects.filter(start_date__lte=selectors.club_today()).order_by("-start_date").prefetch_related("halves"),
             "snapshot": snapshot,
             "body": _StandingsBody(request, season_obj, half_obj, show_all),
             "body_key": body_key,
@@ -199,11 +202,17 @@ def standings(request: HttpRequest, season: str | None = None, half: str | None 
 
 
 def _standings_csv(season: Season, half, rows) -> HttpResponse:
+    """The standings as the site's language's spreadsheet reads them: in Dutch, headers in
+    Dutch, decimal commas, ``;`` between cells and a byte order mark (Dutch Excel); in
+    English the plain comma-separated file with the column names of RULES.md 9."""
+    comma = formats.get_format("DECIMAL_SEPARATOR") == ","
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="standings-{season.slug}-{half.kind}.csv"'
     columns = LADDER_CSV if season.competition.is_ladder else KEIZER_CSV
-    writer = SafeWriter(response)
-    writer.writerow([header for _, header in columns])
+    if comma:
+        response.write("\ufeff")
+    writer = SafeWriter(response, delimiter=";" if comma else ",")
+    writer.writerow([pgettext("CSV column", header) for _, header in columns])
     for row in rows:
         values = []
         for attr, _header in columns:
@@ -213,9 +222,15 @@ def _standings_csv(season: Season, half, rows) -> HttpResponse:
                 values.append(row.player.start)
             else:
                 value = getattr(row, attr)
-                values.append("" if value is None else value)
+                values.append("" if value is None else _csv_number(value, comma))
         writer.writerow(values)
     return response
+
+
+def _csv_number(value: Any, comma: bool) -> Any:
+    if comma and isinstance(value, Decimal | float):
+        return str(value).replace(".", ",")
+    return value
 
 
 # --- Evenings ---------------------------------------------------------------------------

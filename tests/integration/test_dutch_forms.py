@@ -119,3 +119,50 @@ def test_a_wrong_date_keeps_what_was_typed_and_says_so_in_dutch(client, dutch):
     assert "9-10-2027 31-2-2028" in page and 'value="2027-09-03"' in page
     assert "JJJJ" not in page
     assert not Season.objects.filter(name="2027-2028").exists()
+
+
+# --- The standings' CSV -----------------------------------------------------------------
+
+
+@pytest.fixture
+def played():
+    from competition import services
+    from competition.standings import recalculate_season
+    from pairing.services import evening_pair_and_publish
+
+    s = f.season(players=5)
+    evening = f.playing_evenings(s)[0]
+    evening_pair_and_publish(actor=None, system=True, evening_id=evening.pk, now=evening.deadline)
+    for game in evening.games.all():
+        services.result_set(actor=f.arbiter(), game=game, result="1/2-1/2")
+    recalculate_season(s.pk)
+    return s
+
+
+def test_the_dutch_csv_is_what_dutch_excel_reads(client, played):
+    import csv
+    import io
+
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "nl"
+    response = client.get(reverse("competition:standings_half", args=[played.slug, "winter"]),
+                          {"export": "csv"})
+    text = response.content.decode("utf-8")
+    assert text.startswith("\ufeff")  # Excel reads UTF-8 only with its byte order mark
+    rows = list(csv.reader(io.StringIO(text[1:]), delimiter=";"))
+    header = rows[0]
+    assert header[:4] == ["Plaats", "Naam", "Punten", "Waarde"]
+    assert "Afwezig zonder bericht" in header and "Clubverplichting" in header
+    points = [row[header.index("Punten")] for row in rows[1:]]
+    assert all("," in p and "." not in p for p in points), points
+
+
+def test_the_english_csv_keeps_commas_between_cells_and_decimal_points(client, played):
+    import csv
+    import io
+
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+    response = client.get(reverse("competition:standings_half", args=[played.slug, "winter"]),
+                          {"export": "csv"})
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    assert rows[0][:3] == ["place", "name", "points"]
+    assert "." in rows[1][2]
