@@ -65,6 +65,16 @@ def _check_email_free(email: str, member: User | None = None) -> None:
         )
 
 
+def _knsb_number(value: str) -> str:
+    """A KNSB relation number is digits only (the federation's lists match on it)."""
+    value = value.strip()
+    if value and not (value.isascii() and value.isdigit()):
+        raise ValidationError({"knsb_number": _(
+            "A KNSB relation number has digits only, for example 8123456; not '%(v)s'."
+        ) % {"v": value}})
+    return value
+
+
 @transaction.atomic(durable=True)
 def member_add(
     *,
@@ -88,7 +98,7 @@ def member_add(
         raise ValidationError(_("A member needs a name."))
     _check_email_free(email)
     _check_kind(season, kind)
-    member = User(email=email, name=name, rating=rating, knsb_number=knsb_number.strip())
+    member = User(email=email, name=name, rating=rating, knsb_number=_knsb_number(knsb_number))
     member.set_unusable_password()
     member.full_clean(exclude=["password"])
     member.save()
@@ -164,7 +174,7 @@ def member_update(
     if email != member.email:
         _check_email_free(email, member)
     new: dict[str, Any] = {"name": name, "email": email, "rating": rating,
-                           "knsb_number": knsb_number.strip(), "kind": kind}
+                           "knsb_number": _knsb_number(knsb_number), "kind": kind}
     old: dict[str, Any] = {"name": member.name, "email": member.email, "rating": member.rating,
                            "knsb_number": member.knsb_number, "kind": player.kind}
     changed = [key for key in new if new[key] != old[key]]

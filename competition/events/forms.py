@@ -65,6 +65,12 @@ class EventForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["half"].queryset = season.halves.order_by("start_date")
 
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("kind") == EventKind.BLITZ and not data.get("date") and "date" not in self.errors:
+            self.add_error("date", _("A blitz championship needs the date of its evening."))
+        return data
+
 
 class MemberChoiceField(forms.ModelMultipleChoiceField):
     def label_from_instance(self, obj: Any) -> str:

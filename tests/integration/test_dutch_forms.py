@@ -17,6 +17,13 @@ from tests import factories as f
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def language_restored():
+    """A Dutch request leaves Dutch active in this thread; the next test reads English."""
+    with translation.override("en"):
+        yield
+
+
 @pytest.fixture
 def dutch():
     with translation.override("nl"):
