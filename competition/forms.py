@@ -101,6 +101,17 @@ class SeasonSetUpForm(forms.Form):
         return data
 
 
+class DeadlineForm(forms.Form):
+    """The sign-up deadline setting, and whether the coming evenings' deadlines move."""
+
+    days_before = forms.IntegerField(label=_("Deadline: days before the evening"), min_value=0,
+                                     max_value=6)
+    time = forms.TimeField(label=_("Deadline: time"), widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"))
+    move_evenings = forms.BooleanField(
+        label=_("Also move the deadlines of the evenings not yet paired"), required=False, initial=True,
+    )
+
+
 class EveningForm(forms.Form):
     kind = forms.ChoiceField(label=_("Kind"), choices=EveningKind.choices)
     half = forms.ModelChoiceField(label=_("Half"), queryset=Half.objects.none(), required=False)

@@ -529,6 +529,7 @@ class AuditAction(models.TextChoices):
     SEASON_IMPORT = "season.import", _("season imported")
     SEASON_START_NEXT = "season.start_next", _("next season started")
     COMPETITION_PARAMETERS = "competition.parameters", _("parameters changed")
+    COMPETITION_DEADLINE = "competition.deadline", _("sign-up deadline changed")
     EVENING_UPDATE = "evening.update", _("evening changed")
     PLAYER_ADD = "player.add", _("player added")
     PLAYER_KIND = "player.kind", _("player kind changed")

@@ -227,6 +227,54 @@ def competition_set_parameters(
     return competition
 
 
+def evenings_to_move(competition: Competition, now: dt.datetime | None = None) -> list[Evening]:
+    """The evenings whose deadline a new deadline setting moves: playing evenings not yet
+    paired whose deadline is still to come (a paired evening keeps what its players had)."""
+    now = now or timezone.now()
+    return list(
+        Evening.objects.filter(season_id=competition.season_id, kind=EveningKind.PLAYING,
+                               deadline__gt=now)
+        .exclude(status=EveningStatus.PUBLISHED).order_by("date")
+    )
+
+
+@transaction.atomic(durable=True)
+def competition_set_deadline(
+    *, actor: Actor, competition: Competition, days_before: int, time: dt.time,
+    move_evenings: bool, now: dt.datetime | None = None,
+) -> list[Evening]:
+    """Change the sign-up deadline setting (days before the evening, time of day) and,
+    if asked, move the deadlines of the evenings not yet paired to it. Returns the
+    evenings moved."""
+    require(actor, "competition.manage_season")
+    competition = Competition.objects.select_for_update().get(pk=competition.pk)
+    if not 0 <= days_before <= 6:
+        raise ValidationError({"days_before": _("The deadline is 0 to 6 days before the evening.")})
+    moved = evenings_to_move(competition, now) if move_evenings else []
+    changes = []
+    for evening in Evening.objects.select_for_update().filter(pk__in=[e.pk for e in moved]).order_by("date"):
+        try:
+            _start, deadline = evening_times(evening.date, start=timezone.localtime(evening.starts_at).time(),
+                                        deadline_days_before=days_before, deadline_time=time)
+        except ValueError as exc:
+            raise ValidationError(
+                _("The deadline would come after the start of %(date)s.") % {"date": short_day(evening.date)}
+            ) from exc
+        changes.append((evening, deadline))
+    before = {"days_before": competition.deadline_days_before,
+              "time": competition.deadline_time.strftime("%H:%M")}
+    competition.deadline_days_before, competition.deadline_time = days_before, time
+    competition.save(update_fields=["deadline_days_before", "deadline_time"])
+    for evening, deadline in changes:
+        evening.deadline = deadline
+        evening.save(update_fields=["deadline"])
+    audit.record(actor=actor, action=Action.COMPETITION_DEADLINE, season=competition.season_id,
+                 before=before, after={"days_before": days_before, "time": time.strftime("%H:%M"),
+                                       "moved": [e.date.isoformat() for e, _d in changes]})
+    pages_changed()
+    return [e for e, _d in changes]
+
+
 @transaction.atomic(durable=True)
 def evening_update(
     *, actor: Actor, evening: Evening, kind: str, half: Half | None, note: str = ""

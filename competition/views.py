@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import ngettext, pgettext
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
@@ -32,6 +32,7 @@ from .forms import (
     REQUEST_CLUB_DUTY,
     AuditFilterForm,
     ClubDutyDecisionForm,
+    DeadlineForm,
     EveningForm,
     ParametersForm,
     RegistrationForm,
@@ -551,15 +552,60 @@ def leader_season(request: HttpRequest, season: str) -> HttpResponse:
             else:
                 messages.success(request, _("Parameters saved; the standings are recalculated."))
                 return redirect("competition:leader_season", season=season_obj.slug)
+    deadline_form = DeadlineForm(
+        request.POST if request.POST.get("form") == "deadline" else None,
+        initial={"days_before": competition.deadline_days_before, "time": competition.deadline_time,
+                 "move_evenings": True},
+    )
+    if request.method == "POST" and request.POST.get("form") == "deadline":
+        if not deadline_form.is_valid():
+            form_error_messages(request, deadline_form)
+        else:
+            data = deadline_form.cleaned_data
+            if not confirmed(request):
+                return confirmation_page(
+                    request, title=_("Change the sign-up deadline?"),
+                    consequences=_deadline_consequences(competition, data),
+                    cancel=reverse("competition:leader_season", args=[season_obj.slug]) + "#deadline",
+                    button=_("Change the deadline"),
+                )
+            run_service(request, lambda: services.competition_set_deadline(
+                actor=request.user, competition=competition, days_before=data["days_before"],
+                time=data["time"], move_evenings=data["move_evenings"],
+            ), _("The sign-up deadline is changed."))
+            return redirect(reverse("competition:leader_season", args=[season_obj.slug]) + "#deadline")
     evenings_list = list(selectors.season_evenings(season_obj))
     return render(
         request,
         "competition/leader_season.html",
         {"season": season_obj, "competition": competition, "params_form": params_form,
+         "deadline_form": deadline_form,
          "evenings": evenings_list, "kinds": EveningKind.choices,
          "halves": season_obj.halves.order_by("start_date"),
          "players": season_obj.players.select_related("member").order_by("start")},
     )
+
+
+def _deadline_consequences(competition, data: dict[str, Any]) -> list[str]:
+    moving = services.evenings_to_move(competition)
+    when = ngettext("%(n)s day before the evening at %(time)s",
+                    "%(n)s days before the evening at %(time)s", data["days_before"]) % {
+        "n": data["days_before"], "time": data["time"].strftime("%H:%M")}
+    lines = [_("The sign-up deadline becomes %(when)s.") % {"when": when}]
+    if not moving:
+        lines.append(_("No evening still to be paired has its deadline to come: nothing moves."))
+    elif data["move_evenings"]:
+        lines.append(ngettext(
+            "The deadline of %(n)s evening not yet paired moves with it: %(dates)s.",
+            "The deadlines of %(n)s evenings not yet paired move with it: %(dates)s.", len(moving),
+        ) % {"n": len(moving), "dates": ", ".join(short_day(e.date) for e in moving)})
+        lines.append(_("Players see the new deadline on the sign-up page at once."))
+    else:
+        lines.append(ngettext(
+            "%(n)s evening not yet paired keeps its present deadline; only evenings added later use the new one.",
+            "%(n)s evenings not yet paired keep their present deadline; only evenings added later use the new one.",
+            len(moving)) % {"n": len(moving)})
+    return lines
 
 
 @require_POST

@@ -173,3 +173,51 @@ def test_the_english_csv_keeps_commas_between_cells_and_decimal_points(client, p
     rows = list(csv.reader(io.StringIO(response.content.decode())))
     assert rows[0][:3] == ["place", "name", "points"]
     assert "." in rows[1][2]
+
+
+# --- The deadline setting ---------------------------------------------------------------
+
+
+def test_changing_the_deadline_setting_offers_to_move_the_coming_evenings(client, monkeypatch):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from competition.models import Evening
+    from pairing.services import evening_pair_and_publish
+
+    s = f.season(players=4)
+    evenings = f.playing_evenings(s)
+    now = evenings[2].deadline - dt.timedelta(days=2)
+    monkeypatch.setattr(timezone, "now", lambda: now)
+    evening_pair_and_publish(actor=None, system=True, evening_id=evenings[2].pk, now=now)  # early
+    c = dutch_client(client, f.admin())
+    url = reverse("competition:leader_season", args=[s.slug])
+    assert 'name="days_before" value="1"' in c.get(url).content.decode()
+    data = {"form": "deadline", "days_before": "2", "time": "20:00", "move_evenings": "on"}
+    page = c.post(url, data).content.decode()
+    assert "2 dagen voor de avond om 20:00" in page
+    assert "verschuiven mee" in page
+    before = {e.pk: e.deadline for e in Evening.objects.filter(season=s)}
+    assert {e.pk: e.deadline for e in Evening.objects.filter(season=s)} == before  # not yet
+    c.post(url, {**data, "confirm": "1"})
+    moved = Evening.objects.get(pk=evenings[3].pk)
+    local = timezone.localtime(moved.deadline)
+    assert (local.date(), local.strftime("%H:%M")) == (moved.date - dt.timedelta(days=2), "20:00")
+    # The published evening and the past ones keep theirs.
+    for e in (evenings[0], evenings[1], evenings[2]):
+        assert Evening.objects.get(pk=e.pk).deadline == before[e.pk]
+    competition = Competition.objects.get(season=s)
+    assert (competition.deadline_days_before, competition.deadline_time.strftime("%H:%M")) == (2, "20:00")
+
+
+def test_the_deadline_setting_can_leave_the_evenings_as_they_are(client):
+    from competition.models import Evening
+
+    s = f.season(players=4)
+    c = dutch_client(client, f.admin())
+    url = reverse("competition:leader_season", args=[s.slug])
+    before = {e.pk: e.deadline for e in Evening.objects.filter(season=s)}
+    c.post(url, {"form": "deadline", "days_before": "2", "time": "20:00", "confirm": "1"})
+    assert {e.pk: e.deadline for e in Evening.objects.filter(season=s)} == before
+    assert Competition.objects.get(season=s).deadline_days_before == 2
