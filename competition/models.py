@@ -538,6 +538,7 @@ class AuditAction(models.TextChoices):
     MEMBER_ADD = "member.add", _("member added")
     MEMBER_CHANGE = "member.change", _("member changed")
     MEMBER_INVITE = "member.invite", _("invitation sent")
+    MEMBER_ROLE = "member.role", _("role or FIDE id changed")
     REGISTRATION_SET = "registration.set", _("sign-up changed")
     CLUB_DUTY_REQUEST = "club_duty.request", _("club duty requested")
     CLUB_DUTY_DECIDE = "club_duty.decide", _("club duty decided")

@@ -274,6 +274,8 @@ def enter_result(request: HttpRequest, game_id: int) -> HttpResponse:
     back = reverse("competition:evening", args=[game.evening.date.isoformat()]) + f"#board-{game.board}"
     result = request.POST.get("result", "")
     change = _result_change(game, result)
+    if not request.user.has_perm("competition.enter_results"):
+        raise PermissionDenied  # before asking anything (the service refuses too)
     if change and game.result and result in Result.values and not confirmed(request):
         return confirmation_page(
             request, title=_("Change the result of board %(b)s?") % {"b": game.board},

@@ -75,3 +75,50 @@ def test_a_blitz_needs_its_date_and_an_open_evening_in_the_season(client):
     swiss.event_create(actor=leader, season=season, kind="blitz", name="Kerst",
                        date=CLOSED + dt.timedelta(days=7))
     assert SwissEvent.objects.count() == 1
+
+
+# --- Roles, on a Dutch page of the site ---------------------------------------------------
+
+
+def test_the_administrator_gives_roles_and_the_fide_id_on_a_dutch_page(client):
+    from members.services import role_of
+
+    admin = f.admin()
+    member = f.member(name="Anna Arbiter", role="player")
+    client.force_login(admin)
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "nl"
+    page = client.get(reverse("members:roles")).content.decode()
+    assert "Rollen" in page and "wedstrijdleider" in page and f'id="member-{member.pk}"' in page
+    client.post(reverse("members:role_set", args=[member.pk]), {"role": "arbiter", "fide_id": "1503014"})
+    member.refresh_from_db()
+    assert role_of(member) == "arbiter" and member.fide_id == "1503014"
+    assert member.has_perm("competition.enter_results")
+    assert AuditRecord.objects.filter(action="member.role").count() == 1
+
+
+def test_a_bad_role_or_fide_id_is_refused_and_nothing_saved(client):
+    from members.services import role_of
+
+    admin = f.admin()
+    member = f.member(name="Bert Bord", role="player")
+    client.force_login(admin)
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "nl"
+    response = client.post(reverse("members:role_set", args=[member.pk]),
+                           {"role": "arbiter", "fide_id": "abc"}, follow=True)
+    assert "alleen cijfers" in response.content.decode()
+    response = client.post(reverse("members:role_set", args=[admin.pk]),
+                           {"role": "player", "fide_id": ""}, follow=True)
+    assert "beheerder" in response.content.decode()
+    member.refresh_from_db()
+    assert role_of(member) == "player" and member.fide_id == ""
+    assert not AuditRecord.objects.filter(action="member.role").exists()
+
+
+def test_only_the_administrator_gives_roles(client):
+    member = f.member(name="Carla", role="player")
+    for user in (f.leader(), member):
+        client.force_login(user)
+        assert client.get(reverse("members:roles")).status_code == 403
+        assert client.post(reverse("members:role_set", args=[member.pk]),
+                           {"role": "administrator", "fide_id": ""}).status_code == 403
+    assert not AuditRecord.objects.filter(action="member.role").exists()

@@ -85,7 +85,7 @@ def test_the_members_list_numbers_each_card_once(client):
     page = client.get(reverse("members:index", args=[s.slug])).content.decode()
     assert '<ol class="cards members">' in page
     css = open("static/css/site.css", encoding="utf-8").read()
-    assert re.search(r"ol\.cards \{ list-style: none;", css)
+    assert re.search(r"ol\.cards(, ul\.cards)? \{ list-style: none;", css)
 
 
 def test_the_events_list_keeps_its_dates_on_a_phone(client):
