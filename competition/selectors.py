@@ -486,11 +486,11 @@ def result_changes(evening: Evening, games: list[Game], actor: Any,
             latest[game_id] = record
     found: dict[int, dict[str, Any]] = {}
     for game in games:
-        record = latest.get(game.pk)
-        was = (record.before or {}).get("result") if record else None
-        if record and was:
+        last = latest.get(game.pk)
+        was = (last.before or {}).get("result") if last else None
+        if last and was:
             found[game.pk] = {
                 "was": str(dict(Result.choices).get(was, was)),
-                "undo": result_change_undoable(record, game, actor, now),
+                "undo": result_change_undoable(last, game, actor, now),
             }
     return found
