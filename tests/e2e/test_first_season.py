@@ -169,3 +169,14 @@ def test_changing_a_result_asks_shows_the_change_and_undoes_it(page, demo, sign_
     expect(page.locator("ul.messages li.success")).to_contain_text(f"{target} → {before}")
     game.refresh_from_db()
     assert game.get_result_display() == before
+
+
+def test_the_place_charts_labels_are_readable_on_a_phone(page, demo):
+    player = _season().players.order_by("start").first()
+    page.set_viewport_size(PHONE)
+    page.goto(f"/players/{player.pk}/")
+    label = page.locator("svg.chart text[data-evening]:not(.alt)").first
+    label.scroll_into_view_if_needed()
+    height = label.bounding_box()["height"]
+    phone_view(page, "first-player-chart", "svg.chart")
+    assert height >= 10, f"the chart's date labels are {height:.1f} px high on a phone"
