@@ -10,8 +10,8 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-WIDTH, HEIGHT = 640, 170
-LEFT, RIGHT, TOP, BOTTOM = 34, 12, 12, 30
+WIDTH, HEIGHT = 640, 180
+LEFT, RIGHT, TOP, BOTTOM = 34, 12, 12, 38
 
 
 def place_chart_svg(
@@ -55,8 +55,13 @@ def place_chart_svg(
             f"<title>{escape(label)}: {rank}</title></circle>"
         )
         if i % every == 0 or i == n - 1:
+            # Every other date gives way on a phone (counted from the last, which stays), where
+            # the labels are drawn larger.
+            alt = ' class="alt"' if ((n - 1 - i) // every) % 2 == 1 else ""
+            anchor = "end" if i == n - 1 and n > 1 else "middle"  # the last one inside the box
             parts.append(
-                f'<text x="{x(i):.1f}" y="{HEIGHT - 10}" font-size="12" text-anchor="middle" '
+                f'<text x="{x(i) + (4 if anchor == "end" else 0):.1f}" y="{HEIGHT - 6}" font-size="12" '
+                f'text-anchor="{anchor}"{alt} '
                 f'data-evening="{day.isoformat()}">{escape(label)}</text>'
             )
     for points in segments.values():

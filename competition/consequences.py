@@ -1,6 +1,7 @@
 """What a change will do, said before it is made (issue 14): a late sign-off's points
 and its effect on prize eligibility, read from the competition's parameters and the
-eligibility the prize pages use."""
+eligibility the prize pages use; a sign-off past the season's limit of absences with
+notice, by the rule the standings score it with (competition.signup)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from django.utils.translation import ngettext
 
 from .models import Attendance, Evening, EveningKind, Player, Registration
 from .prizes import selectors as prize_selectors
-from .signup import default_status
+from .scoring.params import parse_parameters
+from .signup import absences_beyond_limit, default_status
 
 SIGN_OFFS = (Attendance.ABSENT_WITH_NOTICE, Attendance.ABSENT_WITHOUT_NOTICE)
 
@@ -46,6 +48,62 @@ def late_sign_offs(
     return [LateSignOff(e, tuple(_lines(player, e, extra=i))) for i, e in enumerate(late)]
 
 
+def absence_limit(player: Player) -> int | None:
+    """The season's limit of absences with notice that score (None: no limit; the ladder
+    has none)."""
+    competition = player.season.competition
+    params = parse_parameters(competition.system, competition.parameters)
+    return getattr(params, "absent_with_notice_limit", None)
+
+
+def absences_with_notice(player: Player, *, exclude: Sequence[Evening] = ()) -> dict[dt.date, Evening]:
+    """The player's absences with notice this season, past and coming, by date."""
+    regs = (
+        Registration.objects.filter(
+            player=player, evening__season_id=player.season_id,
+            evening__kind=EveningKind.PLAYING, status=Attendance.ABSENT_WITH_NOTICE,
+        )
+        .exclude(evening__in=[e.pk for e in exclude])
+        .select_related("evening")
+    )
+    return {r.evening.date: r.evening for r in regs}
+
+
+def absences_over_limit(
+    player: Player, evenings: Sequence[Evening], status: str, now: dt.datetime
+) -> list[LateSignOff]:
+    """The absences with notice this change makes score nothing: the chosen evenings (and
+    any later sign-off of his that moves past the limit) beyond the season's first
+    ``limit`` absences with notice (RULES.md 4.1)."""
+    limit = absence_limit(player)
+    if limit is None or status != Attendance.ABSENT_WITH_NOTICE or not player.is_fixed:
+        return []
+    earlier = absences_with_notice(player, exclude=evenings)
+    # After the deadline a sign-off counts as without notice instead (said by late_sign_offs).
+    chosen = {e.date: e for e in evenings if now < e.deadline}
+    before = set(absences_beyond_limit(earlier, limit))
+    after = absences_beyond_limit({**earlier, **chosen}, limit)
+    ordered = sorted({**earlier, **chosen})
+    found = []
+    for day in after:
+        if day in before:
+            continue
+        evening = chosen.get(day) or earlier[day]
+        number = ordered.index(day) + 1
+        lines = [
+            ngettext(
+                "Only the first %(limit)s absence with notice of the season scores.",
+                "Only the first %(limit)s absences with notice of the season score.", limit,
+            ) % {"limit": limit},
+            _("This is your absence with notice number %(n)s: it scores nothing.") % {"n": number}
+            if day in chosen else
+            _("Your sign-off for this evening becomes absence with notice number %(n)s: "
+              "it will score nothing.") % {"n": number},
+        ]
+        found.append(LateSignOff(evening, tuple(lines)))
+    return found
+
+
 def _points_line(player: Player) -> str:
     competition = player.season.competition
     if competition.is_ladder:
@@ -60,7 +118,7 @@ def _lines(player: Player, evening: Evening, *, extra: int) -> list[str]:
     """``extra``: the late sign-offs of this same change before this one (same half)."""
     lines = [
         _("Signing off after the deadline (%(deadline)s) counts as absent without notice.")
-        % {"deadline": date_format(timezone.localtime(evening.deadline), "D j M H:i")},
+        % {"deadline": date_format(timezone.localtime(evening.deadline), _("D j M H:i"))},
         _points_line(player),
     ]
     half = evening.half

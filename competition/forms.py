@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import datetime as dt
+from fractions import Fraction
 from typing import Any
 
 from django import forms
-from django.utils import dateformat
+from django.utils import dateformat, formats
 from django.utils.translation import gettext_lazy as _
 
 from .models import Attendance, EveningKind, Half, System
-from .scoring.params import ParameterError, is_ladder, parse_parameters, preset
+from .scoring.params import NUMBER_TEXT, ParameterError, is_ladder, parse_parameters, preset
+from .scoring.types import OUTCOMES_WITH_OPPONENT
 from .validators import single_line
 
 OUTCOME_KEYS = (
@@ -40,14 +42,36 @@ METHOD_CHOICES = [
 ]
 
 
+class DatePicker(forms.DateInput):
+    """The browser's date picker: its value is always ISO (a Dutch "04-09-2027" would
+    leave it empty, losing a proposed date); typed dates follow the language's formats."""
+
+    input_type = "date"
+
+    def __init__(self, attrs: dict[str, Any] | None = None) -> None:
+        super().__init__(attrs, format="%Y-%m-%d")
+
+    def format_value(self, value: Any) -> str | None:
+        if isinstance(value, str) and value:
+            try:  # a date typed the language's way, sent back with an error elsewhere
+                value = forms.DateField().to_python(value)
+            except forms.ValidationError:
+                return value
+        return super().format_value(value)
+
+
 def _parse_dates(value: str) -> list[dt.date]:
+    """Dates separated by commas or spaces, as the language writes them (4-9-2027 in
+    Dutch) or ISO."""
     dates = []
+    one = forms.DateField()
     for part in value.replace(",", " ").split():
         try:
-            dates.append(dt.date.fromisoformat(part))
-        except ValueError as exc:
+            dates.append(one.to_python(part))
+        except forms.ValidationError as exc:
             raise forms.ValidationError(
-                _("'%(v)s' is not a date (use YYYY-MM-DD).") % {"v": part}
+                _("'%(v)s' is not a date (for example %(example)s).")
+                % {"v": part, "example": formats.date_format(dt.date(2027, 9, 4), "SHORT_DATE_FORMAT")}
             ) from exc
     return dates
 
@@ -61,8 +85,8 @@ class DateListField(forms.CharField):
 
 class SeasonSetUpForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=40, initial="2026-2027", validators=[single_line])
-    opening = forms.DateField(label=_("Season opening"), widget=forms.DateInput(attrs={"type": "date"}))
-    last_day = forms.DateField(label=_("Last day"), widget=forms.DateInput(attrs={"type": "date"}))
+    opening = forms.DateField(label=_("Season opening"), widget=DatePicker())
+    last_day = forms.DateField(label=_("Last day"), widget=DatePicker())
     system = forms.ChoiceField(label=_("System"), choices=System.choices, initial=System.PION)
     knsb_rounds = DateListField(
         label=_("KNSB round dates"), required=False,
@@ -76,6 +100,17 @@ class SeasonSetUpForm(forms.Form):
         if data.get("opening") and data.get("last_day") and data["last_day"] <= data["opening"]:
             self.add_error("last_day", _("The season must end after its opening."))
         return data
+
+
+class DeadlineForm(forms.Form):
+    """The sign-up deadline setting, and whether the coming evenings' deadlines move."""
+
+    days_before = forms.IntegerField(label=_("Deadline: days before the evening"), min_value=0,
+                                     max_value=6)
+    time = forms.TimeField(label=_("Deadline: time"), widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"))
+    move_evenings = forms.BooleanField(
+        label=_("Also move the deadlines of the evenings not yet paired"), required=False, initial=True,
+    )
 
 
 class EveningForm(forms.Form):
@@ -94,6 +129,33 @@ class EveningForm(forms.Form):
         return data
 
 
+def _decimal_separator() -> str:
+    return str(formats.get_format("DECIMAL_SEPARATOR"))
+
+
+class ParameterNumberField(forms.CharField):
+    """A parameter's number as the club writes it: "0,5" or "0.5", "-2", "2/3"; shown with
+    the language's decimal separator (0,3333 in Dutch). Cleans to the engine's text form."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("error_messages", {}).setdefault(
+            "invalid", _("Enter a number such as 0.5 or a fraction such as 2/3.")
+        )
+        super().__init__(*args, **kwargs)
+
+    def prepare_value(self, value: Any) -> Any:
+        if value is None or isinstance(value, str) and not NUMBER_TEXT.fullmatch(value):
+            return value  # what the user typed, as he typed it
+        return str(value).replace(".", _decimal_separator())
+
+    def to_python(self, value: Any) -> str:
+        text = (super().to_python(value) or "").strip().replace(" ", "")
+        text = text.replace(",", ".")
+        if not NUMBER_TEXT.fullmatch(text) or text.endswith("/0"):
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return text
+
+
 class ParametersForm(forms.Form):
     """Every scoring parameter of a competition as a field of its own."""
 
@@ -109,7 +171,7 @@ class ParametersForm(forms.Form):
                 ("place_factor", _("Correction per place of difference")),
                 ("bonus", _("Attendance bonus")),
             ):
-                self.fields[key] = forms.CharField(label=label, initial=str(current[key]))
+                self.fields[key] = ParameterNumberField(label=label, initial=str(current[key]))
             self.fields["bonus_for_club_duty"] = forms.BooleanField(
                 label=_("Bonus for club duty"), required=False, initial=current["bonus_for_club_duty"]
             )
@@ -120,8 +182,8 @@ class ParametersForm(forms.Form):
         self.fields["method"] = forms.ChoiceField(
             label=_("Recalculation"), choices=METHOD_CHOICES, initial=current["method"]
         )
-        self.fields["top"] = forms.CharField(label=_("Top value"), initial=str(current["top"]))
-        self.fields["step"] = forms.CharField(label=_("Step per place"), initial=str(current["step"]))
+        self.fields["top"] = ParameterNumberField(label=_("Top value"), initial=str(current["top"]))
+        self.fields["step"] = ParameterNumberField(label=_("Step per place"), initial=str(current["step"]))
         self.fields["own_value_added"] = forms.BooleanField(
             label=_("Add the own value once"), required=False, initial=current["own_value_added"]
         )
@@ -136,10 +198,10 @@ class ParametersForm(forms.Form):
             self.fields[f"{key}__basis"] = forms.ChoiceField(
                 label=OUTCOME_LABELS[key], choices=BASIS_CHOICES, initial=basis
             )
-            self.fields[f"{key}__amount"] = forms.CharField(
+            self.fields[f"{key}__amount"] = ParameterNumberField(
                 label=_("%(o)s: factor or points") % {"o": OUTCOME_LABELS[key]},
                 initial=str(amount),
-                help_text=_("A number or a fraction such as 2/3."),
+                help_text=_("A number such as 0.5 or a fraction such as 2/3."),
             )
 
     def overrides(self) -> dict[str, Any]:
@@ -157,12 +219,29 @@ class ParametersForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        if not is_ladder(self.system):
+            self._check_keizer(data)
         if not self.errors:
             try:
                 parse_parameters(self.system, self.overrides())
             except ParameterError as exc:
-                raise forms.ValidationError(str(exc)) from exc
+                raise forms.ValidationError(
+                    _("These parameters cannot be used together (%(detail)s).") % {"detail": exc}
+                ) from exc
         return data
+
+    def _check_keizer(self, data: dict[str, Any]) -> None:
+        """The engine's checks, said in the member's language at the field concerned."""
+        if data.get("top") is not None and Fraction(data["top"]) <= 0:
+            self.add_error("top", _("The top value must be greater than 0."))
+        if data.get("step") is not None and Fraction(data["step"]) < 0:
+            self.add_error("step", _("The step per place must not be negative."))
+        with_opponent = {o.value for o in OUTCOMES_WITH_OPPONENT}
+        for key in OUTCOME_KEYS:
+            if data.get(f"{key}__basis") == "opponent" and key not in with_opponent:
+                self.add_error(f"{key}__basis", _(
+                    "%(o)s has no opponent: choose the own value or fixed points."
+                ) % {"o": OUTCOME_LABELS[key]})
 
 
 # Not a status: the sign-up form's choice that asks the leader for club duty.
@@ -203,7 +282,7 @@ class AuditFilterForm(forms.Form):
     player = forms.TypedChoiceField(label=_("Player"), required=False, coerce=int, empty_value=None)
     action = forms.ChoiceField(label=_("Kind"), required=False)
     day = forms.DateField(label=_("Date"), required=False,
-                          widget=forms.DateInput(attrs={"type": "date"}))
+                          widget=DatePicker())
 
     def __init__(self, *args: Any, evenings: list, players: list, actions: list, **kwargs: Any):
         super().__init__(*args, **kwargs)

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from .models import (
     Attendance,
+    AuditAction,
     AuditRecord,
     Bye,
     ClubDutyRequest,
@@ -32,7 +33,7 @@ from .models import (
 )
 from .scoring.display import rounding_difference
 from .scoring.params import parse_parameters
-from .signup import default_status
+from .signup import default_status, may_sign_up_himself
 
 
 def club_today() -> dt.date:
@@ -270,7 +271,14 @@ def member_overview(player: Player) -> dict[str, Any]:
         .order_by("evening__date")
         .first()
     )
-    return {"my_statuses": statuses_for(player, upcoming), "next_game": next_game}
+    now = timezone.now()
+    open_for_sign_up = {
+        e.pk for e in upcoming
+        if may_sign_up_himself(published=e.status == EveningStatus.PUBLISHED, now=now,
+                               deadline=e.deadline)
+    }
+    return {"my_statuses": statuses_for(player, upcoming), "next_game": next_game,
+            "open_for_sign_up": open_for_sign_up}
 
 
 # --- Players ----------------------------------------------------------------------------
@@ -478,3 +486,52 @@ def present_count(evening: Evening) -> int:
         1 for pk, kind in kinds
         if statuses.get(pk, default_status(kind == PlayerKind.FIXED)) == Attendance.PRESENT
     )
+
+
+# --- Changing a result ------------------------------------------------------------------
+
+UNDO_WINDOW = dt.timedelta(minutes=5)
+
+
+def result_change_undoable(record: AuditRecord | None, game: Game, actor: Any,
+                           now: dt.datetime) -> bool:
+    """Whether ``actor`` may still undo the change ``record`` made to ``game`` in one tap:
+    his own change of an existing result, at most UNDO_WINDOW ago, with nothing changed
+    since (the evening page shows the button when this says yes; result_undo asks it too)."""
+    if record is None or record.actor_id != getattr(actor, "pk", None):
+        return False
+    before, after = record.before or {}, record.after or {}
+    return (
+        bool(before.get("result")) and not after.get("undo")
+        and after.get("game") == game.pk and after.get("version") == game.version
+        and now - record.at <= UNDO_WINDOW
+    )
+
+
+def last_result_change(game: Game) -> AuditRecord | None:
+    return (
+        AuditRecord.objects.filter(action=AuditAction.GAME_RESULT, evening_id=game.evening_id,
+                                   after__game=game.pk)
+        .order_by("-at", "-pk").first()
+    )
+
+
+def result_changes(evening: Evening, games: list[Game], actor: Any,
+                   now: dt.datetime) -> dict[int, dict[str, Any]]:
+    """For the boards of an evening whose result was changed: the result before the last
+    change and whether ``actor`` may still undo it (one query)."""
+    latest: dict[int, AuditRecord] = {}
+    for record in AuditRecord.objects.filter(action=AuditAction.GAME_RESULT, evening=evening).order_by("-at", "-pk"):
+        game_id = (record.after or {}).get("game")
+        if game_id is not None and game_id not in latest:
+            latest[game_id] = record
+    found: dict[int, dict[str, Any]] = {}
+    for game in games:
+        last = latest.get(game.pk)
+        was = (last.before or {}).get("result") if last else None
+        if last and was:
+            found[game.pk] = {
+                "was": str(dict(Result.choices).get(was, was)),
+                "undo": result_change_undoable(last, game, actor, now),
+            }
+    return found

@@ -49,12 +49,14 @@ from .models import (
 from .pagecache import pages_changed, recalculation_scheduled
 from .scoring.params import ParameterError, parse_parameters, preset
 from .scoring.presets import COMPETITION_PRESETS
+from .selectors import last_result_change, result_change_undoable
 from .signup import (
     SignupRefused,
     club_duty_decided_status,
     club_duty_pending_status,
     decide_signup,
     default_status,
+    sign_up_open_after_publication,
 )
 from .validators import require_single_line
 
@@ -230,6 +232,54 @@ def competition_set_parameters(
     return competition
 
 
+def evenings_to_move(competition: Competition, now: dt.datetime | None = None) -> list[Evening]:
+    """The evenings whose deadline a new deadline setting moves: playing evenings not yet
+    paired whose deadline is still to come (a paired evening keeps what its players had)."""
+    now = now or timezone.now()
+    return list(
+        Evening.objects.filter(season_id=competition.season_id, kind=EveningKind.PLAYING,
+                               deadline__gt=now)
+        .exclude(status=EveningStatus.PUBLISHED).order_by("date")
+    )
+
+
+@transaction.atomic(durable=True)
+def competition_set_deadline(
+    *, actor: Actor, competition: Competition, days_before: int, time: dt.time,
+    move_evenings: bool, now: dt.datetime | None = None,
+) -> list[Evening]:
+    """Change the sign-up deadline setting (days before the evening, time of day) and,
+    if asked, move the deadlines of the evenings not yet paired to it. Returns the
+    evenings moved."""
+    require(actor, "competition.manage_season")
+    competition = Competition.objects.select_for_update().get(pk=competition.pk)
+    if not 0 <= days_before <= 6:
+        raise ValidationError({"days_before": _("The deadline is 0 to 6 days before the evening.")})
+    moved = evenings_to_move(competition, now) if move_evenings else []
+    changes = []
+    for evening in Evening.objects.select_for_update().filter(pk__in=[e.pk for e in moved]).order_by("date"):
+        try:
+            _start, deadline = evening_times(evening.date, start=timezone.localtime(evening.starts_at).time(),
+                                        deadline_days_before=days_before, deadline_time=time)
+        except ValueError as exc:
+            raise ValidationError(
+                _("The deadline would come after the start of %(date)s.") % {"date": short_day(evening.date)}
+            ) from exc
+        changes.append((evening, deadline))
+    before = {"days_before": competition.deadline_days_before,
+              "time": competition.deadline_time.strftime("%H:%M")}
+    competition.deadline_days_before, competition.deadline_time = days_before, time
+    competition.save(update_fields=["deadline_days_before", "deadline_time"])
+    for evening, deadline in changes:
+        evening.deadline = deadline
+        evening.save(update_fields=["deadline"])
+    audit.record(actor=actor, action=Action.COMPETITION_DEADLINE, season=competition.season_id,
+                 before=before, after={"days_before": days_before, "time": time.strftime("%H:%M"),
+                                       "moved": [e.date.isoformat() for e, _d in changes]})
+    pages_changed()
+    return [e for e, _d in changes]
+
+
 @transaction.atomic(durable=True)
 def evening_update(
     *, actor: Actor, evening: Evening, kind: str, half: Half | None, note: str = ""
@@ -370,7 +420,7 @@ def registration_set(
         if (
             not by_leader
             and evening.status == EveningStatus.PUBLISHED
-            and status not in (Attendance.ABSENT_WITH_NOTICE, Attendance.ABSENT_WITHOUT_NOTICE)
+            and not sign_up_open_after_publication(status)
         ):
             # The pairing is out: joining it means changing a game, which is the leader's
             # job. Signing off stays possible (it counts as late, RULES.md 3); the leader's
@@ -600,6 +650,9 @@ def _club_duty_request_settle(
 # --- Results ----------------------------------------------------------------------------
 
 
+NOTE_MAX = 200  # Game.note's length
+
+
 @transaction.atomic
 def result_set(
     *,
@@ -616,6 +669,10 @@ def result_set(
     if result not in Result.values:
         raise ValidationError({"result": _("Unknown result '%(r)s'.") % {"r": result}})
     require_single_line(note, field="note")
+    if len(note) > NOTE_MAX:
+        raise ValidationError({"note": _(
+            "A note has at most %(max)s characters; this one has %(n)s."
+        ) % {"max": NOTE_MAX, "n": len(note)}})
     locked = Game.objects.select_for_update(of=("self",)).select_related("evening").get(pk=game.pk)
     early = timezone.now() < locked.evening.starts_at
     if early and not before_start:
@@ -633,9 +690,14 @@ def result_set(
         )
     if locked.result == result and locked.note == note:
         return locked
+    return _result_write(actor=actor, locked=locked, result=result, note=note, early=early)
+
+
+def _result_write(*, actor: Actor, locked: Game, result: str, note: str, early: bool,
+                  undo: bool = False) -> Game:
     before = {"result": locked.result, "note": locked.note}
     locked.result = result
-    locked.note = note[:200]
+    locked.note = note
     locked.version += 1
     locked.save(update_fields=["result", "note", "version", "updated_at"])
     audit.record(
@@ -645,11 +707,31 @@ def result_set(
         player=locked.white,
         before=before,
         after={"result": result, "note": locked.note, "board": locked.board,
-               **({"before_start": True} if early else {})},
+               "game": locked.pk, "version": locked.version,
+               **({"before_start": True} if early else {}), **({"undo": True} if undo else {})},
     )
     pages_changed()
     schedule_recalculation(locked.evening.half_id)
     return locked
+
+
+@transaction.atomic
+def result_undo(*, actor: Actor, game: Game, now: dt.datetime | None = None) -> Game:
+    """Put back the result a change replaced, a few minutes after the change, by its
+    author (audited as a change of its own)."""
+    require(actor, "competition.enter_results")
+    now = now or timezone.now()
+    locked = Game.objects.select_for_update(of=("self",)).select_related("evening").get(pk=game.pk)
+    record = last_result_change(locked)
+    if not result_change_undoable(record, locked, actor, now):
+        raise ValidationError(
+            _("Board %(board)s can no longer be undone here; enter the result again.")
+            % {"board": locked.board}
+        )
+    assert record is not None
+    before = record.before or {}
+    return _result_write(actor=actor, locked=locked, result=before["result"],
+                         note=before.get("note", ""), early=False, undo=True)
 
 
 def game_create(*, evening: Evening, board: int, white: Player, black: Player) -> Game:

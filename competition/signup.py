@@ -15,7 +15,10 @@ fixed player (without notice after the deadline), not signed up for a flexible p
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from dataclasses import dataclass
+
+from competition.scoring.keizer import absence_with_notice_scores
 
 PRESENT = "present"
 ABSENT_WITH_NOTICE = "absent_with_notice"
@@ -112,3 +115,23 @@ def club_duty_decided_status(*, approve: bool, pending: str) -> str:
     """The status once the leader decides: club duty when he approves; when he refuses,
     the status the request scored as while pending stands."""
     return CLUB_DUTY if approve else pending
+
+
+def sign_up_open_after_publication(requested: str) -> bool:
+    """Whether a player may still make this choice himself once the evening's pairing is
+    published: signing off stays possible (it counts as late after the deadline, RULES.md
+    3), but joining the pairing changes a game, which is the leader's job."""
+    return requested in (ABSENT_WITH_NOTICE, ABSENT_WITHOUT_NOTICE)
+
+
+def may_sign_up_himself(*, published: bool, now: dt.datetime, deadline: dt.datetime) -> bool:
+    """Whether a player can still sign up himself for an evening (the home page offers the
+    button only then; the service refuses otherwise)."""
+    return now < deadline and (not published or sign_up_open_after_publication(PRESENT))
+
+
+def absences_beyond_limit(dates: Iterable[dt.date], limit: int | None) -> tuple[dt.date, ...]:
+    """Of a player's absences with notice in a season (their evenings' dates), the ones
+    that score nothing: every one after the first ``limit``, in date order."""
+    ordered = sorted(set(dates))
+    return tuple(d for i, d in enumerate(ordered) if not absence_with_notice_scores(i, limit))

@@ -75,6 +75,7 @@ class KeizerTable(_Base):
     byes = _num(_("Byes"), medium_screen=False)
     absent_with_notice = _num(_("Absent with notice"), medium_screen=False)
     absent_without_notice = _num(_("Absent without notice"), medium_screen=False)
+    club_duty = _num(_("Club duty"), medium_screen=False)
 
     def render_whites_blacks(self, record):
         return f"{record.whites}/{record.blacks}"
@@ -119,12 +120,13 @@ class LadderTable(_Base):
         pass
 
 
+# (attribute, column name); the names are translated with the context "CSV column".
 KEIZER_CSV = [
     ("rank", "place"), ("name", "name"), ("score", "points"), ("value", "value"),
     ("games", "games"), ("won", "won"), ("drawn", "drawn"), ("lost", "lost"),
     ("percentage", "percentage"), ("colour_balance", "colour_balance"), ("whites", "white"),
     ("blacks", "black"), ("byes", "byes"), ("absent_with_notice", "absent_with_notice"),
-    ("absent_without_notice", "absent_without_notice"),
+    ("absent_without_notice", "absent_without_notice"), ("club_duty", "club_duty"),
 ]
 LADDER_CSV = [
     ("rank", "pos"), ("start", "van"), ("name", "name"), ("points", "ranglijst"),

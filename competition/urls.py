@@ -17,6 +17,7 @@ urlpatterns = [
     path("evenings/<day:date>/sheet/", overviews.pairing_sheet, name="pairing_sheet"),
     path("evenings/<day:date>/", views.evening, name="evening"),
     path("games/<id:game_id>/result/", views.enter_result, name="enter_result"),
+    path("games/<id:game_id>/undo/", views.undo_result, name="undo_result"),
     path("players/<id:player_id>/", views.player, name="player"),
     path("calendar/", views.calendar, name="calendar"),
     path("calendar.ics", views.calendar_feed, name="calendar_ics"),

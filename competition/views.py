@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from decimal import Decimal
 from functools import cached_property
 from typing import Any
 
@@ -15,21 +16,23 @@ from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
 from . import audit_text, selectors, services
 from .charts import place_chart_svg
-from .consequences import late_sign_offs
+from .consequences import absence_limit, absences_over_limit, absences_with_notice, late_sign_offs
 from .csvsafe import SafeWriter
 from .dates import short_day
 from .forms import (
     REQUEST_CLUB_DUTY,
     AuditFilterForm,
     ClubDutyDecisionForm,
+    DeadlineForm,
     EveningForm,
     ParametersForm,
     RegistrationForm,
@@ -57,7 +60,7 @@ from .ratings import selectors as rating_selectors
 from .ratings.forms import CompetitionRatingsForm
 from .rules_text import describe_competition
 from .tables import KEIZER_CSV, LADDER_CSV, KeizerTable, LadderTable
-from .web import confirmed, form_error_messages, run_service, season_or_404
+from .web import confirmation_page, confirmed, form_error_messages, run_service, season_or_404
 
 PUBLIC_ROWS = 8
 AUDIT_PAGE = 50
@@ -188,7 +191,7 @@ def standings(request: HttpRequest, season: str | None = None, half: str | None 
             "season": season_obj,
             "half": half_obj,
             "halves": season_obj.halves.order_by("start_date"),
-            "seasons": Season.objects.order_by("-start_date").prefetch_related("halves"),
+            "seasons": Season.objects.filter(start_date__lte=selectors.club_today()).order_by("-start_date").prefetch_related("halves"),
             "snapshot": snapshot,
             "body": _StandingsBody(request, season_obj, half_obj, show_all),
             "body_key": body_key,
@@ -200,11 +203,17 @@ def standings(request: HttpRequest, season: str | None = None, half: str | None 
 
 
 def _standings_csv(season: Season, half, rows) -> HttpResponse:
+    """The standings as the site's language's spreadsheet reads them: in Dutch, headers in
+    Dutch, decimal commas, ``;`` between cells and a byte order mark (Dutch Excel); in
+    English the plain comma-separated file with the column names of RULES.md 9."""
+    comma = formats.get_format("DECIMAL_SEPARATOR") == ","
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="standings-{season.slug}-{half.kind}.csv"'
     columns = LADDER_CSV if season.competition.is_ladder else KEIZER_CSV
-    writer = SafeWriter(response)
-    writer.writerow([header for _, header in columns])
+    if comma:
+        response.write("\ufeff")
+    writer = SafeWriter(response, delimiter=";" if comma else ",")
+    writer.writerow([pgettext("CSV column", header) for _, header in columns])
     for row in rows:
         values = []
         for attr, _header in columns:
@@ -214,9 +223,15 @@ def _standings_csv(season: Season, half, rows) -> HttpResponse:
                 values.append(row.player.start)
             else:
                 value = getattr(row, attr)
-                values.append("" if value is None else value)
+                values.append("" if value is None else _csv_number(value, comma))
         writer.writerow(values)
     return response
+
+
+def _csv_number(value: Any, comma: bool) -> Any:
+    if comma and isinstance(value, Decimal | float):
+        return str(value).replace(".", ",")
+    return value
 
 
 # --- Evenings ---------------------------------------------------------------------------
@@ -245,6 +260,10 @@ def evening(request: HttpRequest, date: str) -> HttpResponse:
     context = selectors.evening_page(evening_obj)
     context["can_enter"] = request.user.has_perm("competition.enter_results")
     context["before_start"] = timezone.now() < evening_obj.starts_at
+    if context["can_enter"]:
+        changes = selectors.result_changes(evening_obj, context["games"], request.user, timezone.now())
+        for g in context["games"]:
+            g.change = changes.get(g.pk)
     context["result_choices"] = [c for c in Result.choices if c[0]]
     return render(request, "competition/evening.html", context)
 
@@ -254,6 +273,20 @@ def evening(request: HttpRequest, date: str) -> HttpResponse:
 def enter_result(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("evening"), pk=game_id)
     back = reverse("competition:evening", args=[game.evening.date.isoformat()]) + f"#board-{game.board}"
+    result = request.POST.get("result", "")
+    change = _result_change(game, result)
+    if not request.user.has_perm("competition.enter_results"):
+        raise PermissionDenied  # before asking anything (the service refuses too)
+    if change and game.result and result in Result.values and not confirmed(request):
+        return confirmation_page(
+            request, title=_("Change the result of board %(b)s?") % {"b": game.board},
+            consequences=[
+                change,
+                _("The standings of the half are recalculated with the new result."),
+                _("You can undo the change for a few minutes; it stays in the changes."),
+            ],
+            cancel=back, button=_("Change the result"),
+        )
     try:
         services.result_set(
             actor=request.user,
@@ -271,7 +304,39 @@ def enter_result(request: HttpRequest, game_id: int) -> HttpResponse:
     except PermissionDenied:
         raise
     else:
-        messages.success(request, _("Board %(b)s saved.") % {"b": game.board})
+        if change and game.result:
+            messages.success(request, _("Board %(b)s changed: %(change)s. Undo it on the board "
+                                        "within a few minutes if it was a slip.")
+                             % {"b": game.board, "change": change})
+        else:
+            messages.success(request, _("Board %(b)s saved.") % {"b": game.board})
+    return redirect(back)
+
+
+def _result_change(game: Game, result: str) -> str:
+    """'½-½ → 1-0' for a board whose result changes, else ''."""
+    labels = dict(Result.choices)
+    if result == game.result or result not in labels:
+        return ""
+    return f"{labels[game.result]} → {labels[result]}"
+
+
+@require_POST
+@login_required
+def undo_result(request: HttpRequest, game_id: int) -> HttpResponse:
+    """One tap puts back the result a change replaced (a few minutes after it)."""
+    game = get_object_or_404(Game.objects.select_related("evening"), pk=game_id)
+    back = reverse("competition:evening", args=[game.evening.date.isoformat()]) + f"#board-{game.board}"
+    before = game.result
+    try:
+        undone = services.result_undo(actor=request.user, game=game)
+    except ValidationError as exc:
+        for m in _validation_messages(exc):
+            messages.error(request, m)
+    else:
+        labels = dict(Result.choices)
+        messages.success(request, _("Board %(b)s undone: %(change)s.") % {
+            "b": game.board, "change": f"{labels[before]} → {labels[undone.result]}"})
     return redirect(back)
 
 
@@ -348,9 +413,10 @@ def signup(request: HttpRequest) -> HttpResponse:
         # A club duty request scores as a sign-off until the leader approves it.
         status = Attendance.ABSENT_WITH_NOTICE if duty else form.cleaned_data["status"]
         late = late_sign_offs(me, chosen, status, timezone.now())
-        if late and not confirmed(request):
+        over = absences_over_limit(me, chosen, status, timezone.now())
+        if (late or over) and not confirmed(request):
             return render(request, "competition/signup_late.html", {
-                "late": late, "fields": [
+                "late": late, "over": over, "duty": duty, "fields": [
                     (name, value) for name in request.POST
                     if name not in ("csrfmiddlewaretoken", "confirm")
                     for value in request.POST.getlist(name)
@@ -386,6 +452,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         request,
         "competition/signup.html",
         {"season": season, "me": me, "form": form, "now": timezone.now(),
+         "absence_limit": absence_limit(me), "absences_used": len(absences_with_notice(me)),
          "statuses": [(e, status, explicit, duty_requests.get(e.pk))
                       for e, status, explicit in selectors.statuses_for(me, upcoming)]},
     )
@@ -488,17 +555,62 @@ def leader_season(request: HttpRequest, season: str) -> HttpResponse:
             else:
                 messages.success(request, _("Parameters saved; the standings are recalculated."))
                 return redirect("competition:leader_season", season=season_obj.slug)
+    deadline_form = DeadlineForm(
+        request.POST if request.POST.get("form") == "deadline" else None,
+        initial={"days_before": competition.deadline_days_before, "time": competition.deadline_time,
+                 "move_evenings": True},
+    )
+    if request.method == "POST" and request.POST.get("form") == "deadline":
+        if not deadline_form.is_valid():
+            form_error_messages(request, deadline_form)
+        else:
+            data = deadline_form.cleaned_data
+            if not confirmed(request):
+                return confirmation_page(
+                    request, title=_("Change the sign-up deadline?"),
+                    consequences=_deadline_consequences(competition, data),
+                    cancel=reverse("competition:leader_season", args=[season_obj.slug]) + "#deadline",
+                    button=_("Change the deadline"),
+                )
+            run_service(request, lambda: services.competition_set_deadline(
+                actor=request.user, competition=competition, days_before=data["days_before"],
+                time=data["time"], move_evenings=data["move_evenings"],
+            ), _("The sign-up deadline is changed."))
+            return redirect(reverse("competition:leader_season", args=[season_obj.slug]) + "#deadline")
     evenings_list = list(selectors.season_evenings(season_obj))
     return render(
         request,
         "competition/leader_season.html",
         {"season": season_obj, "competition": competition, "params_form": params_form,
+         "deadline_form": deadline_form,
          "evenings": evenings_list, "kinds": EveningKind.choices,
          "halves": season_obj.halves.order_by("start_date"),
          "players": season_obj.players.select_related("member").order_by("start"),
          "ratings_form": CompetitionRatingsForm(initial={
              "start_rating": competition.start_rating, "trf_rating": competition.trf_rating})},
     )
+
+
+def _deadline_consequences(competition, data: dict[str, Any]) -> list[str]:
+    moving = services.evenings_to_move(competition)
+    when = ngettext("%(n)s day before the evening at %(time)s",
+                    "%(n)s days before the evening at %(time)s", data["days_before"]) % {
+        "n": data["days_before"], "time": data["time"].strftime("%H:%M")}
+    lines = [_("The sign-up deadline becomes %(when)s.") % {"when": when}]
+    if not moving:
+        lines.append(_("No evening still to be paired has its deadline to come: nothing moves."))
+    elif data["move_evenings"]:
+        lines.append(ngettext(
+            "The deadline of %(n)s evening not yet paired moves with it: %(dates)s.",
+            "The deadlines of %(n)s evenings not yet paired move with it: %(dates)s.", len(moving),
+        ) % {"n": len(moving), "dates": ", ".join(short_day(e.date) for e in moving)})
+        lines.append(_("Players see the new deadline on the sign-up page at once."))
+    else:
+        lines.append(ngettext(
+            "%(n)s evening not yet paired keeps its present deadline; only evenings added later use the new one.",
+            "%(n)s evenings not yet paired keep their present deadline; only evenings added later use the new one.",
+            len(moving)) % {"n": len(moving)})
+    return lines
 
 
 @require_POST

@@ -30,7 +30,7 @@ from competition.validators import require_single_line
 
 from .models import User
 from .permissions import Actor, may_manage_account, require
-from .roles import PLAYER, ensure_groups
+from .roles import ADMINISTRATOR, PLAYER, ROLES, ensure_groups
 
 PERM = "competition.manage_registrations"
 INVITE_TASK = "members.tasks.send_invitation"
@@ -67,6 +67,16 @@ def _check_email_free(email: str, member: User | None = None) -> None:
         )
 
 
+def _knsb_number(value: str) -> str:
+    """A KNSB relation number is digits only (the federation's lists match on it)."""
+    value = value.strip()
+    if value and not (value.isascii() and value.isdigit()):
+        raise ValidationError({"knsb_number": _(
+            "A KNSB relation number has digits only, for example 8123456; not '%(v)s'."
+        ) % {"v": value}})
+    return value
+
+
 @transaction.atomic(durable=True)
 def member_add(
     *,
@@ -91,7 +101,7 @@ def member_add(
     require_single_line(name, field="name")
     _check_email_free(email)
     _check_kind(season, kind)
-    member = User(email=email, name=name, rating=rating, knsb_number=knsb_number.strip())
+    member = User(email=email, name=name, rating=rating, knsb_number=_knsb_number(knsb_number))
     member.set_unusable_password()
     member.full_clean(exclude=["password"])
     member.save()
@@ -195,7 +205,7 @@ def member_update(
         _check_may_manage(actor, member)
         _check_email_free(email, member)
     new: dict[str, Any] = {"name": name, "email": email, "rating": rating,
-                           "knsb_number": knsb_number.strip(), "kind": kind}
+                           "knsb_number": _knsb_number(knsb_number), "kind": kind}
     old: dict[str, Any] = {"name": member.name, "email": member.email, "rating": member.rating,
                            "knsb_number": member.knsb_number, "kind": player.kind}
     changed = [key for key in new if new[key] != old[key]]
@@ -273,3 +283,50 @@ def player_move(*, actor: Actor, player: Player, position: int) -> Player:
     if season_has_games(season):
         _recalculate_season(season)
     return moving
+
+
+# --- Roles (the administrator) ----------------------------------------------------------
+
+ROLE_PERM = "competition.manage_season"
+
+
+def role_of(member: User) -> str | None:
+    """The member's role: the highest of his role groups (prefetch ``groups``)."""
+    names = {g.name for g in member.groups.all()}
+    return next((r for r in reversed(ROLES) if r in names), None)
+
+
+def _fide_id(value: str) -> str:
+    value = value.strip()
+    if value and not (value.isascii() and value.isdigit()):
+        raise ValidationError({"fide_id": _(
+            "A FIDE id has digits only, for example 1503014; not '%(v)s'."
+        ) % {"v": value}})
+    return value
+
+
+@transaction.atomic(durable=True)
+def member_set_role(*, actor: Actor, member: User, role: str, fide_id: str) -> User:
+    """The administrator gives a member his role (player, arbiter, leader, administrator:
+    one of them, the permissions are the role's) and sets his FIDE id. He cannot take
+    the administrator's role from himself (nobody would be left to give it back)."""
+    require(actor, ROLE_PERM)
+    if role not in ROLES:
+        raise ValidationError({"role": _("Unknown role '%(r)s'.") % {"r": role}})
+    member = User.objects.select_for_update().get(pk=member.pk)
+    fide = _fide_id(fide_id)
+    before = {"role": role_of(member), "fide_id": member.fide_id}
+    if member.pk == actor.pk and before["role"] == ADMINISTRATOR and role != ADMINISTRATOR:
+        raise ValidationError({"role": _(
+            "You cannot take the administrator's role from yourself; ask another administrator."
+        )})
+    if before == {"role": role, "fide_id": fide}:
+        return member
+    ensure_groups()
+    member.groups.remove(*Group.objects.filter(name__in=ROLES))
+    member.groups.add(Group.objects.get(name=role))
+    member.fide_id = fide
+    member.save(update_fields=["fide_id"])
+    audit.record(actor=actor, action=Action.MEMBER_ROLE, before=before,
+                 after={"role": role, "fide_id": fide, "member": member.pk, "name": member.name})
+    return member

@@ -8,6 +8,8 @@ app_name = "members"
 
 urlpatterns = [
     path("", views.index, name="current"),
+    path("roles/", views.roles, name="roles"),
+    path("roles/<id:member_id>/", views.role_set, name="role_set"),
     path("<slug:season>/", views.index, name="index"),
     path("<slug:season>/add/", views.add, name="add"),
     path("<slug:season>/order-by-rating/", views.order_by_rating, name="order_by_rating"),

@@ -8,6 +8,7 @@ from collections import defaultdict
 from typing import Any, Literal, cast
 
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -26,7 +27,7 @@ from competition.models import (
     Tempo,
 )
 from competition.selectors import club_duty_requests_pending
-from competition.signup import default_status
+from competition.signup import default_status, sign_up_open_after_publication
 from competition.standings import compute, load_season_data
 from members.models import User
 from members.permissions import Actor
@@ -268,11 +269,18 @@ def publish_consequences(evening: Evening, repair: bool, now: dt.datetime | None
     n = len(present_players(evening))
     lines = []
     if now < evening.deadline:
+        at = {"deadline": timezone.localtime(now).strftime("%H:%M"),
+              "at": date_format(timezone.localtime(evening.deadline), _("D j M H:i"))}
         lines.append(_(
-            "The deadline has not passed: sign-ups close now, %(deadline)s, instead of at "
-            "%(at)s; nobody can sign up or off online for this evening after it."
-        ) % {"deadline": timezone.localtime(now).strftime("%H:%M"),
-             "at": timezone.localtime(evening.deadline).strftime("%d-%m %H:%M")})
+            "The deadline has not passed: signing up online closes now, %(deadline)s, "
+            "instead of at %(at)s; a player who wants to join after that asks you."
+        ) % at)
+        if sign_up_open_after_publication(Attendance.ABSENT_WITH_NOTICE):
+            lines.append(_(
+                "Players can still sign off online: until %(at)s that counts as absent with "
+                "notice, after it as absent without notice. A paired player who signs off "
+                "is shown on this evening's page and his opponent gets an e-mail."
+            ) % at)
     lines.append(ngettext(
         "%(n)s player is present: he is paired and gets an e-mail now.",
         "%(n)s players are present: they are paired and each gets an e-mail now.", n,

@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from competition.forms import DatePicker
 from competition.models import EventKind, Season, SwissEvent, SwissRound
 from competition.validators import single_line
 
@@ -54,7 +55,7 @@ class EventForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=80, validators=[single_line])
     half = forms.ModelChoiceField(label=_("Half"), queryset=None, required=False,
                                   help_text=_("Rapid: the half whose rapid champion it decides."))
-    date = forms.DateField(label=_("Date"), required=False, widget=forms.DateInput(attrs={"type": "date"}),
+    date = forms.DateField(label=_("Date"), required=False, widget=DatePicker(),
                            help_text=_("Blitz: the evening."))
     rounds = forms.IntegerField(
         label=_("Rounds"), min_value=1, max_value=30, required=False,
@@ -64,6 +65,12 @@ class EventForm(forms.Form):
     def __init__(self, *args: Any, season: Season, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["half"].queryset = season.halves.order_by("start_date")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("kind") == EventKind.BLITZ and not data.get("date") and "date" not in self.errors:
+            self.add_error("date", _("A blitz championship needs the date of its evening."))
+        return data
 
 
 class MemberChoiceField(forms.ModelMultipleChoiceField):

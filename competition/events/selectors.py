@@ -52,6 +52,17 @@ def points_text(value: Fraction | Decimal | int | None) -> str:
     return number_format(Decimal(f"{float(value):g}"))  # "12,25" in Dutch
 
 
+def tiebreak_text(value: Fraction | Decimal | int | None) -> str:
+    """A tie-break in one notation, decimal commas throughout ("6,5", "12,25", "7"): a
+    column never mixes "6½" with "12,25" (points keep their ½)."""
+    if value is None:
+        return ""
+    value = Fraction(value)
+    if value.denominator == 1:
+        return str(value.numerator)
+    return number_format(Decimal(f"{float(value):g}"))
+
+
 def result_text(game: SwissGame) -> str:
     """'1-0', '1½-½', '0-1 (forfeit)'; '…' while it is not in; '' for a bye."""
     if game.black_id is None:
@@ -175,7 +186,7 @@ class StandingRow:
 
     @property
     def cells(self) -> list[str]:
-        return [points_text(v) for _, v in self.tiebreaks]
+        return [tiebreak_text(v) for _, v in self.tiebreaks]
 
 
 def _rules(event: SwissEvent) -> Literal["2024", "2026"]:

@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from competition import audit
 from competition.audit import Action
 from competition.calendar import CLUB_TZ
+from competition.dates import short_day
 from competition.models import (
     Evening,
     EveningKind,
@@ -145,6 +146,7 @@ def event_create(
         raise ValidationError({"half": _("The half belongs to another season.")})
     if rounds is not None and rounds < 1:
         raise ValidationError({"rounds": _("An event has at least one round.")})
+    _check_event_date(season, kind, date)
     if rounds is None:
         rounds = RAPID_ROUNDS if kind == EventKind.RAPID else 1
         fixed = kind == EventKind.RAPID
@@ -157,6 +159,22 @@ def event_create(
     _record(actor, Action.EVENT_CREATE, event, kind=kind, name=name, rounds=rounds,
             rounds_set=fixed)
     return event
+
+
+def _check_event_date(season: Season, kind: str, date: dt.date | None) -> None:
+    """An event's date lies in the season, on an evening the venue is open. (The leader's
+    form also asks a blitz for its date; a blitz playoff made by the site has none yet.)"""
+    if date is None:
+        return
+    if not season.start_date <= date <= season.end_date:
+        raise ValidationError({"date": _(
+            "%(date)s is outside the season (%(start)s to %(end)s)."
+        ) % {"date": short_day(date), "start": short_day(season.start_date),
+             "end": short_day(season.end_date)}})
+    if Evening.objects.filter(season=season, date=date, kind=EveningKind.CLOSED).exists():
+        raise ValidationError({"date": _(
+            "The venue is closed on %(date)s; choose another evening."
+        ) % {"date": short_day(date)}})
 
 
 def _rounds_set(event: SwissEvent) -> bool:

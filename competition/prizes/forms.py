@@ -8,7 +8,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from competition.forms import DateListField
+from competition.forms import DateListField, DatePicker
 from competition.models import Half, Player, PlayerKind
 from competition.validators import single_line
 
@@ -80,13 +80,13 @@ class PlayoffResultForm(forms.Form):
 
 class PlayoffDateForm(forms.Form):
     match = forms.CharField(max_length=20, widget=forms.HiddenInput)
-    date = forms.DateField(label=_("Agreed date"), widget=forms.DateInput(attrs={"type": "date"}))
+    date = forms.DateField(label=_("Agreed date"), widget=DatePicker())
 
 
 class NextSeasonForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=40, validators=[single_line])
-    opening = forms.DateField(label=_("Season opening"), widget=forms.DateInput(attrs={"type": "date"}))
-    last_day = forms.DateField(label=_("Last day"), widget=forms.DateInput(attrs={"type": "date"}))
+    opening = forms.DateField(label=_("Season opening"), widget=DatePicker())
+    last_day = forms.DateField(label=_("Last day"), widget=DatePicker())
     knsb_rounds = DateListField(
         label=_("KNSB round dates"), required=False,
         help_text=_("The Friday before each becomes a rapid evening."),

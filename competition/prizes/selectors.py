@@ -187,6 +187,17 @@ def eligibility_table(state: SeasonState, half: Half) -> list[EligibilityRow]:
 # --- What stands between a half and its prizes ------------------------------------------
 
 
+def playoffs_blockers(season: Season) -> list[str]:
+    """Why the playoffs cannot be drawn yet: the summer half is missing or not complete
+    (the playoffs page offers the button only when this is empty; the service asks it
+    too)."""
+    summer = Half.objects.filter(season=season, kind=HalfKind.SUMMER).first()
+    if summer is None:
+        return [_("This season has no summer half, so no playoffs.")]
+    blockers = half_blockers(summer)
+    return [_("The summer half is not finished yet."), *blockers] if blockers else []
+
+
 def half_blockers(half: Half, today: dt.date | None = None) -> list[str]:
     """Why the half's prizes cannot be confirmed yet: evenings not played, results not
     entered (pending or postponed). Empty when the half is complete. Two queries."""

@@ -191,10 +191,10 @@ def playoffs_create(*, actor: Actor, season: Season) -> PlayoffBracket:
     season = Season.objects.select_for_update(of=("self",)).select_related("competition").get(pk=season.pk)
     if PlayoffBracket.objects.filter(season=season).exists():
         raise ValidationError(_("The playoffs of this season have been drawn already."))
-    summer = _summer(season)
-    blockers = prize_selectors.half_blockers(summer)
+    blockers = prize_selectors.playoffs_blockers(season)
     if blockers:
-        raise ValidationError([_("The summer half is not finished yet."), *blockers])
+        raise ValidationError(blockers)
+    summer = _summer(season)
     state = prize_selectors.season_state(season)
     eligible = {p for p, e in state.eligibility(summer).items() if e.eligible}
     players = pure.playoff_players(state.standings(summer), eligible)

@@ -66,6 +66,8 @@ def playoffs(request: HttpRequest, season: str) -> HttpResponse:
         results=PLAYOFF_RESULTS,
         confirm_draw=" ".join(draw_consequences()),
     )
+    if context["can_create"]:
+        context["blockers"] = prize_selectors.playoffs_blockers(season_obj)
     return render(request, "prizes/playoffs.html", context)
 
 
@@ -172,10 +174,17 @@ def playoff_prizes(request: HttpRequest, season: str) -> HttpResponse:
 @login_required
 @any_permission_required(*MANAGE_PERMS)
 def manage(request: HttpRequest, season: str) -> HttpResponse:
-    season_obj = season_or_404(season)
+    return _manage_page(request, season_or_404(season))
+
+
+def _manage_page(request: HttpRequest, season_obj: Season, next_form: NextSeasonForm | None = None,
+                 status: int = 200) -> HttpResponse:
+    """The administrator's page; ``next_form`` is the next season's form as he sent it
+    (refused: his dates stay in it)."""
     context = prize_selectors.manage_page(season_obj)
-    context["next_form"] = NextSeasonForm(initial=next_season_initial(season_obj.start_date, season_obj.name))
-    return render(request, "prizes/manage.html", context)
+    context["next_form"] = next_form or NextSeasonForm(
+        initial=next_season_initial(season_obj.start_date, season_obj.name))
+    return render(request, "prizes/manage.html", context, status=status)
 
 
 def _to_manage(season: Season, anchor: str = "") -> HttpResponse:
@@ -278,4 +287,4 @@ def next_season(request: HttpRequest, season: str) -> HttpResponse:
             return _to_manage(new, "#fixed")
     else:
         form_error_messages(request, form)
-    return _to_manage(season_obj, "#next")
+    return _manage_page(request, season_obj, form)

@@ -8,6 +8,7 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
+from competition.forms import DatePicker
 from competition.models import Half, RatingKind, Season
 
 from .engine.lists import CSV_FIELDS, CSV_REQUIRED
@@ -70,9 +71,9 @@ class ExportForm(forms.Form):
     half = forms.ModelChoiceField(label=_("Half"), queryset=Half.objects.none(), required=False,
                                   empty_label=_("all evenings in the dates below"))
     start = forms.DateField(label=_("From"), required=False,
-                            widget=forms.DateInput(attrs={"type": "date"}))
+                            widget=DatePicker())
     end = forms.DateField(label=_("Up to and including"), required=False,
-                          widget=forms.DateInput(attrs={"type": "date"}))
+                          widget=DatePicker())
     id_kind = forms.ChoiceField(
         label=_("File for"), choices=[(FIDE, _("FIDE (FIDE ratings and ids)")),
                                       (KNSB, _("KNSB (KNSB ratings and relation numbers added)"))],

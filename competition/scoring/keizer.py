@@ -245,6 +245,13 @@ def _recalculate(
 # Events of a half
 
 
+def absence_with_notice_scores(earlier: int, limit: int | None) -> bool:
+    """Whether an absence with notice scores, after ``earlier`` ones this season: only the
+    first ``limit`` of a season do (RULES.md 4.1; None: no limit). The engine and the
+    warning before a sign-off (competition.signup) ask this one question."""
+    return limit is None or earlier < limit
+
+
 def _events(
     evenings: Sequence[Evening],
     index: Mapping[int, int],
@@ -305,7 +312,7 @@ def _mentioned(
         p = index[player_id]
         before = absences.get(p, 0)
         absences[p] = before + 1
-        over = limit is not None and before >= limit
+        over = not absence_with_notice_scores(before, limit)
         append(_event(p, Outcome.ABSENT_WITH_NOTICE, over_limit=over))
     if len(events) != len({e[0] for e in events}):
         raise ValueError(f"a player appears twice in evening {evening.date}")

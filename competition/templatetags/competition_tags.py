@@ -4,7 +4,7 @@ from django import template
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from competition.events.selectors import points_text
+from competition.events.selectors import points_text, tiebreak_text
 
 register = template.Library()
 
@@ -32,9 +32,25 @@ def outcome(value: str) -> str:
 
 
 @register.filter
+def status_of(value: str, fixed: bool) -> str:
+    """A player's status for an evening, named one way everywhere: a flexible player who
+    did not sign up is "not signed up" (which scores as absent without notice), as the
+    sign-up form calls it."""
+    if not fixed and value == "absent_without_notice":
+        return str(_("not signed up"))
+    return outcome(value)
+
+
+@register.filter
 def halves(value) -> str:
     """Points as the club writes them: 3½, ½, 0, and 12,25 with a decimal comma."""
     return points_text(value)
+
+
+@register.filter
+def tiebreak(value) -> str:
+    """A tie-break with a decimal comma (6,5; 12,25), never ½."""
+    return tiebreak_text(value)
 
 
 # The letters of the cross tables and the results by evening (each explained in a legend).

@@ -28,12 +28,16 @@ document.addEventListener("DOMContentLoaded", function () {
     form.submit();
   });
 
-  document.querySelectorAll("form[data-confirm]").forEach(function (form) {
+  // The form's own text, or its button's (a result button that changes a result).
+  document.querySelectorAll("form[data-confirm], form:has(button[data-confirm])").forEach(function (form) {
     form.addEventListener("submit", function (event) {
       if (form.dataset.confirmed === "1") return;
+      var submitter = event.submitter || null;
+      var message = (submitter && submitter.dataset.confirm) || form.dataset.confirm;
+      if (!message) return;
       event.preventDefault();
-      pending = { form: form, submitter: event.submitter || null };
-      text.textContent = form.dataset.confirm;
+      pending = { form: form, submitter: submitter };
+      text.textContent = message;
       dialog.returnValue = "";
       dialog.showModal();
     });

@@ -119,8 +119,8 @@ def test_player_card_lists_rounds_with_colour_result_and_running_score(event, nl
                     else '<td class="hide-sm">zwart</td>') in line
     summary = html.split('id="summary"', 1)[1].split("</dl>", 1)[0]
     assert f"<dt>Punten</dt><dd><strong>{top.points_text}</strong></dd>" in summary
-    for code, value in top.tiebreaks:
-        assert f"<dt>{code}</dt><dd>{sel.points_text(value)}</dd>" in summary
+    for code, value in top.tiebreaks:  # tie-breaks with a decimal comma, never ½ (issue 23)
+        assert f"<dt>{code}</dt><dd>{sel.tiebreak_text(value)}</dd>" in summary
 
 
 def test_de_is_shown_only_when_it_means_something(nl):

@@ -111,6 +111,7 @@ class World:
     members: list[int] = field(default_factory=list)  # members not entered in new_event
     trf: str = ""
     duty_request: int = 0  # a pending club duty request for the later evening (of a 4th player)
+    other_member: int = 0  # speler2's account (the roles page changes accounts, not players)
 
 
 @pytest.fixture(scope="module")
@@ -174,6 +175,7 @@ def world(django_db_setup, django_db_blocker):
             their_game=their_game.pk,
             me=me.pk,
             other=other.pk,
+            other_member=other.member_id,
             unpaired=unpaired.pk,
             paired_player=paired_player,
             winter=season.halves.get(kind="winter").pk,
@@ -382,7 +384,11 @@ MATRIX: list[Row] = [
     # --- results
     _r("competition:enter_result",     GET,  ["past_game"],             405,         405,   405,    405,   405),
     _r("competition:enter_result",     POST, ["past_game"],             LOGIN,       403,   DONE,   DONE,  DONE,
-       data=lambda w: {"result": Result.DOUBLE_FORFEIT, "version": next_version("past_game")(w)},
+       data=lambda w: {"result": Result.DOUBLE_FORFEIT, "version": next_version("past_game")(w),
+                       "confirm": "1"},  # it has a result: changing it is confirmed
+       state=audit_and(game("past_game"))),
+    # Undo is for the author of a change, within minutes: nobody here made one.
+    _r("competition:undo_result",      POST, ["past_game"],             LOGIN,       403,   302,    302,   302,
        state=audit_and(game("past_game"))),
     # --- the leader's evening pages (pairing/)
     _r("pairing:evenings",             GET,  [],                        LOGIN,       403,   403,    200,   200),
@@ -472,7 +478,8 @@ MATRIX: list[Row] = [
        label="POST playoff (event not finished: refused by rule)"),
     _r("events:event_new",              GET,  [],                        LOGIN,       403,   403,    200,   200),
     _r("events:event_new",              POST, [],                        LOGIN,       403,   403,    DONE,  DONE,
-       data=lambda w: {"season": w.season, "kind": "blitz", "name": "Nieuw toernooi"},
+       data=lambda w: {"season": w.season, "kind": "blitz", "name": "Nieuw toernooi",
+                       "date": w.paired_date},  # a blitz names its evening
        state=audit_and(events)),
     _r("events:event_import",           GET,  [],                        LOGIN,       403,   403,    200,   200),
     _r("events:event_import",           POST, [],                        LOGIN,       403,   403,    DONE,  DONE,
@@ -539,6 +546,10 @@ MATRIX: list[Row] = [
     # --- the leader's member pages (members/); the demo season is a Keizer season under
     # way, so its starting order is refused by its rule for the leader and administrator
     _r("members:current",              GET,  [],                        LOGIN,       403,   403,    200,   200),
+    _r("members:roles",                GET,  [],                        LOGIN,       403,   403,    403,   200),
+    _r("members:role_set",             POST, ["other_member"],          LOGIN,       403,   403,    403,   DONE,
+       data=lambda w: {"role": "arbiter", "fide_id": "1503014"},
+       state=lambda w: (User.objects.get(pk=w.other_member).fide_id, AuditRecord.objects.count())),
     _r("members:index",                GET,  ["season"],                LOGIN,       403,   403,    200,   200),
     _r("members:add",                  GET,  ["season"],                LOGIN,       403,   403,    200,   200),
     _r("members:add",                  POST, ["season"],                LOGIN,       403,   403,    DONE,  DONE,

@@ -353,3 +353,20 @@ def test_drawing_the_playoffs_asks_first_and_draws_nothing_without_the_confirmat
     assert not PlayoffBracket.objects.filter(season=season).exists()
     page = client.get(reverse("prizes:playoffs", args=[season.slug])).content.decode()
     assert 'data-confirm="The eligible players of the summer half' in page
+
+
+def test_the_draw_is_not_offered_before_the_summer_half_is_complete(leader, client):
+    """Issue 23: the page said "Draw the playoffs" and the service then refused."""
+    season = playoff_season(8)
+    game = Game.objects.filter(evening__half__kind="summer", evening__season=season).first()
+    game.result = ""
+    game.save()
+    client.force_login(leader)
+    page = client.get(reverse("prizes:playoffs", args=[season.slug])).content.decode()
+    assert reverse("prizes:playoffs_create", args=[season.slug]) not in page
+    assert "data-playoffs-blocked" in page
+    assert "Results not entered yet" in page
+    game.result = "1-0"
+    game.save()
+    page = client.get(reverse("prizes:playoffs", args=[season.slug])).content.decode()
+    assert reverse("prizes:playoffs_create", args=[season.slug]) in page
