@@ -40,7 +40,8 @@ def test_a_knsb_number_that_is_not_digits_is_refused_and_nothing_saved():
     with pytest.raises(ValidationError, match="digits only"):
         member_services.member_update(actor=leader, player=player, name=player.member.name,
                                       email=player.member.email, rating=player.member.rating,
-                                      knsb_number="12ab", kind=player.kind)
+                                      knsb_number="12ab", kind=player.kind,
+                                      site_url="http://testserver")
     player.member.refresh_from_db()
     assert player.member.knsb_number == ""
 
