@@ -30,6 +30,8 @@ from .models import (
     StandingsSnapshot,
     Tempo,
 )
+from members.models import User
+
 from .scoring.display import rounding_difference
 from .scoring.params import parse_parameters
 from .signup import default_status
@@ -355,7 +357,8 @@ def leader_todo(season: Season, now: dt.datetime) -> dict[str, Any]:
     - alternative tempo requests waiting for a decision (evening to come);
     - club duty requests waiting for a decision;
     - players at or near the season's limit of absences with notice;
-    - the next deadline and how many are signed up for it.
+    - the next deadline and how many are signed up for it;
+    - registrations waiting to be accepted or refused (when the club allows them).
     """
     today = now.astimezone(timezone.get_current_timezone()).date()
     games = Game.objects.filter(evening__season=season, evening__kind=EveningKind.PLAYING)
@@ -414,7 +417,10 @@ def leader_todo(season: Season, now: dt.datetime) -> dict[str, Any]:
         .first()
     )
     signed_up = present_count(next_evening) if next_evening else 0
+    registrations = list(User.objects.filter(registration_pending=True, is_active=True)
+                         .order_by("date_joined", "pk"))
     return {
+        "registrations": registrations,
         "unplayed": unplayed,
         "postponed": postponed,
         "signed_off": signed_off,
@@ -424,7 +430,8 @@ def leader_todo(season: Season, now: dt.datetime) -> dict[str, Any]:
         "next_evening": next_evening,
         "signed_up": signed_up,
         "today": today,
-        "empty": not (unplayed or postponed or signed_off or tempo or club_duty or absences),
+        "empty": not (unplayed or postponed or signed_off or tempo or club_duty or absences
+                      or registrations),
     }
 
 

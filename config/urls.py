@@ -5,11 +5,14 @@ from django.utils.translation import gettext_lazy as _
 
 from competition import views as competition_views
 from config import health
+from members.profile_views import privacy_statement
 from members.views import admin_login
 
 # The admin is titled for the club, not "Django-beheer".
 admin.site.site_header = admin.site.site_title = getattr(settings, "CLUB_NAME", "") or "Ranglijst"
 admin.site.index_title = _("Administration")
+
+handler403 = "members.views.permission_denied"
 
 urlpatterns = [
     # The admin signs in through allauth (its rate limits); see members/views.py.
@@ -26,5 +29,7 @@ urlpatterns = [
     # Before competition.urls, whose leader/<season>/ would take "ratings" for a season.
     path("leader/ratings/", include("competition.ratings.urls")),
     path("leader/members/", include("members.urls")),
+    path("me/", include("members.profile_urls")),
+    path("privacy/", privacy_statement, name="privacy"),
     path("", include("competition.urls")),
 ]

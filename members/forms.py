@@ -9,6 +9,8 @@ from django.utils.translation import gettext_lazy as _
 
 from competition.models import PlayerKind
 
+from .models import PublicName
+
 
 class MemberForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=120)
@@ -42,3 +44,23 @@ class SignupForm(forms.Form):
 
     def signup(self, request, user) -> None:  # allauth's hook; the adapter stored the name
         return None
+
+
+class ProfileForm(forms.Form):
+    """A member's own details on "My details"."""
+
+    phone = forms.CharField(
+        label=_("Phone"), max_length=20, required=False,
+        help_text=_("Shown only to signed-in members, to arrange a postponed game."),
+        widget=forms.TextInput(attrs={"autocomplete": "tel", "inputmode": "tel"}),
+    )
+    public_as = forms.ChoiceField(
+        label=_("On public pages"), choices=PublicName.choices, widget=forms.RadioSelect,
+        help_text=_("Visitors who are not signed in see your name or only your initials; "
+                    "members and the competition leader always see your name."),
+    )
+    pairing_mail = forms.BooleanField(label=_("E-mail me my pairing"), required=False)
+    notice_mail = forms.BooleanField(
+        label=_("E-mail me notices"), required=False,
+        help_text=_("A change in my pairing, an opponent who signs off, a decision on my requests."),
+    )

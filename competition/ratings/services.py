@@ -122,7 +122,7 @@ def rating_import_set_mapping(
 def member_refs() -> list[MemberRef]:
     return [
         MemberRef(pk, name, rating, knsb or "", fide or "")
-        for pk, name, rating, knsb, fide in User.objects.filter(is_active=True).values_list(
+        for pk, name, rating, knsb, fide in User.objects.members().values_list(
             "pk", "name", "rating", "knsb_number", "fide_id"
         )
     ]
