@@ -714,7 +714,8 @@ class SwissEntrant(models.Model):
 
     @property
     def name(self) -> str:
-        return self.member.name if self.member is not None else self.guest_name
+        # The public pages, the cross table and the TRF download show a member's public name.
+        return self.member.shown_name if self.member is not None else self.guest_name
 
     @property
     def is_guest(self) -> bool:

@@ -50,7 +50,9 @@ def _calendar(member: User, site_url: str) -> Calendar:
     cal.add("version", "2.0")
     cal.add("x-wr-calname", f"{settings.CLUB_NAME}: {member.name}")
     cal.add("x-wr-timezone", "Europe/Amsterdam")
-    players = list(Player.objects.filter(member=member))
+    # This season's games and evenings, and any later season's (earlier ones are history).
+    today = timezone.localdate()
+    players = list(Player.objects.filter(member=member, season__end_date__gte=today))
     mine = {p.pk: p for p in players}
     games = (Game.objects.filter(Q(white__in=mine) | Q(black__in=mine))
              .select_related("evening", "white__member", "black__member"))

@@ -37,5 +37,10 @@ def initials(name: str) -> str:
 
 def public_name(member: Named) -> str:
     """The member's name on public pages: written out, or his initials if he chose so."""
-    name = " ".join((member.name or "").split())
-    return initials(name) if member.public_as == INITIALS else name
+    return public_name_of(member.name, member.public_as)
+
+
+def public_name_of(name: str, public_as: str) -> str:
+    """The same from the two stored values (a selector reading ``values_list``)."""
+    name = " ".join((name or "").split())
+    return initials(name) if public_as == INITIALS else name
