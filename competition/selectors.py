@@ -10,6 +10,9 @@ from typing import Any
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
 
+from members.models import User
+from members.names import public_name_of
+
 from .models import (
     Attendance,
     AuditRecord,
@@ -30,9 +33,6 @@ from .models import (
     StandingsSnapshot,
     Tempo,
 )
-from members.models import User
-from members.names import public_name_of
-
 from .scoring.display import rounding_difference
 from .scoring.params import parse_parameters
 from .signup import default_status
@@ -157,7 +157,7 @@ def evening_page(evening: Evening) -> dict[str, Any]:
         evening.games.select_related("white__member", "black__member").order_by("board")
     )
     # Each player's place and points going into the evening, beside his name.
-    places = _ranks_before(evening.half, evening.date) if evening.half_id else {}
+    places = _ranks_before(evening.half, evening.date) if evening.half is not None else {}
     for g in games:  # who may ask for the alternative tempo
         g.member_ids = (g.white.member_id, g.black.member_id)  # type: ignore[attr-defined]
         g.white_standing = places.get(g.white_id)  # type: ignore[attr-defined]

@@ -56,8 +56,9 @@ class ProfileForm(forms.Form):
     )
     public_as = forms.ChoiceField(
         label=_("On public pages"), choices=PublicName.choices, widget=forms.RadioSelect,
-        help_text=_("Visitors who are not signed in see your name or only your initials; "
-                    "members and the competition leader always see your name."),
+        help_text=_("The public pages (standings, pairings, results, the calendar) show "
+                    "your name or only your initials; the competition leader's pages show "
+                    "your name."),
     )
     pairing_mail = forms.BooleanField(label=_("E-mail me my pairing"), required=False)
     notice_mail = forms.BooleanField(

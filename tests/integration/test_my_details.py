@@ -20,7 +20,14 @@ from icalendar import Calendar
 from competition import audit_text, selectors
 from competition.demo import build_demo
 from competition.events import services as events
-from competition.models import AuditAction, AuditRecord, EveningKind, EveningStatus, Player, Standing
+from competition.models import (
+    AuditAction,
+    AuditRecord,
+    EveningKind,
+    EveningStatus,
+    Player,
+    Standing,
+)
 from members import profile
 from members.models import User
 from pairing.services import evening_pair_and_publish, pairing_add_player, pairing_remove_player

@@ -12,7 +12,8 @@ from django.test import override_settings
 from django.urls import reverse
 from django.utils import timezone
 
-from competition import audit_text, services as competition_services
+from competition import audit_text
+from competition import services as competition_services
 from competition.events import services as events
 from competition.events.forms import EntrantsForm
 from competition.models import AuditAction, AuditRecord, Player
