@@ -287,3 +287,18 @@ def test_the_audit_trail_names_the_player_added_to_or_removed_from_a_pairing(dem
     for action in (AuditAction.PAIRING_REMOVE_PLAYER, AuditAction.PAIRING_ADD_PLAYER):
         record = AuditRecord.objects.filter(action=action).latest("pk")
         assert removed.member.name in audit_text.sentence(record, names)
+
+
+def test_event_pages_show_each_entrants_rating_beside_his_name(client, demo):
+    leader = User.objects.get(email="leider@demo.club")
+    arbiter = User.objects.get(email="arbiter@demo.club")
+    event = events.event_create(actor=leader, season=demo, kind="blitz", name="Snelschaak",
+                                date=dt.date(2027, 6, 11))
+    for player in demo.players.order_by("start")[:4]:
+        events.entrant_add(actor=leader, event=event, member=player.member)
+    rnd = events.round_pair(actor=arbiter, round=events.round_open(actor=arbiter, event=event))
+    game = rnd.games.filter(black__isnull=False).order_by("board").first()
+    body = client.get(reverse("events:round", args=[event.pk, 1])).content.decode()
+    assert f'{game.white.name} <span class="rating">{game.white.rating}</span>' in body
+    body = client.get(reverse("events:event", args=[event.pk])).content.decode()
+    assert f'<span class="rating">{game.white.rating}</span>' in body
