@@ -51,6 +51,9 @@ def test_with_registration_open_a_registration_is_a_request_not_a_member(client)
     user = User.objects.get(email=SIGNUP["email"])
     assert user.registration_pending and not user.is_member
     assert not User.objects.members().filter(pk=user.pk).exists()
+    client.force_login(user)
+    home = client.get(reverse("competition:home")).content.decode()
+    assert "data-registration-pending" in home and 'data-nav="profile"' not in home
 
 
 def test_a_pending_registration_is_listed_nowhere_under_a_players_name(client):
