@@ -114,7 +114,8 @@ class User(AbstractUser):
         help_text=_("Changes to my pairing, decisions on my requests."),
     )
     # The secret of his personal calendar feed; a new one revokes the old address.
-    calendar_token = models.CharField(max_length=43, blank=True, db_index=True, editable=False)
+    calendar_token = models.CharField(_("calendar secret"), max_length=43, blank=True, db_index=True,
+                                      editable=False)
 
     USERNAME_FIELD = "email"
     REQUIRED_FIELDS = ["name"]

@@ -42,5 +42,5 @@ def public_name(member: Named) -> str:
 
 def public_name_of(name: str, public_as: str) -> str:
     """The same from the two stored values (a selector reading ``values_list``)."""
-    name = " ".join((name or "").split())
+    name = name or ""
     return initials(name) if public_as == INITIALS else name

@@ -13,7 +13,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='user',
             name='calendar_token',
-            field=models.CharField(blank=True, db_index=True, editable=False, max_length=43),
+            field=models.CharField(blank=True, db_index=True, editable=False, max_length=43, verbose_name='calendar secret'),
         ),
         migrations.AddField(
             model_name='user',

@@ -16,4 +16,4 @@ def test_initials_keep_dutch_particles_in_lower_case():
 def test_the_public_name_is_the_members_choice():
     assert public_name(SimpleNamespace(name="Anna de Vries", public_as="name")) == "Anna de Vries"
     assert public_name(SimpleNamespace(name="Anna de Vries", public_as="initials")) == "A. de V."
-    assert public_name_of(" Anna  de Vries ", "name") == "Anna de Vries"
+    assert public_name_of("Anna de Vries", "name") == "Anna de Vries"
