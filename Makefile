@@ -84,7 +84,9 @@ MYPY_TARGETS := competition/scoring competition/events/engine competition/prizes
 	pairing/services.py pairing/selectors.py pairing/notices.py pairing/tasks.py \
 	members/permissions.py members/models.py members/services.py members/selectors.py \
 	members/invitations.py competition/audit_text.py competition/history/selectors.py \
-	competition/website/services.py competition/website/selectors.py competition/api
+	competition/website/services.py competition/website/selectors.py competition/api \
+	members/registration.py members/profile.py members/privacy.py members/names.py \
+	members/calendar.py
 
 lint: install
 	$(BIN)/ruff check .

@@ -227,6 +227,37 @@ def _event_correct(record: AuditRecord, names: Mapping[int, str]) -> str:
     return text
 
 
+def _event_result(record: AuditRecord, names: Mapping[int, str]) -> str:
+    after = _a(record)
+    return _("%(actor)s entered %(result)s on board %(board)s of round %(round)s of %(event)s "
+             "(%(white)s – %(black)s)") % {
+        "actor": _who(record), "result": _event_score(after), "board": after.get("board", "?"),
+        "round": after.get("round", "?"), "event": after.get("event_name", ""),
+        "white": after.get("white_name", ""), "black": after.get("black_name", ""),
+    }
+
+
+def _pairing_player(sentence: str) -> Describe:
+    """Adding or removing a player names him (the record's player, or the name it kept)."""
+    def describe(record: AuditRecord, names: Mapping[int, str]) -> str:
+        name = names.get(record.player_id or 0) or _a(record).get("name") or _("a player")
+        return sentence % {"actor": _who(record), "name": name, "date": _evening(record)}
+    return describe
+
+
+def _registration_decided(sentence: str) -> Describe:
+    def describe(record: AuditRecord, names: Mapping[int, str]) -> str:
+        return sentence % {"actor": _who(record), "name": _a(record).get("name", "")}
+    return describe
+
+
+def _own_details(record: AuditRecord, names: Mapping[int, str]) -> str:
+    fields = {"phone": _("phone"), "public_as": _("how the public pages show him"),
+              "pairing_mail": _("pairing e-mails"), "notice_mail": _("notices")}
+    changed = ", ".join(str(fields.get(k, k)) for k in _a(record) if k != "member")
+    return _("%(actor)s changed his own details: %(fields)s") % {"actor": _who(record), "fields": changed}
+
+
 def _labelled(record: AuditRecord, names: Mapping[int, str]) -> str:
     """Actions the leader rarely meets: who, and the action's own label; the evening or
     player it concerns, if any."""
@@ -247,10 +278,18 @@ SENTENCES: dict[str, Describe] = {
     Action.PAIRING_REPAIR: lambda r, n: _evening_sentence(_("%(actor)s paired %(date)s again"))(r, n),
     Action.PAIRING_SWAP_COLOURS: lambda r, n: _evening_sentence(_("%(actor)s swapped colours on %(date)s"))(r, n),
     Action.PAIRING_SWAP_OPPONENTS: lambda r, n: _evening_sentence(_("%(actor)s swapped opponents on %(date)s"))(r, n),
-    Action.PAIRING_REMOVE_PLAYER: lambda r, n: _evening_sentence(
-        _("%(actor)s removed a player from the pairing of %(date)s"))(r, n),
-    Action.PAIRING_ADD_PLAYER: lambda r, n: _evening_sentence(
-        _("%(actor)s added a player to the pairing of %(date)s"))(r, n),
+    Action.PAIRING_REMOVE_PLAYER: lambda r, n: _pairing_player(
+        _("%(actor)s removed %(name)s from the pairing of %(date)s"))(r, n),
+    Action.PAIRING_ADD_PLAYER: lambda r, n: _pairing_player(
+        _("%(actor)s added %(name)s to the pairing of %(date)s"))(r, n),
+    Action.EVENT_GAME_RESULT: _event_result,
+    Action.MEMBER_ACCEPT: lambda r, n: _registration_decided(
+        _("%(actor)s accepted the registration of %(name)s"))(r, n),
+    Action.MEMBER_REFUSE: lambda r, n: _registration_decided(
+        _("%(actor)s refused the registration of %(name)s"))(r, n),
+    Action.MEMBER_REMOVE: lambda r, n: _registration_decided(
+        _("%(actor)s removed the account of %(name)s (left the club; results kept)"))(r, n),
+    Action.MEMBER_OWN_DETAILS: _own_details,
     Action.EVENING_UPDATE: lambda r, n: _evening_sentence(_("%(actor)s changed the evening of %(date)s"))(r, n),
     Action.MEMBER_ADD: _member_add,
     Action.MEMBER_CHANGE: _member_change,

@@ -1,5 +1,31 @@
 from django.conf import settings
+from django.utils.functional import SimpleLazyObject
+
+from . import selectors
+from .models import Player
+from .pagecache import versioned
+
+
+def _my_player_id(request):
+    """The signed-in member's player in the current season (his page, his sign-ups), or
+    None: a member who does not play (the arbiter) is not offered "Sign up/off". One
+    query (the season is memoised per version of the club's data and day); asked only by
+    a page that shows the menu signed in."""
+    user = request.user
+    if not getattr(user, "is_member", False):
+        return None
+
+    def season_id():
+        season = selectors.current_season()
+        return season.pk if season else None
+
+    season = versioned(("current-season-id", selectors.club_today()), season_id)
+    if season is None:
+        return None
+    return Player.objects.filter(season_id=season, member=user).values_list("pk", flat=True).first()
 
 
 def club(request):
-    return {"CLUB_NAME": settings.CLUB_NAME}
+    return {"CLUB_NAME": settings.CLUB_NAME,
+            "OPEN_REGISTRATION": getattr(settings, "OPEN_REGISTRATION", False),
+            "MY_PLAYER_ID": SimpleLazyObject(lambda: _my_player_id(request))}

@@ -571,6 +571,10 @@ class AuditAction(models.TextChoices):
     MEMBER_CHANGE = "member.change", _("member changed")
     MEMBER_INVITE = "member.invite", _("invitation sent")
     MEMBER_ROLE = "member.role", _("role or FIDE id changed")
+    MEMBER_ACCEPT = "member.accept", _("registration accepted")
+    MEMBER_REFUSE = "member.refuse", _("registration refused")
+    MEMBER_OWN_DETAILS = "member.own_details", _("own details changed")
+    MEMBER_REMOVE = "member.remove", _("member left, account removed")
     REGISTRATION_SET = "registration.set", _("sign-up changed")
     CLUB_DUTY_REQUEST = "club_duty.request", _("club duty requested")
     CLUB_DUTY_DECIDE = "club_duty.decide", _("club duty decided")
@@ -747,7 +751,8 @@ class SwissEntrant(models.Model):
 
     @property
     def name(self) -> str:
-        return self.member.name if self.member is not None else self.guest_name
+        # The public pages, the cross table and the TRF download show a member's public name.
+        return self.member.shown_name if self.member is not None else self.guest_name
 
     @property
     def is_guest(self) -> bool:

@@ -44,7 +44,8 @@ def club_duty_decision_deliver(request_id: int) -> bool:
     duty = ClubDutyRequest.objects.select_related(
         "evening", "player__member", "decided_by"
     ).get(pk=request_id)
-    to = [duty.player.member.email] if duty.player.member.email else []
+    member = duty.player.member  # he turned notices off on "My details": the leader alone
+    to = [member.email] if member.email and member.notice_mail else []
     leader = duty.decided_by.email if duty.decided_by and duty.decided_by.email else ""
     cc = [leader] if leader and leader not in to else []
     if to or cc:

@@ -10,6 +10,10 @@ from typing import Any
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
 
+from members.models import User
+from members.names import public_name as public_name  # the API, feed and embeds name members so
+from members.names import public_name_of
+
 from .models import (
     Attendance,
     AuditAction,
@@ -98,25 +102,36 @@ def player_for(user, season: Season) -> Player | None:
     return Player.objects.filter(season=season, member=user).select_related("member").first()
 
 
-def public_name(member: Any) -> str:
-    """A member as every public page, the feed, the embeds and the API name him: the
-    one place a member's choice of how he appears (by initials) plugs in."""
-    return str(member.name)
-
-
 # --- Standings --------------------------------------------------------------------------
 
 
 def standings_table_rows(
     half: Half, limit: int | None = None
 ) -> tuple[StandingsSnapshot | None, list[Standing]]:
-    """The latest standings of a half (the first ``limit`` rows): two queries, whatever
-    the number of players."""
+    """The latest standings of a half (the first ``limit`` rows), each row with its place
+    change since the evening before (``change``: +2 up, -1 down, None for a newcomer or
+    the first evening): four queries, whatever the number of players."""
     snapshot = latest_snapshot(half)
     if snapshot is None:
         return None, []
-    rows = snapshot.rows.select_related("player__member").defer("explanation").order_by("rank")
-    return snapshot, list(rows[:limit] if limit else rows)
+    rows = list(snapshot.rows.select_related("player__member").defer("explanation").order_by("rank"))
+    rows = rows[:limit] if limit else rows
+    before = _ranks_before(half, snapshot.evening.date)
+    for row in rows:
+        previous = before.get(row.player_id)
+        row.change = None if previous is None else previous[0] - row.rank  # type: ignore[attr-defined]
+    return snapshot, rows
+
+
+def _ranks_before(half: Half, day: dt.date) -> dict[int, tuple[int, Decimal]]:
+    """Each player's place and points in the half's standings after the last evening
+    before ``day`` (the standings an evening on ``day`` starts from): two queries."""
+    previous = (StandingsSnapshot.objects.filter(half=half, evening__date__lt=day)
+                .order_by("-evening__date").values_list("pk", flat=True).first())
+    if previous is None:
+        return {}
+    return {player: (rank, score) for player, rank, score in
+            Standing.objects.filter(snapshot_id=previous).values_list("player_id", "rank", "score")}
 
 
 def standings_snapshots(half: Half) -> list[StandingsSnapshot]:
@@ -167,8 +182,12 @@ def evening_page(evening: Evening) -> dict[str, Any]:
     games = list(
         evening.games.select_related("white__member", "black__member").order_by("board")
     )
+    # Each player's place and points going into the evening, beside his name.
+    places = _ranks_before(evening.half, evening.date) if evening.half is not None else {}
     for g in games:  # who may ask for the alternative tempo
         g.member_ids = (g.white.member_id, g.black.member_id)  # type: ignore[attr-defined]
+        g.white_standing = places.get(g.white_id)  # type: ignore[attr-defined]
+        g.black_standing = places.get(g.black_id)  # type: ignore[attr-defined]
     bye = Bye.objects.filter(evening=evening).select_related("player__member").first()
     registrations = list(
         evening.registrations.select_related("player__member").order_by("player__start")
@@ -297,9 +316,10 @@ def player_page(player: Player) -> dict[str, Any]:
         .select_related("snapshot__evening", "snapshot__half")
         .order_by("snapshot__evening__date")
     )
-    names = dict(
-        Player.objects.filter(season=season).values_list("pk", "member__name")
-    )
+    names = {
+        pk: public_name_of(name, public_as) for pk, name, public_as in
+        Player.objects.filter(season=season).values_list("pk", "member__name", "member__public_as")
+    }
     # The chart spans the field: the most players any standings of the season had.
     field = (
         Standing.objects.filter(snapshot__half__season=season)
@@ -395,6 +415,7 @@ def leader_todo(season: Season, now: dt.datetime) -> dict[str, Any]:
     - players at or near the season's limit of absences with notice;
     - the next deadline and how many are signed up for it;
     - pairing e-mails that could not be sent (given up after their attempts).
+    - registrations waiting to be accepted or refused (when the club allows them).
     """
     today = now.astimezone(timezone.get_current_timezone()).date()
     games = Game.objects.filter(evening__season=season, evening__kind=EveningKind.PLAYING)
@@ -461,7 +482,10 @@ def leader_todo(season: Season, now: dt.datetime) -> dict[str, Any]:
                 recipient=F("notices__recipient"), error=F("notices__last_error"))
         .order_by("date", "notices__id")
     )
+    registrations = list(User.objects.filter(registration_pending=True, is_active=True)
+                         .order_by("date_joined", "pk"))
     return {
+        "registrations": registrations,
         "unplayed": unplayed,
         "postponed": postponed,
         "signed_off": signed_off,
@@ -473,7 +497,7 @@ def leader_todo(season: Season, now: dt.datetime) -> dict[str, Any]:
         "failed_mail": failed_mail,
         "today": today,
         "empty": not (unplayed or postponed or signed_off or tempo or club_duty or absences
-                      or failed_mail),
+                      or failed_mail or registrations),
     }
 
 

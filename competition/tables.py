@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils.formats import number_format
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from .models import Standing
 
@@ -35,8 +36,25 @@ class _Base(tables.Table):
                 ' <span class="badge warn" title="{0}" aria-label="{0}">*</span>',
                 _("not (yet) eligible for a prize"),
             )
+        rating = record.player.member.rating
         return format_html(
-            '<a href="{}">{}</a>{}', reverse("competition:player", args=[record.player_id]), value, mark
+            '<a href="{}">{}</a>{}{}', reverse("competition:player", args=[record.player_id]),
+            record.player.member.shown_name,
+            format_html(' <span class="rating">{}</span>', rating) if rating else "", mark,
+        )
+
+    def render_rank(self, value, record):
+        """The place, and how it moved since the evening before (▲2, ▼1), computed by
+        the selector from the stored standings."""
+        change = getattr(record, "change", None)
+        if not change:
+            return value
+        up = change > 0
+        label = (ngettext("up %(n)s place", "up %(n)s places", change) if up
+                 else ngettext("down %(n)s place", "down %(n)s places", -change)) % {"n": abs(change)}
+        return format_html(
+            '{} <span class="change {}" data-change="{}" title="{}" aria-label="{}">{}{}</span>',
+            value, "up" if up else "down", change, label, label, "▲" if up else "▼", abs(change),
         )
 
     def render_score(self, value):

@@ -218,7 +218,7 @@ def _standings_csv(season: Season, half, rows) -> HttpResponse:
         values = []
         for attr, _header in columns:
             if attr == "name":
-                values.append(row.player.member.name)
+                values.append(row.player.member.shown_name)
             elif attr == "start":
                 values.append(row.player.start)
             else:

@@ -266,6 +266,9 @@ ALLAUTH_TRUSTED_PROXY_COUNT = env.int("ALLAUTH_TRUSTED_PROXY_COUNT", default=0)
 API_RATE_LIMIT = env.str("API_RATE_LIMIT", default="300/m/ip")
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_ADAPTER = "members.adapter.AccountAdapter"
+# Public registration (/accounts/signup/): off, the leader adds members with an invitation.
+# On, a registration is a request the leader accepts or refuses (members/registration.py).
+OPEN_REGISTRATION = env.bool("OPEN_REGISTRATION", default=False)
 LOGIN_REDIRECT_URL = "/"
 LOGIN_URL = "account_login"
 
@@ -289,6 +292,10 @@ TIME_ZONE = "Europe/Amsterdam"
 USE_I18N = True
 USE_TZ = True
 CLUB_NAME = env.str("CLUB_NAME", default="Schaakclub De Pion")
+# Where the club plays: in the members' calendar feeds and on the privacy statement.
+CLUB_ADDRESS = env.str("CLUB_ADDRESS", default="Wijkcentrum De Pion, Dorpsstraat 1, 3511 AB Utrecht")
+# Who answers questions about the members' data (the privacy statement).
+PRIVACY_CONTACT = env.str("PRIVACY_CONTACT", default="secretaris@depion.example")
 # Public pages for visitors are cached per version of the club's data (0 turns it off).
 PAGE_CACHE_SECONDS = env.int("PAGE_CACHE_SECONDS", default=600)
 # ... and may be served for this many seconds after a change before being rendered anew.

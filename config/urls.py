@@ -8,6 +8,7 @@ from competition.api.http import public_urls
 from competition.api.v1 import endpoints as api_v1
 from config import health
 from config.converters import DayConverter, IdConverter
+from members.profile_views import privacy_statement
 from members.views import admin_login, email_undo
 
 # Before any include(): every app's patterns write numbers as <id:...> (no leading zeros)
@@ -18,6 +19,8 @@ register_converter(DayConverter, "day")
 # The admin is titled for the club, not "Django-beheer".
 admin.site.site_header = admin.site.site_title = getattr(settings, "CLUB_NAME", "") or "Ranglijst"
 admin.site.index_title = _("Administration")
+
+handler403 = "members.views.permission_denied"
 
 urlpatterns = [
     # The admin signs in through allauth (its rate limits); see members/views.py.
@@ -39,6 +42,8 @@ urlpatterns = [
     path("api/v1/", public_urls(api_v1.api.urls, api_v1.PARAMS)),
     # Embeds, feed and the leader's website page; before competition.urls (leader/<season>/).
     path("", include("competition.website.urls")),
+    path("me/", include("members.profile_urls")),
+    path("privacy/", privacy_statement, name="privacy"),
     path("", include("competition.urls")),
 ]
 

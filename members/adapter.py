@@ -1,5 +1,7 @@
-"""allauth adapter: a member's name is required at sign-up and stored on the user. It is
-asked for (``members.forms.SignupForm``), never derived from the e-mail address.
+"""allauth adapter: public sign-up only when the club allows it (``OPEN_REGISTRATION``,
+off by default), and then as a request the leader decides (``members.registration``). A
+member's name is required at sign-up and stored on the user; it is asked for
+(``members.forms.SignupForm``), never derived from the e-mail address.
 
 Account e-mails speak for the club: without the Sites framework allauth names the site
 after the request's host ("Hallo van 127.0.0.1:18100!"); here the site is the club
@@ -14,6 +16,8 @@ from allauth.account.adapter import DefaultAccountAdapter
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
+
+from .registration import registration_open
 
 
 @dataclass(frozen=True)
@@ -38,8 +42,12 @@ class AccountAdapter(DefaultAccountAdapter):
     def populate_username(self, request, user) -> None:  # no usernames: e-mail only
         return None
 
+    def is_open_for_signup(self, request) -> bool:
+        return registration_open()
+
     def save_user(self, request, user, form, commit=True):
         user = super().save_user(request, user, form, commit=False)
+        user.registration_pending = True  # a request: no member until the leader accepts
         name = (form.cleaned_data.get("name") or "").strip()
         if not name:
             raise ValidationError(_("Enter your name."))

@@ -10,6 +10,8 @@ from django.utils.translation import gettext_lazy as _
 from competition.models import PlayerKind
 from competition.validators import single_line
 
+from .models import PublicName
+
 
 class RatingField(forms.IntegerField):
     """A rating in ASCII digits: Django's IntegerField takes "٣" for 3 and "١٩٠٠" for
@@ -54,3 +56,24 @@ class SignupForm(forms.Form):
 
     def signup(self, request, user) -> None:  # allauth's hook; the adapter stored the name
         return None
+
+
+class ProfileForm(forms.Form):
+    """A member's own details on "My details"."""
+
+    phone = forms.CharField(
+        label=_("Phone"), max_length=20, required=False,
+        help_text=_("Shown only to signed-in members, to arrange a postponed game."),
+        widget=forms.TextInput(attrs={"autocomplete": "tel", "inputmode": "tel"}),
+    )
+    public_as = forms.ChoiceField(
+        label=_("On public pages"), choices=PublicName.choices, widget=forms.RadioSelect,
+        help_text=_("The public pages (standings, pairings, results, the calendar) show "
+                    "your name or only your initials; the competition leader's pages show "
+                    "your name."),
+    )
+    pairing_mail = forms.BooleanField(label=_("E-mail me my pairing"), required=False)
+    notice_mail = forms.BooleanField(
+        label=_("E-mail me notices"), required=False,
+        help_text=_("A change in my pairing, an opponent who signs off, a decision on my requests."),
+    )

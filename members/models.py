@@ -6,9 +6,24 @@ from django.utils.translation import gettext_lazy as _
 
 from competition.validators import single_line
 
+from .names import INITIALS, public_name
+
+
+class UserQuerySet(models.QuerySet["User"]):
+    def members(self) -> "UserQuerySet":
+        """The club's members: active accounts the club added or accepted. A registration
+        the leader has not accepted yet is nobody's member: it is listed nowhere."""
+        return self.filter(is_active=True, registration_pending=False)
+
 
 class UserManager(BaseUserManager["User"]):
     use_in_migrations = True
+
+    def get_queryset(self) -> UserQuerySet:
+        return UserQuerySet(self.model, using=self._db)
+
+    def members(self) -> UserQuerySet:
+        return self.get_queryset().members()
 
     def _create(self, email: str, password: str | None, **extra: object) -> "User":
         if not email:
@@ -49,6 +64,13 @@ class Title(models.TextChoices):
     WCM = "wc", "WCM"
 
 
+class PublicName(models.TextChoices):
+    """How a member appears on the public pages (AVG: his choice)."""
+
+    NAME = "name", _("by name")
+    INITIALS = INITIALS, _("by initials")
+
+
 class User(AbstractUser):
     """A member. Signs in with e-mail; the name is what the standings show."""
 
@@ -78,6 +100,24 @@ class User(AbstractUser):
     sex = models.CharField(_("sex"), max_length=1, choices=Sex.choices, blank=True)
     title = models.CharField(_("title"), max_length=3, choices=Title.choices, blank=True)
     birth_date = models.DateField(_("date of birth"), null=True, blank=True)
+    # A public registration (when the club allows it) is a request: until the leader
+    # accepts it the account is no member (members/registration.py).
+    registration_pending = models.BooleanField(_("registration awaits the leader"), default=False)
+    phone = models.CharField(
+        _("phone"), max_length=20, blank=True,
+        help_text=_("Shown only to signed-in members, to arrange a postponed game."),
+    )
+    public_as = models.CharField(
+        _("on public pages"), max_length=10, choices=PublicName.choices, default=PublicName.NAME,
+    )
+    pairing_mail = models.BooleanField(_("e-mail me the pairing"), default=True)
+    notice_mail = models.BooleanField(
+        _("e-mail me notices"), default=True,
+        help_text=_("Changes to my pairing, decisions on my requests."),
+    )
+    # The secret of his personal calendar feed; a new one revokes the old address.
+    calendar_token = models.CharField(_("calendar secret"), max_length=43, blank=True, db_index=True,
+                                      editable=False)
 
     USERNAME_FIELD = "email"
     REQUIRED_FIELDS = ["name"]
@@ -100,7 +140,17 @@ class User(AbstractUser):
         ]
 
     def __str__(self) -> str:  # shown on public pages: never the e-mail address
-        return self.name or f"#{self.pk}"
+        return self.shown_name
+
+    @property
+    def shown_name(self) -> str:
+        """The name the public pages show (his choice: name or initials)."""
+        return public_name(self) or f"#{self.pk}"
+
+    @property
+    def is_member(self) -> bool:
+        """Signed in as one of the club's members (not a registration still pending)."""
+        return self.is_active and not self.registration_pending
 
     def get_full_name(self) -> str:
         return self.name

@@ -61,3 +61,21 @@ def ensure_groups() -> None:
                 content_type=season_type, codename=codename, defaults={"name": codename}
             )
             group.permissions.add(perm)
+
+
+def role_label(user: object) -> str:
+    """The highest role of a signed-in user, in words (the access-denied page names it,
+    never the roles that may)."""
+    from django.utils.translation import gettext as _
+
+    if getattr(user, "registration_pending", False):
+        return _("registration not accepted yet")
+    if getattr(user, "is_superuser", False):
+        return _("administrator")
+    names = set(user.groups.values_list("name", flat=True)) if hasattr(user, "groups") else set()
+    labels = {ADMINISTRATOR: _("administrator"), LEADER: _("competition leader"),
+              ARBITER: _("arbiter"), PLAYER: _("player")}
+    for role in reversed(ROLES):
+        if role in names:
+            return labels[role]
+    return _("member")

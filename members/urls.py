@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views
+from . import profile_views, views
 
 app_name = "members"
 
@@ -10,10 +10,12 @@ urlpatterns = [
     path("", views.index, name="current"),
     path("roles/", views.roles, name="roles"),
     path("roles/<id:member_id>/", views.role_set, name="role_set"),
+    path("registrations/<id:member_id>/", views.registration_decide, name="registration_decide"),
     path("<slug:season>/", views.index, name="index"),
     path("<slug:season>/add/", views.add, name="add"),
     path("<slug:season>/order-by-rating/", views.order_by_rating, name="order_by_rating"),
     path("<slug:season>/players/<id:player_id>/", views.edit, name="edit"),
     path("<slug:season>/players/<id:player_id>/move/", views.move, name="move"),
     path("<slug:season>/players/<id:player_id>/invite/", views.invite, name="invite"),
+    path("<slug:season>/players/<id:player_id>/remove/", profile_views.remove, name="remove"),
 ]

@@ -16,13 +16,22 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from competition import selectors as competition_selectors
 from competition.models import Player, Season
-from competition.web import error_messages, form_error_messages, run_service, season_or_404
+from competition.web import (
+    confirmation_page,
+    confirmed,
+    error_messages,
+    form_error_messages,
+    run_service,
+    season_or_404,
+)
 
-from . import email_change, selectors, services
+from . import email_change, registration, selectors, services
 from .decorators import any_permission_required
 from .forms import MemberForm, PositionForm
 from .models import User
+from .roles import role_label
 
 leader_required = any_permission_required(services.PERM)
 
@@ -38,6 +47,12 @@ def admin_login(request: HttpRequest) -> HttpResponse:
     if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
         target = reverse("admin:index")
     return HttpResponseRedirect(f"{reverse('account_login')}?{urlencode({'next': target})}")
+
+
+def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """The access-denied page names the visitor's own role, never as the one that may."""
+    role = role_label(request.user) if request.user.is_authenticated else ""
+    return render(request, "403.html", {"role": role}, status=403)
 
 
 def _site_url(request: HttpRequest) -> str:
@@ -195,3 +210,36 @@ def role_set(request: HttpRequest, member_id: int) -> HttpResponse:
             "name": member.name, "role": ROLE_LABELS.get(role, role),
             "fide": request.POST.get("fide_id", "").strip() or "–"})
     return redirect(reverse("members:roles") + f"#member-{member.pk}")
+
+
+@require_POST
+@leader_required
+def registration_decide(request: HttpRequest, member_id: int) -> HttpResponse:
+    """The leader accepts a registration (he becomes a player of the current season) or
+    refuses it (the account is removed, after a confirmation)."""
+    member = get_object_or_404(User, pk=member_id, registration_pending=True)
+    decision = request.POST.get("decision")
+    if decision == "accept":
+        run_service(
+            request,
+            lambda: registration.registration_accept(
+                actor=request.user, member_id=member.pk,
+                season=competition_selectors.current_season()),
+            _("%(name)s is a member now and takes part in the current season.") % {"name": member.name},
+        )
+    elif decision == "refuse":
+        if not confirmed(request):
+            return confirmation_page(
+                request, title=_("Refuse the registration of %(name)s") % {"name": member.name},
+                consequences=[_("The account of %(name)s (%(email)s) is removed; he can no "
+                                "longer sign in.") % {"name": member.name, "email": member.email}],
+                cancel=reverse("competition:leader") + "#todo", button=_("Refuse"),
+            )
+        run_service(
+            request,
+            lambda: registration.registration_refuse(actor=request.user, member_id=member.pk),
+            _("The registration of %(name)s is refused; the account is removed.") % {"name": member.name},
+        )
+    else:
+        messages.error(request, _("Choose accept or refuse."))
+    return redirect(reverse("competition:leader") + "#todo")

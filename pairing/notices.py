@@ -108,7 +108,9 @@ def pairing_changed(evening: Evening) -> None:
     news = []
     for player, game in targets:
         signature = _signature(player.pk, game, bye.player_id if bye else None)
-        if not _same(latest.get(player.pk), signature) and player.member.email:
+        # His choice on "My details": no pairing e-mail when he turned it off.
+        if (not _same(latest.get(player.pk), signature) and player.member.email
+                and player.member.pairing_mail):
             news.append((player, signature))
     _queue(evening, news, NoticeKind.PAIRING)
 
@@ -118,7 +120,7 @@ def tempo_decided(game: Game) -> None:
     is also their updated pairing notice, so a later republish does not repeat it."""
     news = [
         (player, _signature(player.pk, game, None))
-        for player in (game.white, game.black) if player.member.email
+        for player in (game.white, game.black) if player.member.email and player.member.notice_mail
     ]
     _queue(game.evening, news, NoticeKind.TEMPO)
 
@@ -160,7 +162,8 @@ def withdrawals(evening: Evening, leader_emails: list[str]) -> int:
     for player, opponent in seated:
         if player.pk not in signed_off:
             continue
-        if opponent is not None and opponent.pk not in signed_off and opponent.member.email:
+        if (opponent is not None and opponent.pk not in signed_off and opponent.member.email
+                and opponent.member.notice_mail):
             add(opponent, player.pk)
         for email in leader_emails:
             add(player, player.pk, email)

@@ -194,13 +194,15 @@ def _free_board(evening: Evening) -> int:
     return board
 
 
-def _edit_done(actor: Actor, evening: Evening, action: Action, before: dict[str, Any], detail: dict[str, Any]) -> None:
+def _edit_done(actor: Actor, evening: Evening, action: Action, before: dict[str, Any],
+               detail: dict[str, Any], player: Player | None = None) -> None:
     evening.version += 1
     evening.save(update_fields=["version"])
     audit.record(
         actor=actor,
         action=action,
         evening=evening,
+        player=player,
         before=before,
         after={**pairing_snapshot(evening), **detail},
     )
@@ -255,7 +257,8 @@ def pairing_remove_player(*, actor: Actor, evening_id: int, player_id: int) -> N
     else:
         raise ValidationError(_("%(p)s is not in this pairing.") % {"p": player})
     _set_attendance(actor, evening, player, Attendance.ABSENT_WITHOUT_NOTICE)
-    _edit_done(actor, evening, Action.PAIRING_REMOVE_PLAYER, before, {"removed": player.pk})
+    _edit_done(actor, evening, Action.PAIRING_REMOVE_PLAYER, before,
+               {"removed": player.pk, "name": player.member.name}, player=player)
 
 
 @transaction.atomic(durable=True)
@@ -277,7 +280,8 @@ def pairing_add_player(*, actor: Actor, evening_id: int, player_id: int) -> None
         bye.delete()
         game_create(evening=evening, board=_free_board(evening), white=player, black=waiting)
     _set_attendance(actor, evening, player, Attendance.PRESENT)
-    _edit_done(actor, evening, Action.PAIRING_ADD_PLAYER, before, {"added": player.pk})
+    _edit_done(actor, evening, Action.PAIRING_ADD_PLAYER, before,
+               {"added": player.pk, "name": player.member.name}, player=player)
 
 
 @transaction.atomic(durable=True)

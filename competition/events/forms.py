@@ -98,7 +98,7 @@ class EntrantsForm(forms.Form):
     def __init__(self, *args: Any, event: SwissEvent, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["members"].queryset = (
-            get_user_model().objects.filter(is_active=True)
+            get_user_model().objects.members()
             .exclude(entries__event=event).order_by("name")
         )
 

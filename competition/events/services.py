@@ -519,10 +519,11 @@ def _write_result(
         "round": locked.round.number, "board": locked.board, "white": _num(locked.white_points),
         "black": _num(locked.black_points), "forfeit": forfeit,
     }
+    # Which game and which result, in words the audit trail can show without a query.
+    after |= {"event_name": event.name, "white_name": locked.white.name,
+              "black_name": locked.black.name if locked.black else ""}
     if correcting:
-        after |= {"event_name": event.name, "white_name": locked.white.name,
-                  "black_name": locked.black.name if locked.black else "",
-                  "later_rounds": later_rounds(locked.round)}
+        after |= {"later_rounds": later_rounds(locked.round)}
     _record(actor, Action.EVENT_RESULT_CORRECT if correcting else Action.EVENT_GAME_RESULT,
             event, before, **after)
     return locked
@@ -754,7 +755,7 @@ def _members_by_name(names: Iterable[str], *, unknown_ok: bool = False) -> dict[
     for name in wanted.values():
         query |= Q(name__iexact=name)
     found: dict[str, list[Any]] = {}
-    for user in get_user_model().objects.filter(query, is_active=True):
+    for user in get_user_model().objects.members().filter(query):
         key = user.name.strip().lower()
         if key in wanted:
             found.setdefault(key, []).append(user)

@@ -54,7 +54,7 @@ def half_cross_table(half: Half) -> dict[str, Any]:
         "half": half,
         "snapshot": snapshot,
         "rows": list(zip(rows, table, strict=True)),
-        "names": {row.player_id: row.player.member.name for row in rows},
+        "names": {row.player_id: row.player.member.shown_name for row in rows},
     }
 
 
@@ -98,7 +98,7 @@ def half_evening_matrix(half: Half) -> dict[str, Any]:
             for row, mx in zip(rows, matrix.rows, strict=True)
         ],
         "has_extra": matrix.has_extra,
-        "names": {row.player_id: row.player.member.name for row in rows},
+        "names": {row.player_id: row.player.member.shown_name for row in rows},
     }
 
 

@@ -191,7 +191,7 @@ def member_refs(rating_kind: str = RatingKind.KNSB) -> list[MemberRef]:
     field = rating_fields(rating_kind)[0]
     return [
         MemberRef(pk, name, rating, knsb or "", fide or "")
-        for pk, name, rating, knsb, fide in User.objects.filter(is_active=True).values_list(
+        for pk, name, rating, knsb, fide in User.objects.members().values_list(
             "pk", "name", field, "knsb_number", "fide_id"
         )
     ]

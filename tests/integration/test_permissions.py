@@ -4,6 +4,11 @@
 its five columns are what a visitor, a player (speler1), the arbiter, the leader and the
 administrator get. Each cell is one test (``test_permission_matrix[<row>-<role>]``).
 
+A sixth role, ``registered`` (a public registration the leader has not accepted yet:
+signed in, no member), follows from the row by one rule, written out where it differs
+(``registered=``): he gets what a visitor gets on a public page, what a player gets where
+a player is refused, and 403 where a visitor is sent to sign in (the page is for members).
+
 Outcomes:
 
 - ``200``, ``403``, ``404``, ``405``: the status code;
@@ -70,8 +75,9 @@ from tests.transactions import rolled_back
 pytestmark = pytest.mark.django_db
 
 TODAY = dt.date(2026, 11, 30)  # a Monday: ten winter evenings played, summer to come
-ROLES = ("visitor", "player", "arbiter", "leader", "administrator")
+ROLES = ("visitor", "player", "arbiter", "leader", "administrator", "registered")
 ACCOUNTS = {
+    "registered": "aangemeld@demo.club",
     "player": "speler1@demo.club",
     "arbiter": "arbiter@demo.club",
     "leader": "leider@demo.club",
@@ -112,6 +118,8 @@ class World:
     trf: str = ""
     duty_request: int = 0  # a pending club duty request for the later evening (of a 4th player)
     other_member: int = 0  # speler2's account (the roles page changes accounts, not players)
+    pending: int = 0  # a public registration not yet accepted (the "registered" role)
+    my_token: str = ""  # speler1's calendar feed secret
 
 
 @pytest.fixture(scope="module")
@@ -164,6 +172,11 @@ def world(django_db_setup, django_db_blocker):
         swiss.round_finish(actor=arbiter, round=done_round)
         asker = season.players.exclude(pk__in=[me.pk, other.pk, unpaired.pk, paired_player]).first()
         duty = services.club_duty_request(actor=asker.member, player=asker, evening=later, now=now)
+        # A stranger registered under an existing player's name (issue 23).
+        pending = User.objects.create_user(email=ACCOUNTS["registered"], password="x",
+                                           name=other.member.name, registration_pending=True)
+        from members.profile import calendar_token
+        token = calendar_token(me.member)
         yield World(
             season=season.slug,
             past_date=past.date.isoformat(),
@@ -191,6 +204,8 @@ def world(django_db_setup, django_db_blocker):
             ),
             trf=swiss.event_to_trf(live),
             duty_request=duty.pk,
+            pending=pending.pk,
+            my_token=token,
         )
 
 
@@ -287,6 +302,18 @@ def next_version(attr: str, model: Any = Game) -> Callable[[World], int]:
     return lambda w: model.objects.get(pk=getattr(w, attr)).version
 
 
+def pending_state(w: World) -> Any:
+    return list(User.objects.filter(pk=w.pending).values_list("registration_pending", "is_active"))
+
+
+def accounts(_: World) -> Any:
+    return sorted(User.objects.values_list("pk", "is_active", "phone", "public_as", "pairing_mail"))
+
+
+def tokens(_: World) -> Any:
+    return sorted(User.objects.values_list("pk", "calendar_token"))
+
+
 # --- The table ----------------------------------------------------------------------------
 
 
@@ -304,6 +331,16 @@ class Row:
     data: Callable[[World], dict] | None = None
     state: Callable[[World], Any] | None = None
     label: str = ""
+    registered: Any = None  # None: follows from the row (see the module's docstring)
+
+    def expected(self, role: str) -> Any:
+        if role != "registered":
+            return getattr(self, role)
+        if self.registered is not None:
+            return self.registered
+        if self.player == 403:
+            return 403
+        return 403 if self.visitor == LOGIN else self.visitor
 
     @property
     def id(self) -> str:
@@ -361,16 +398,16 @@ MATRIX: list[Row] = [
     _r("website:embed_pairing",        GET,  [],                        200,         200,   200,    200,   200),
     _r("website:embed_results",        GET,  [],                        200,         200,   200,    200,   200),
     _r("website:feed",                 GET,  [],                        200,         200,   200,    200,   200),
-    _r("account_login",                GET,  [],                        200,         302,   302,    302,   302),
-    _r("account_signup",               GET,  [],                        200,         302,   302,    302,   302),
+    _r("account_login",                GET,  [],                        200,         302,   302,    302,   302, registered=302),
+    _r("account_signup",               GET,  [],                        200,         302,   302,    302,   302, registered=302),
     _r("account_reset_password",       GET,  [],                        200,         200,   200,    200,   200),
-    _r("account_email",                GET,  [],                        LOGIN,       200,   200,    200,   200),
+    _r("account_email",                GET,  [],                        LOGIN,       200,   200,    200,   200, registered=200),
     # --- a player's own pages and writes
-    _r("competition:signup",           GET,  [],                        LOGIN,       200,   302,    302,   302),
-    _r("competition:signup",           POST, [],                        LOGIN,       DONE,  302,    302,   302,
+    _r("competition:signup",           GET,  [],                        LOGIN,       200,   302,    302,   302, registered=302),
+    _r("competition:signup",           POST, [],                        LOGIN,       DONE,  302,    302,   302, registered=302,
        data=lambda w: {"evenings": [str(w.later)], "status": "absent_with_notice"},
        state=registration("me", "later"), label="POST signup (own status)"),
-    _r("competition:signup",           POST, [],                        LOGIN,       DONE,  302,    302,   302,
+    _r("competition:signup",           POST, [],                        LOGIN,       DONE,  302,    302,   302, registered=302,
        data=lambda w: {"evenings": [str(w.later)], "status": "request_club_duty"},
        state=audit_and(club_duty), label="POST signup (request club duty)"),
     _r("pairing:tempo_request",        GET,  ["my_game"],               LOGIN,       200,   403,    403,   403),
@@ -571,6 +608,37 @@ MATRIX: list[Row] = [
     _r("members:invite",               POST, ["season", "other"],       LOGIN,       403,   403,    302,   302,
        state=lambda w: AuditRecord.objects.count(),
        label="POST members:invite (has a password: refused by rule)"),
+    _r("members:registration_decide",  POST, ["pending"],               LOGIN,       403,   403,    DONE,  DONE,
+       data=lambda w: {"decision": "accept"}, state=audit_and(pending_state),
+       label="POST registration_decide (accept)"),
+    _r("members:registration_decide",  POST, ["pending"],               LOGIN,       403,   403,    200,   200,
+       data=lambda w: {"decision": "refuse"}, state=audit_and(pending_state),
+       label="POST registration_decide (refuse: asks first)"),
+    _r("members:registration_decide",  POST, ["pending"],               LOGIN,       403,   403,    DONE,  DONE,
+       data=lambda w: {"decision": "refuse", "confirm": "1"}, state=audit_and(pending_state),
+       label="POST registration_decide (refuse, confirmed)"),
+    _r("members:remove",               POST, ["season", "other"],       LOGIN,       403,   403,    200,   200,
+       data=lambda w: {}, state=accounts, label="POST members:remove (asks first)"),
+    _r("members:remove",               POST, ["season", "other"],       LOGIN,       403,   403,    DONE,  DONE,
+       data=lambda w: {"confirm": "1"}, state=audit_and(accounts),
+       label="POST members:remove (confirmed)"),
+    # --- a member's own pages (My details), the privacy statement
+    _r("privacy",                      GET,  [],                        200,         200,   200,    200,   200),
+    _r("me:details",                   GET,  [],                        LOGIN,       200,   200,    200,   200),
+    _r("me:details",                   POST, [],                        LOGIN,       DONE,  DONE,   DONE,  DONE,
+       data=lambda w: {"phone": "06 1234 5678", "public_as": "initials", "pairing_mail": "on"},
+       state=audit_and(accounts)),
+    _r("me:data",                      GET,  [],                        LOGIN,       200,   200,    200,   200),
+    _r("me:calendar_renew",            POST, [],                        LOGIN,       DONE,  DONE,   DONE,  DONE,
+       data=lambda w: {}, state=tokens),
+    _r("me:calendar",                  GET,  ["my_token"],              200,         200,   200,    200,   200),
+    _r("me:calendar",                  GET,  ["=" + "x" * 43],          404,         404,   404,    404,   404,
+       label="GET me:calendar (unknown secret)"),
+    _r("me:leave",                     POST, [],                        LOGIN,       200,   200,    200,   200,
+       data=lambda w: {}, state=accounts, label="POST me:leave (asks first)"),
+    _r("me:leave",                     POST, [],                        LOGIN,       DONE,  DONE,   DONE,  302,
+       data=lambda w: {"confirm": "1"}, state=audit_and(accounts),
+       label="POST me:leave (confirmed; an administrator is refused by rule)"),
     # --- the Django admin (staff only; results, sign-ups and pairings are read-only there)
     _r("admin:index",                  GET,  [],                        ADMIN_LOGIN, ADMIN_LOGIN, ADMIN_LOGIN, ADMIN_LOGIN, 200),
     _r("admin:competition_game_changelist", GET, [],                    ADMIN_LOGIN, ADMIN_LOGIN, ADMIN_LOGIN, ADMIN_LOGIN, 200),
@@ -615,7 +683,7 @@ CELLS = [pytest.param(row, role, id=f"{row.id}-{role}") for row in MATRIX for ro
 
 @pytest.mark.parametrize(("row", "role"), CELLS)
 def test_permission_matrix(client, world, row: Row, role: str):
-    expected = str(getattr(row, role))
+    expected = str(row.expected(role))
     signed_in(client, role)
     url = reverse(row.name, args=_args(row, world)) + row.query
     before = row.state(world) if row.state else None
@@ -637,7 +705,7 @@ def test_every_url_is_in_the_matrix():
     """A new URL without a row fails here: say who may use it."""
     from django.urls import get_resolver
 
-    ours = {"competition", "pairing", "swiss", "prizes", "ratings", "members", "api_v1",
+    ours = {"competition", "pairing", "swiss", "prizes", "ratings", "members", "me", "api_v1",
             "website"}
     names = set()
     for ns, (_prefix, resolver) in get_resolver().namespace_dict.items():

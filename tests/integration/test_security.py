@@ -134,6 +134,7 @@ def test_sign_in_still_works_while_redis_is_down():
 # --- E-mail verification and enumeration -----------------------------------------------------
 
 
+@override_settings(OPEN_REGISTRATION=True)  # a club that opens registration
 def test_email_verification_is_mandatory_a_new_account_cannot_sign_in_before_confirming():
     assert settings.ACCOUNT_EMAIL_VERIFICATION == "mandatory"
     email = unique_email("new")
@@ -165,6 +166,7 @@ def test_password_reset_answers_the_same_for_a_known_and_an_unknown_address():
     assert len(mail.outbox) == 2
 
 
+@override_settings(OPEN_REGISTRATION=True)  # a club that opens registration
 def test_signing_up_with_an_existing_address_does_not_reveal_it():
     taken = unique_email("taken")
     verified_member(taken)
@@ -330,6 +332,7 @@ def test_the_placeholder_of_env_example_is_the_one_refused():
 # --- The public name is asked for, never derived from the address (issue 12, finding 9) ----
 
 
+@override_settings(OPEN_REGISTRATION=True)  # a club that opens registration
 def test_sign_up_asks_for_the_name_and_stores_it():
     email = unique_email("jan.jansen")
     page = Client().get(reverse("account_signup")).content.decode()
@@ -340,6 +343,7 @@ def test_sign_up_asks_for_the_name_and_stores_it():
     assert User.objects.get(email=email).name == "Jan Jansen"
 
 
+@override_settings(OPEN_REGISTRATION=True)  # a club that opens registration
 @pytest.mark.parametrize("name", [None, "", "   ", "jan@example.org"])
 def test_sign_up_without_a_real_name_is_refused_and_creates_nobody(name):
     email = unique_email("noname")
@@ -439,6 +443,7 @@ def test_the_trusted_proxy_count_comes_from_the_environment():
 
 
 @override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.PBKDF2PasswordHasher"])
+@override_settings(OPEN_REGISTRATION=True)  # a club that opens registration
 def test_signing_up_takes_as_long_for_a_known_address_as_for_a_new_one():
     """With the production hasher (the slow part of a sign-up) the medians of five runs of
     each path agree within a factor 2 (a shared machine jitters); before, the known address
