@@ -65,6 +65,8 @@ DERIVED_LABELS = (
     gettext_noop('eligibility'),
     gettext_noop('notice claimed at'),
     gettext_noop('notice sent at'),
+    gettext_noop('attempts'),
+    gettext_noop('last error'),
     gettext_noop('recipient'),
     gettext_noop('absent with notice'),
     gettext_noop('absent without notice'),

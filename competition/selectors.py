@@ -116,14 +116,14 @@ def standings_table_rows(
         return None, []
     rows = list(snapshot.rows.select_related("player__member").defer("explanation").order_by("rank"))
     rows = rows[:limit] if limit else rows
-    before = _ranks_before(half, snapshot.evening.date)
+    before = ranks_before(half, snapshot.evening.date)
     for row in rows:
         previous = before.get(row.player_id)
         row.change = None if previous is None else previous[0] - row.rank  # type: ignore[attr-defined]
     return snapshot, rows
 
 
-def _ranks_before(half: Half, day: dt.date) -> dict[int, tuple[int, Decimal]]:
+def ranks_before(half: Half, day: dt.date) -> dict[int, tuple[int, Decimal]]:
     """Each player's place and points in the half's standings after the last evening
     before ``day`` (the standings an evening on ``day`` starts from): two queries."""
     previous = (StandingsSnapshot.objects.filter(half=half, evening__date__lt=day)
@@ -183,7 +183,7 @@ def evening_page(evening: Evening) -> dict[str, Any]:
         evening.games.select_related("white__member", "black__member").order_by("board")
     )
     # Each player's place and points going into the evening, beside his name.
-    places = _ranks_before(evening.half, evening.date) if evening.half is not None else {}
+    places = ranks_before(evening.half, evening.date) if evening.half is not None else {}
     for g in games:  # who may ask for the alternative tempo
         g.member_ids = (g.white.member_id, g.black.member_id)  # type: ignore[attr-defined]
         g.white_standing = places.get(g.white_id)  # type: ignore[attr-defined]

@@ -16,8 +16,9 @@ class IdConverter:
     def to_python(self, value: str) -> int:
         return int(value)
 
-    def to_url(self, value: int | str) -> str:
-        return str(int(value))
+    def to_url(self, value: object) -> str:
+        # str() first: a template may pass a lazy value (a context processor's id).
+        return str(int(str(value)))
 
 
 class DayConverter:

@@ -146,8 +146,11 @@ def test_standings_in_the_api_are_the_standings_page_row_for_row(client, demo):
         for row in data["rows"]:
             shown = rows[row["player"]["id"]]
             # #, name, points, value, games, W, D, L, %, W−B, W/B, byes, absences
-            assert shown[0] == str(row["rank"])
-            assert shown[1] == row["player"]["name"]
+            change = row["change"]
+            arrow = "" if not change else ("▲" if change > 0 else "▼") + str(abs(change))
+            assert shown[0].split() == [str(row["rank"])] + ([arrow] if arrow else [])
+            rating = row["player"]["rating"]
+            assert shown[1].split() == row["player"]["name"].split() + ([str(rating)] if rating else [])
             assert Decimal(shown[2].replace(",", "")) == Decimal(row["score"])
             assert Decimal(shown[3]) == Decimal(row["value"])
             assert shown[4:8] == [str(row[k]) for k in ("games", "won", "drawn", "lost")]
@@ -184,7 +187,10 @@ def test_an_evening_in_the_api_is_its_page_board_for_board(client, demo):
     assert [int(b) for b, _ in boards] == [g["board"] for g in data["games"]]
     for (_board, row), game in zip(boards, data["games"], strict=True):
         shown = cells(row)
-        assert shown[1:3] == [game["white"]["name"], game["black"]["name"]]
+        # Each name with his rating, then his place and points going into the evening.
+        for cell, side in zip(shown[1:3], (game["white"], game["black"]), strict=True):
+            expected = side["name"].split() + ([str(side["rating"])] if side["rating"] else [])
+            assert cell.split()[: len(expected)] == expected
         assert f'data-result="{game["result"]}"' in row
     if data["bye"]:
         assert data["bye"]["name"] in html.split("Pairing bye")[1][:300]

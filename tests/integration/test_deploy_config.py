@@ -31,7 +31,7 @@ def test_compose_bounds_the_cache_and_keeps_the_broker_apart():
 
 def test_settings_take_the_broker_from_its_own_variable():
     code = ("import django; django.setup(); from django.conf import settings as s; "
-            "print(s.CACHES['default']['LOCATION'], s.CELERY_BROKER_URL)")
+            "print(s.CACHES['pages']['LOCATION'], s.CACHES['default']['LOCATION'], s.CELERY_BROKER_URL)")
     with tempfile.TemporaryDirectory() as var_dir:
         env = {"PATH": "/usr/bin:/bin", "DJANGO_SETTINGS_MODULE": "config.settings",
                "DJANGO_DEBUG": "1", "RANGLIJST_VAR_DIR": var_dir,
@@ -39,4 +39,7 @@ def test_settings_take_the_broker_from_its_own_variable():
         done = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT,
                               capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["redis://cache:6379/0", "redis://broker:6379/0"]
+    # Pages on the cache's Redis (it may evict); the rate limits ("default") and the broker
+    # on the broker's, which never evicts (docs/operations.md).
+    assert done.stdout.split() == ["redis://cache:6379/0", "redis://broker:6379/0",
+                                   "redis://broker:6379/0"]

@@ -70,7 +70,7 @@ def _num(value: Decimal | Fraction | int) -> str:
 
 def _player(player: Player) -> s.PlayerRef:
     return s.PlayerRef(id=player.pk, name=selectors.public_name(player.member),
-                       api=_url("player", player.pk))
+                       rating=player.member.rating, api=_url("player", player.pk))
 
 
 def _season(slug: str) -> Season:
@@ -131,19 +131,21 @@ def standings(request: HttpRequest, season: str, half: str, after: dt.date | Non
         raise HttpError(404, "No standings after that evening.")
     # The prize marks are those of the latest standings: none for an earlier evening.
     marks = prize_selectors.eligibility_marks(half_obj) if after is None else None
+    before = selectors.ranks_before(half_obj, snapshot.evening.date) if snapshot else {}
     return s.StandingsOut(
         season=season_obj.slug, half=half_obj.kind, system=season_obj.competition.system,
         after=snapshot.evening.date if snapshot else None,
         cycle_orders=snapshot.cycle_orders if snapshot else 0,
         evenings=[snap.evening.date for snap in selectors.standings_snapshots(half_obj)],
-        rows=[_standing(row, None if marks is None else marks.get(row.player_id, True))
+        rows=[_standing(row, None if marks is None else marks.get(row.player_id, True),
+                        before.get(row.player_id))
               for row in rows],
         links=s.Link(page=reverse("competition:standings_half", args=[season_obj.slug, half_obj.kind]),
                      api=_url("standings", season_obj.slug, half_obj.kind)),
     )
 
 
-def _standing(row: Any, eligible: bool | None) -> s.StandingRow:
+def _standing(row: Any, eligible: bool | None, previous: tuple[int, Any] | None) -> s.StandingRow:
     percentage = row.percentage
     return s.StandingRow(
         rank=row.rank, player=_player(row.player), start=row.player.start,
@@ -155,6 +157,7 @@ def _standing(row: Any, eligible: bool | None) -> s.StandingRow:
         byes=row.byes, absent_with_notice=row.absent_with_notice,
         absent_without_notice=row.absent_without_notice, club_duty=row.club_duty,
         game_points=_num(row.game_points), group=row.group, eligible=eligible,
+        change=None if previous is None else previous[0] - row.rank,
     )
 
 

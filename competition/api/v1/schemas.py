@@ -54,6 +54,7 @@ class SeasonOut(Schema):
 class PlayerRef(Schema):
     id: int
     name: str = Field(description="The member's public name.")
+    rating: int | None = Field(description="His KNSB rating, as the pages show it beside his name.")
     api: str
 
 
@@ -82,6 +83,9 @@ class StandingRow(Schema):
     group: int | None = Field(description="Ladder group 1-4.")
     eligible: bool | None = Field(
         description="Competes for a prize (the page's mark); null for earlier standings.")
+    change: int | None = Field(
+        description="Places gained since the evening before (▲2 is 2, ▼1 is -1); null for a "
+                    "newcomer or the half's first evening.")
 
 
 class StandingsOut(Schema):
