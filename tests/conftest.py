@@ -14,7 +14,9 @@ _browser_note: list[str] = []
 
 @pytest.fixture(autouse=True)
 def _language_reset():
-    """A request in Dutch activates Dutch in the test's thread (LocaleMiddleware), and it
+    """Every test starts with no rate-limit counts, and in the test settings' language.
+
+    A request in Dutch activates Dutch in the test's thread (LocaleMiddleware), and it
     would stay for the next test in the same worker: every test starts in the test settings'
     language. Without Django (``make test-unit``) there is nothing to reset."""
     yield
@@ -24,6 +26,11 @@ def _language_reset():
 
         if settings.configured:
             translation.deactivate()
+            # The sign-in and sign-up limits live in a cache no page clears (they must
+            # survive a full page cache): one test's attempts are not the next test's.
+            from django.core.cache import caches
+
+            caches["default"].clear()
 
 
 @pytest.fixture(autouse=True)
