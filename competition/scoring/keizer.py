@@ -19,10 +19,12 @@ from __future__ import annotations
 import array
 import hashlib
 import math
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import chain
+from operator import itemgetter
 from typing import Final, Literal, NamedTuple
 
 from competition.scoring.fixpoint import Recalculation, TotalsMatrix
@@ -158,19 +160,14 @@ class _Totals:
         return [c + sum([k * values[q] for q, k in terms]) for c, terms in zip(self.const, self.terms, strict=True)]
 
 
-def _evening_terms(units: _Units, events: Sequence[_Event], counts: Sequence[dict[str, int]]) -> _Terms:
-    """An evening's scoring terms; its events are added to the running `counts` in the
-    same pass (`count_event`, inline)."""
+def _evening_terms(units: _Units, events: Sequence[_Event]) -> _Terms:
+    """An evening's scoring terms."""
     terms = _Terms([], [], [], [], [])
     rules = units.rules
     # thousands of events a season: the list methods bound once
     add_row, add_of, add_coefficient = terms.rows.append, terms.of.append, terms.coefficients.append
     add_fixed, add_amount = terms.fixed.append, terms.amounts.append
-    for player, outcome, opponent, colour, over_limit in events:
-        player_counts = counts[player]
-        player_counts[_COUNTERS[outcome]] += 1
-        if colour is not None and outcome in _PLAYED:
-            player_counts["whites" if colour == "white" else "blacks"] += 1
+    for player, outcome, opponent, _, over_limit in events:
         rule = None if over_limit else rules.get(outcome)
         if rule is None:
             continue
@@ -183,6 +180,19 @@ def _evening_terms(units: _Units, events: Sequence[_Event], counts: Sequence[dic
             add_of(player if basis == "own" else opponent)  # type: ignore[arg-type]
             add_coefficient(coefficient)
     return terms
+
+
+def _counts_after(events: Sequence[Sequence[_Event]], size: int) -> list[dict[str, int]]:
+    """Every player's counts after these evenings: `count_event` for each event, the
+    events first tallied by (player, outcome, colour) (thousands a season, a few
+    hundred distinct)."""
+    counts = [new_counts() for _ in range(size)]
+    for (player, outcome, colour), n in Counter(map(_COUNTED, chain.from_iterable(events))).items():
+        player_counts = counts[player]
+        player_counts[_COUNTERS[outcome]] += n
+        if colour is not None and outcome in _PLAYED:
+            player_counts["whites" if colour == "white" else "blacks"] += n
+    return counts
 
 
 def _ordered(active: Sequence[int], totals: Sequence[int]) -> Order:
@@ -329,6 +339,7 @@ _COUNTERS = {
     Outcome.CLUB_DUTY: "club_duty",
 }
 _PLAYED = frozenset({Outcome.WIN, Outcome.DRAW, Outcome.LOSS})
+_COUNTED = itemgetter(_PLAYER, _OUTCOME, 3)  # an event's player, outcome and colour
 
 
 def count_event(counts: dict[str, int], outcome: Outcome, colour: str | None) -> None:
@@ -445,8 +456,8 @@ def compute_keizer_half(
     )
     if not evenings:
         return HalfResult(half, tuple(starting_order), (), False, ())
-    counts = [new_counts() for _ in range(size)]  # after the last evening
-    terms = [_evening_terms(units, evening_events, counts) for evening_events in events]
+    counts = _counts_after(events, size)  # after the last evening
+    terms = [_evening_terms(units, evening_events) for evening_events in events]
     rescored = params.method != "frozen"  # every evening rescored with new values
     matrix = TotalsMatrix(size, units.top, units.step) if rescored and engine == "matrix" else None
     state = _Totals(size) if rescored and matrix is None else None
@@ -461,7 +472,15 @@ def compute_keizer_half(
     outcomes: list[_EveningOutcome] = []
     rank_values = [Fraction(units.top - units.step * r, units.value_unit) for r in range(size)]
     totals_seen: dict[tuple[int, int], Fraction] = {}
-    in_matrix = 0  # the evenings added to the matrix so far
+    batch_end = []  # the matrix's batches through each evening: its terms, the players entering
+    if matrix is not None:
+        batches: list[tuple[Sequence[int], Sequence[int], Sequence[int], Sequence[int], Sequence[int]]] = []
+        for evening_terms, new in zip(terms, entering, strict=True):
+            batches.append(evening_terms)
+            if own_added and new:
+                batches.append((new, new, [own_added] * len(new), [], []))
+            batch_end.append(len(batches))
+        matrix.prepare(batches)
     for k in range(len(evenings)):
         active += entering[k]
         if state is not None:
@@ -479,11 +498,7 @@ def compute_keizer_half(
         elif rescored:
             r = None
             if matrix is not None:
-                for j in range(in_matrix, k + 1):  # evenings whose outcome was remembered are added now
-                    matrix.add_terms(*terms[j])
-                    if own_added and entering[j]:
-                        matrix.add_terms(entering[j], entering[j], [own_added] * len(entering[j]), [], [])
-                in_matrix = k + 1
+                matrix.add_prepared(batch_end[k])  # with the evenings whose outcome was remembered
                 if params.method == "fixpoint":
                     r = matrix.recalculate(active, used, max_iterations)
                 else:
