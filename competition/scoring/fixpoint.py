@@ -111,10 +111,11 @@ class TotalsMatrix:
                                   for i in range(3))
         fixed, amounts = (np.array(list(chain.from_iterable(b[i] for b in fast)), dtype=np.int64) for i in (3, 4))
         row_counts, fixed_counts = [len(b[0]) for b in fast], [len(b[3]) for b in fast]
-        abs_coef = np.zeros((len(fast), self.size), dtype=np.int64)
-        np.add.at(abs_coef, (np.repeat(np.arange(len(fast)), row_counts), rows), np.abs(coefficients))
-        abs_const = np.zeros((len(fast), self.size), dtype=np.int64)
-        np.add.at(abs_const, (np.repeat(np.arange(len(fast)), fixed_counts), fixed), np.abs(amounts))
+        cells = len(fast) * self.size  # (batch, player); float weights: every sum is below EXACT
+        abs_coef = np.bincount(np.repeat(np.arange(len(fast)) * self.size, row_counts) + rows,
+                               np.abs(coefficients), cells).astype(np.int64).reshape(len(fast), self.size)
+        abs_const = np.bincount(np.repeat(np.arange(len(fast)) * self.size, fixed_counts) + fixed,
+                                np.abs(amounts), cells).astype(np.int64).reshape(len(fast), self.size)
         abs_coef = np.cumsum(abs_coef, axis=0) + self._abs_coef  # after each batch
         abs_const = np.cumsum(abs_const, axis=0) + self._abs_const
         self._prepared = (
@@ -305,10 +306,9 @@ class TotalsMatrix:
             return self._full(players, cycle_orders[0], const + coef @ values, values, 1, False, iterations)
         dtype: type = np.int64 if n * bound < INT64 else object
         summed_values: npt.NDArray[Any] = np.zeros(count, dtype=dtype)
-        for cycle_order in cycle_orders:
-            placed: npt.NDArray[Any] = np.empty(count, dtype=dtype)
-            placed[cycle_order] = base.astype(dtype)
-            summed_values += placed
+        placed: npt.NDArray[Any] = base.astype(dtype)
+        for cycle_order in cycle_orders:  # each a permutation: no index twice
+            summed_values[cycle_order] += placed
         if dtype is np.int64:
             totals = n * const + coef @ summed_values
         else:
@@ -334,7 +334,7 @@ class TotalsMatrix:
         """A Recalculation over every player (those not active: 0), as Python ints."""
         if len(players) == self.size:
             full_totals, full_values = totals.tolist(), values.tolist()
-            order = tuple(np.asarray(settled, dtype=np.intp).tolist())
+            order = tuple(settled.tolist() if isinstance(settled, np.ndarray) else settled)
         else:
             full_totals, full_values = [0] * self.size, [0] * self.size
             for p, total, value in zip(players.tolist(), totals.tolist(), values.tolist(), strict=True):

@@ -271,7 +271,7 @@ def _events(
     absent: dict[int, _Event] = {}  # a player's absence without notice: one tuple all half
     for k, evening in enumerate(evenings):
         evening_events = _mentioned_events(evening, index, limit, absences)
-        mentioned = {e[0] for e in evening_events}
+        mentioned = set(map(_FIRST, evening_events))
         new = {index[p] for p in present_from_start if p in index} if k == 0 else set()
         new = (new | mentioned) - active
         active |= new
@@ -317,7 +317,7 @@ def _mentioned(
         absences[p] = before + 1
         over = limit is not None and before >= limit
         append(_event(p, Outcome.ABSENT_WITH_NOTICE, over_limit=over))
-    if len(events) != len({e[0] for e in events}):
+    if len(events) != len(set(map(_FIRST, events))):
         raise ValueError(f"a player appears twice in evening {evening.date}")
     return events
 
@@ -340,6 +340,7 @@ _COUNTERS = {
 }
 _PLAYED = frozenset({Outcome.WIN, Outcome.DRAW, Outcome.LOSS})
 _COUNTED = itemgetter(_PLAYER, _OUTCOME, 3)  # an event's player, outcome and colour
+_FIRST = itemgetter(_PLAYER)
 
 
 def count_event(counts: dict[str, int], outcome: Outcome, colour: str | None) -> None:
@@ -400,12 +401,12 @@ SETTLED = _Settled()
 
 def _evening_key(terms: _Terms, entering: Sequence[int]) -> bytes:
     """An evening's part of the `SETTLED` key: its scoring terms and the players entering,
-    each list length-prefixed, as int64 bytes (`repr` if a number does not fit; the first
-    byte tells which). Every evening's part ends where its own lengths say, so the
-    running digest over the evenings names them unambiguously."""
+    the six lists' lengths and then the lists, as int64 bytes (`repr` if a number does
+    not fit; the first byte tells which). Every evening's part ends where its own lengths
+    say, so the running digest over the evenings names them unambiguously."""
     parts = (*terms, entering)
-    try:
-        return b"i" + b"".join(len(part).to_bytes(8, "little") + array.array("q", part).tobytes() for part in parts)
+    try:  # the six lengths first, then the six lists
+        return b"i" + array.array("q", [*map(len, parts), *chain.from_iterable(parts)]).tobytes()
     except OverflowError:
         text = repr(parts).encode()
         return b"r" + len(text).to_bytes(8, "little") + text
