@@ -66,6 +66,9 @@ class TotalsMatrix:
         self._bases: dict[int, npt.NDArray[np.int64]] = {}
         self._base_floats: dict[int, npt.NDArray[np.float64]] = {}
         self._positions: dict[int, npt.NDArray[np.float64]] = {}
+        self._buffers: dict[int, tuple[
+            npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]
+        ]] = {}
         # Batches given to `prepare`: the next to add, and how many are prepared (in numpy).
         self._batches: list[Batch] = []
         self._next = self._fast = 0
@@ -220,6 +223,11 @@ class TotalsMatrix:
             self._base_floats[count].flags.writeable = False
             self._positions[count] = np.arange(count, dtype=np.float64)
             self._positions[count].flags.writeable = False
+            # `recalculate`'s working arrays, refilled by each (its values up to the 1 at the end)
+            self._buffers[count] = (
+                np.empty((count, count + 1), dtype=np.float64), np.ones(count + 1, dtype=np.float64),
+                np.empty(count, dtype=np.float64),
+            )
         return base
 
     def recalculate(self, active: Sequence[int], start: Order, max_iterations: int) -> Recalculation | None:
@@ -234,13 +242,11 @@ class TotalsMatrix:
         # One product gives the sort key -count × total + index: ascending is highest
         # total first, equal totals by starting position, and no two keys are equal. The
         # values go in times -count (`_base`), the constant column is index - count × const.
-        keys = np.empty((count, count + 1), dtype=np.float64)
-        keys[:, :count] = coef
         base = self._base(count)
         base_float, positions = self._base_floats[count], self._positions[count]
-        keys[:, count] = positions - count * const
-        values = np.ones(count + 1, dtype=np.float64)  # the last 1 picks the constant column
-        key_of = np.empty(count, dtype=np.float64)
+        keys, values, key_of = self._buffers[count]  # values: the last 1 picks the constant column
+        keys[:, :count] = coef
+        np.subtract(positions, count * const, out=keys[:, count])
 
         key = order.tobytes()
         seen = {key: 0}
