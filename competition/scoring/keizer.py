@@ -474,6 +474,7 @@ def compute_keizer_half(
     rank_values = [Fraction(units.top - units.step * r, units.value_unit) for r in range(size)]
     totals_seen: dict[tuple[int, int], Fraction] = {}
     batch_end = []  # the matrix's batches through each evening: its terms, the players entering
+    matrix_prepared = False  # prepared when first needed: a remembered season never is
     if matrix is not None:
         batches: list[tuple[Sequence[int], Sequence[int], Sequence[int], Sequence[int], Sequence[int]]] = []
         for evening_terms, new in zip(terms, entering, strict=True):
@@ -481,7 +482,6 @@ def compute_keizer_half(
             if own_added and new:
                 batches.append((new, new, [own_added] * len(new), [], []))
             batch_end.append(len(batches))
-        matrix.prepare(batches)
     for k in range(len(evenings)):
         active += entering[k]
         if state is not None:
@@ -499,6 +499,9 @@ def compute_keizer_half(
         elif rescored:
             r = None
             if matrix is not None:
+                if not matrix_prepared:  # at the first evening not remembered (none added yet)
+                    matrix.prepare(batches)
+                    matrix_prepared = True
                 matrix.add_prepared(batch_end[k])  # with the evenings whose outcome was remembered
                 if params.method == "fixpoint":
                     r = matrix.recalculate(active, used, max_iterations)
