@@ -8,15 +8,17 @@ of the recalculation is then one matrix-vector product and one sort.
 Exactness: float64 holds every integer below 2**53 exactly, and so does every partial
 sum of the product while `|const| + Σ|coef| × max|value|` stays below that bound (checked
 before each recalculation with the largest `Σ|const|` and `Σ|coef|` of any player; above
-it the caller uses the plain loop). The float product
-only decides the orders; the totals and values returned are recomputed in integers.
-The results equal the plain loop's (`keizer._recalculate`) bit for bit.
+it the caller uses the plain loop). Under that bound every sort key is an exact integer,
+so a settled order's totals are read back from its keys; after a cycle the summed totals
+are recomputed in integers (Python ints beyond int64). The results equal the plain
+loop's (`keizer._recalculate`) bit for bit.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -26,6 +28,8 @@ EXACT = 2**53  # float64 represents every integer of smaller magnitude exactly
 INT64 = 2**62  # a safe ceiling for int64 sums
 
 Order = tuple[int, ...]
+# Terms as `TotalsMatrix.add_terms` takes them: rows, of, coefficients, fixed, amounts.
+Batch = tuple[Sequence[int], Sequence[int], Sequence[int], Sequence[int], Sequence[int]]
 
 
 @dataclass(frozen=True)
@@ -62,6 +66,14 @@ class TotalsMatrix:
         self.usable = True  # False once a coefficient could overflow: use the plain loop
         self._bases: dict[int, npt.NDArray[np.int64]] = {}
         self._base_floats: dict[int, npt.NDArray[np.float64]] = {}
+        self._positions: dict[int, npt.NDArray[np.float64]] = {}
+        self._buffers: dict[int, tuple[
+            npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]
+        ]] = {}
+        # Batches given to `prepare`: the next to add, and how many are prepared (in numpy).
+        self._batches: list[Batch] = []
+        self._next = self._fast = 0
+        self._prepared: tuple[Any, ...] = ()
 
     def add_fixed(self, player: int, amount: int) -> None:
         self.add_terms([], [], [], [player], [amount])
@@ -75,7 +87,72 @@ class TotalsMatrix:
         fixed: Sequence[int], amounts: Sequence[int],
     ) -> None:
         """Many terms at once (an evening's): `coefficients[i]` × the value of `of[i]` for
-        `rows[i]`, `amounts[j]` fixed points for `fixed[j]`. A pair named twice counts twice."""
+        `rows[i]`, `amounts[j]` fixed points for `fixed[j]`. A pair named twice counts twice.
+        Batches prepared and not yet added are then added by `add_terms` too."""
+        self._fast = 0  # the prepared sums start from the matrix as it was: no longer true
+        self._add_terms(rows, of, coefficients, fixed, amounts)
+
+    def prepare(self, batches: Sequence[Batch]) -> None:
+        """Batches of terms (each as `add_terms` takes them, e.g. a half's evenings) to be
+        added later, in this order, by `add_prepared`. Their numpy arrays and running
+        exactness sums are made here once for all, so that adding one is two numpy calls;
+        batches from the first that takes `_total_abs` to EXACT on (or all, if the matrix
+        is not usable) are added by `add_terms` when their turn comes."""
+        for batch_rows, batch_of, batch_coefficients, batch_fixed, batch_amounts in batches:
+            if len(batch_rows) != len(batch_of) or len(batch_rows) != len(batch_coefficients) \
+                    or len(batch_fixed) != len(batch_amounts):
+                raise ValueError("add_terms: every term needs its row, its column and its amount")
+        self._batches, self._next, self._fast = list(batches), 0, 0
+        running, totals = self._total_abs, []
+        for batch in self._batches if self.usable else ():
+            running += sum(map(abs, batch[2])) + sum(map(abs, batch[4]))
+            if running >= EXACT:
+                break
+            totals.append(running)
+        fast = self._batches[: len(totals)]
+        # Below EXACT every number and every sum fits int64 exactly.
+        rows, of, coefficients = (np.array(list(chain.from_iterable(b[i] for b in fast)), dtype=np.int64)
+                                  for i in range(3))
+        fixed, amounts = (np.array(list(chain.from_iterable(b[i] for b in fast)), dtype=np.int64) for i in (3, 4))
+        row_counts, fixed_counts = [len(b[0]) for b in fast], [len(b[3]) for b in fast]
+        cells = len(fast) * self.size  # (batch, player); float weights: every sum is below EXACT
+        abs_coef = np.bincount(np.repeat(np.arange(len(fast)) * self.size, row_counts) + rows,
+                               np.abs(coefficients), cells).astype(np.int64).reshape(len(fast), self.size)
+        abs_const = np.bincount(np.repeat(np.arange(len(fast)) * self.size, fixed_counts) + fixed,
+                                np.abs(amounts), cells).astype(np.int64).reshape(len(fast), self.size)
+        abs_coef = np.cumsum(abs_coef, axis=0) + self._abs_coef  # after each batch
+        abs_const = np.cumsum(abs_const, axis=0) + self._abs_const
+        self._prepared = (
+            rows.astype(np.intp), of.astype(np.intp), coefficients, fixed.astype(np.intp), amounts,
+            np.cumsum([0, *row_counts]).tolist(), np.cumsum([0, *fixed_counts]).tolist(),
+            abs_coef, abs_const, abs_coef.max(axis=1, initial=0).tolist(),
+            abs_const.max(axis=1, initial=0).tolist(), totals,
+        )
+        self._fast = len(fast)
+
+    def add_prepared(self, upto: int) -> None:
+        """Add the prepared batches not added yet, up to (not including) batch `upto`."""
+        rows, of, coefficients, fixed, amounts, row_at, fixed_at, abs_coef, abs_const, max_coef, max_const, totals = (
+            self._prepared or (None,) * 12
+        )
+        for j in range(self._next, upto):
+            self._next = j + 1
+            if j >= self._fast:
+                self._add_terms(*self._batches[j])
+                continue
+            a, b = row_at[j], row_at[j + 1]
+            if b > a:  # add.at: a pair named twice counts twice
+                np.add.at(self.coef, (rows[a:b], of[a:b]), coefficients[a:b])
+            a, b = fixed_at[j], fixed_at[j + 1]
+            if b > a:
+                np.add.at(self.const, fixed[a:b], amounts[a:b])
+            self._abs_coef, self._abs_const = abs_coef[j].copy(), abs_const[j].copy()
+            self._max_abs_coef, self._max_abs_const, self._total_abs = max_coef[j], max_const[j], totals[j]
+
+    def _add_terms(
+        self, rows: Sequence[int], of: Sequence[int], coefficients: Sequence[int],
+        fixed: Sequence[int], amounts: Sequence[int],
+    ) -> None:
         if len(rows) != len(of) or len(rows) != len(coefficients) or len(fixed) != len(amounts):
             raise ValueError("add_terms: every term needs its row, its column and its amount")
         if not self.usable:
@@ -143,8 +220,15 @@ class TotalsMatrix:
         if base is None:
             base = self._bases[count] = self.top - self.step * np.arange(count, dtype=np.int64)
             base.flags.writeable = False
-            self._base_floats[count] = base.astype(np.float64)
+            self._base_floats[count] = (-count * base).astype(np.float64)  # see `recalculate`
             self._base_floats[count].flags.writeable = False
+            self._positions[count] = np.arange(count, dtype=np.float64)
+            self._positions[count].flags.writeable = False
+            # `recalculate`'s working arrays, refilled by each (its values up to the 1 at the end)
+            self._buffers[count] = (
+                np.empty((count, count + 1), dtype=np.float64), np.ones(count + 1, dtype=np.float64),
+                np.empty(count, dtype=np.float64),
+            )
         return base
 
     def recalculate(self, active: Sequence[int], start: Order, max_iterations: int) -> Recalculation | None:
@@ -157,14 +241,13 @@ class TotalsMatrix:
             return None
         players, coef, const, order = self._local(active, start)
         # One product gives the sort key -count × total + index: ascending is highest
-        # total first, equal totals by starting position, and no two keys are equal.
-        keys = np.empty((count, count + 1), dtype=np.float64)
-        np.multiply(coef, -count, out=keys[:, :count], casting="unsafe")
+        # total first, equal totals by starting position, and no two keys are equal. The
+        # values go in times -count (`_base`), the constant column is index - count × const.
         base = self._base(count)
-        base_float = self._base_floats[count]
-        keys[:, count] = np.arange(count) - count * const
-        values = np.ones(count + 1, dtype=np.float64)  # the last 1 picks the constant column
-        key_of = np.empty(count, dtype=np.float64)
+        base_float, positions = self._base_floats[count], self._positions[count]
+        keys, values, key_of = self._buffers[count]  # values: the last 1 picks the constant column
+        keys[:, :count] = coef
+        np.subtract(positions, count * const, out=keys[:, count])
 
         key = order.tobytes()
         seen = {key: 0}
@@ -178,8 +261,11 @@ class TotalsMatrix:
             dot(values, key_of)
             new = argsort()
             new_key = new.tobytes()
-            if new_key == key:
-                return self._result(players, coef, const, base, bound, [order], False, iteration)
+            if new_key == key:  # the totals are in the keys, exactly (`_bound`)
+                totals = ((positions - key_of) / count).astype(np.int64)
+                placed = np.empty(count, dtype=np.int64)
+                placed[order] = base
+                return self._full(players, order, totals, placed, 1, False, iteration)
             earlier = seen_get(new_key)
             if earlier is not None:
                 cycle_from, iterations = earlier, iteration
@@ -227,10 +313,9 @@ class TotalsMatrix:
             return self._full(players, cycle_orders[0], const + coef @ values, values, 1, False, iterations)
         dtype: type = np.int64 if n * bound < INT64 else object
         summed_values: npt.NDArray[Any] = np.zeros(count, dtype=dtype)
-        for cycle_order in cycle_orders:
-            placed: npt.NDArray[Any] = np.empty(count, dtype=dtype)
-            placed[cycle_order] = base.astype(dtype)
-            summed_values += placed
+        placed: npt.NDArray[Any] = base.astype(dtype)
+        for cycle_order in cycle_orders:  # each a permutation: no index twice
+            summed_values[cycle_order] += placed
         if dtype is np.int64:
             totals = n * const + coef @ summed_values
         else:
@@ -256,7 +341,7 @@ class TotalsMatrix:
         """A Recalculation over every player (those not active: 0), as Python ints."""
         if len(players) == self.size:
             full_totals, full_values = totals.tolist(), values.tolist()
-            order = tuple(np.asarray(settled, dtype=np.intp).tolist())
+            order = tuple(settled.tolist() if isinstance(settled, np.ndarray) else settled)
         else:
             full_totals, full_values = [0] * self.size, [0] * self.size
             for p, total, value in zip(players.tolist(), totals.tolist(), values.tolist(), strict=True):

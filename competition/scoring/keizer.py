@@ -19,10 +19,12 @@ from __future__ import annotations
 import array
 import hashlib
 import math
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import chain
+from operator import itemgetter
 from typing import Final, Literal, NamedTuple
 
 from competition.scoring.fixpoint import Recalculation, TotalsMatrix
@@ -158,19 +160,14 @@ class _Totals:
         return [c + sum([k * values[q] for q, k in terms]) for c, terms in zip(self.const, self.terms, strict=True)]
 
 
-def _evening_terms(units: _Units, events: Sequence[_Event], counts: Sequence[dict[str, int]]) -> _Terms:
-    """An evening's scoring terms; its events are added to the running `counts` in the
-    same pass (`count_event`, inline)."""
+def _evening_terms(units: _Units, events: Sequence[_Event]) -> _Terms:
+    """An evening's scoring terms."""
     terms = _Terms([], [], [], [], [])
     rules = units.rules
     # thousands of events a season: the list methods bound once
     add_row, add_of, add_coefficient = terms.rows.append, terms.of.append, terms.coefficients.append
     add_fixed, add_amount = terms.fixed.append, terms.amounts.append
-    for player, outcome, opponent, colour, over_limit in events:
-        player_counts = counts[player]
-        player_counts[_COUNTERS[outcome]] += 1
-        if colour is not None and outcome in _PLAYED:
-            player_counts["whites" if colour == "white" else "blacks"] += 1
+    for player, outcome, opponent, _, over_limit in events:
         rule = None if over_limit else rules.get(outcome)
         if rule is None:
             continue
@@ -183,6 +180,19 @@ def _evening_terms(units: _Units, events: Sequence[_Event], counts: Sequence[dic
             add_of(player if basis == "own" else opponent)  # type: ignore[arg-type]
             add_coefficient(coefficient)
     return terms
+
+
+def _counts_after(events: Sequence[Sequence[_Event]], size: int) -> list[dict[str, int]]:
+    """Every player's counts after these evenings: `count_event` for each event, the
+    events first tallied by (player, outcome, colour) (thousands a season, a few
+    hundred distinct)."""
+    counts = [new_counts() for _ in range(size)]
+    for (player, outcome, colour), n in Counter(map(_COUNTED, chain.from_iterable(events))).items():
+        player_counts = counts[player]
+        player_counts[_COUNTERS[outcome]] += n
+        if colour is not None and outcome in _PLAYED:
+            player_counts["whites" if colour == "white" else "blacks"] += n
+    return counts
 
 
 def _ordered(active: Sequence[int], totals: Sequence[int]) -> Order:
@@ -268,7 +278,7 @@ def _events(
     absent: dict[int, _Event] = {}  # a player's absence without notice: one tuple all half
     for k, evening in enumerate(evenings):
         evening_events = _mentioned_events(evening, index, limit, absences)
-        mentioned = {e[0] for e in evening_events}
+        mentioned = set(map(_FIRST, evening_events))
         new = {index[p] for p in present_from_start if p in index} if k == 0 else set()
         new = (new | mentioned) - active
         active |= new
@@ -314,7 +324,7 @@ def _mentioned(
         absences[p] = before + 1
         over = not absence_with_notice_scores(before, limit)
         append(_event(p, Outcome.ABSENT_WITH_NOTICE, over_limit=over))
-    if len(events) != len({e[0] for e in events}):
+    if len(events) != len(set(map(_FIRST, events))):
         raise ValueError(f"a player appears twice in evening {evening.date}")
     return events
 
@@ -336,6 +346,8 @@ _COUNTERS = {
     Outcome.CLUB_DUTY: "club_duty",
 }
 _PLAYED = frozenset({Outcome.WIN, Outcome.DRAW, Outcome.LOSS})
+_COUNTED = itemgetter(_PLAYER, _OUTCOME, 3)  # an event's player, outcome and colour
+_FIRST = itemgetter(_PLAYER)
 
 
 def count_event(counts: dict[str, int], outcome: Outcome, colour: str | None) -> None:
@@ -396,12 +408,12 @@ SETTLED = _Settled()
 
 def _evening_key(terms: _Terms, entering: Sequence[int]) -> bytes:
     """An evening's part of the `SETTLED` key: its scoring terms and the players entering,
-    each list length-prefixed, as int64 bytes (`repr` if a number does not fit; the first
-    byte tells which). Every evening's part ends where its own lengths say, so the
-    running digest over the evenings names them unambiguously."""
+    the six lists' lengths and then the lists, as int64 bytes (`repr` if a number does
+    not fit; the first byte tells which). Every evening's part ends where its own lengths
+    say, so the running digest over the evenings names them unambiguously."""
     parts = (*terms, entering)
-    try:
-        return b"i" + b"".join(len(part).to_bytes(8, "little") + array.array("q", part).tobytes() for part in parts)
+    try:  # the six lengths first, then the six lists
+        return b"i" + array.array("q", [*map(len, parts), *chain.from_iterable(parts)]).tobytes()
     except OverflowError:
         text = repr(parts).encode()
         return b"r" + len(text).to_bytes(8, "little") + text
@@ -452,8 +464,8 @@ def compute_keizer_half(
     )
     if not evenings:
         return HalfResult(half, tuple(starting_order), (), False, ())
-    counts = [new_counts() for _ in range(size)]  # after the last evening
-    terms = [_evening_terms(units, evening_events, counts) for evening_events in events]
+    counts = _counts_after(events, size)  # after the last evening
+    terms = [_evening_terms(units, evening_events) for evening_events in events]
     rescored = params.method != "frozen"  # every evening rescored with new values
     matrix = TotalsMatrix(size, units.top, units.step) if rescored and engine == "matrix" else None
     state = _Totals(size) if rescored and matrix is None else None
@@ -468,7 +480,15 @@ def compute_keizer_half(
     outcomes: list[_EveningOutcome] = []
     rank_values = [Fraction(units.top - units.step * r, units.value_unit) for r in range(size)]
     totals_seen: dict[tuple[int, int], Fraction] = {}
-    in_matrix = 0  # the evenings added to the matrix so far
+    batch_end = []  # the matrix's batches through each evening: its terms, the players entering
+    matrix_prepared = False  # prepared when first needed: a remembered season never is
+    if matrix is not None:
+        batches: list[tuple[Sequence[int], Sequence[int], Sequence[int], Sequence[int], Sequence[int]]] = []
+        for evening_terms, new in zip(terms, entering, strict=True):
+            batches.append(evening_terms)
+            if own_added and new:
+                batches.append((new, new, [own_added] * len(new), [], []))
+            batch_end.append(len(batches))
     for k in range(len(evenings)):
         active += entering[k]
         if state is not None:
@@ -486,11 +506,10 @@ def compute_keizer_half(
         elif rescored:
             r = None
             if matrix is not None:
-                for j in range(in_matrix, k + 1):  # evenings whose outcome was remembered are added now
-                    matrix.add_terms(*terms[j])
-                    if own_added and entering[j]:
-                        matrix.add_terms(entering[j], entering[j], [own_added] * len(entering[j]), [], [])
-                in_matrix = k + 1
+                if not matrix_prepared:  # at the first evening not remembered (none added yet)
+                    matrix.prepare(batches)
+                    matrix_prepared = True
+                matrix.add_prepared(batch_end[k])  # with the evenings whose outcome was remembered
                 if params.method == "fixpoint":
                     r = matrix.recalculate(active, used, max_iterations)
                 else:

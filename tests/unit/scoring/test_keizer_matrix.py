@@ -115,3 +115,49 @@ def test_sums_beyond_int64_are_checked_exactly_per_player() -> None:
     assert grid.recalculate([0, 1, 2], (0, 1, 2), 10) is None
     with pytest.raises(ValueError, match="every term needs"):
         TotalsMatrix(2, 1, 0).add_terms([0], [1], [], [], [])
+
+
+def _state(grid: TotalsMatrix) -> tuple:
+    return (
+        grid.coef.tolist(), grid.const.tolist(), grid._abs_coef.tolist(), grid._abs_const.tolist(),
+        grid._total_abs, grid._max_abs_coef, grid._max_abs_const, grid.usable,
+    )
+
+
+_AMOUNTS = st.sampled_from([-(2**61), -7, 0, 3, 2**40, 2**52, 2**61])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(
+    st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3), _AMOUNTS), max_size=4),
+    st.lists(st.tuples(st.integers(0, 3), _AMOUNTS), max_size=3),
+), max_size=6), st.integers(0, 6))
+def test_prepared_batches_add_up_as_added_one_by_one(raw, upto) -> None:
+    # Small and large numbers alike: past 2**53 (and 2**62) the prepared batches are added
+    # the slow, checked way; every step leaves the matrix as add_terms does.
+    batches = [([r for r, _, _ in terms], [o for _, o, _ in terms], [c for _, _, c in terms],
+                [p for p, _ in fixed], [a for _, a in fixed]) for terms, fixed in raw]
+    one_by_one, prepared = TotalsMatrix(4, 60, 1), TotalsMatrix(4, 60, 1)
+    prepared.prepare(batches)
+    for j, batch in enumerate(batches[: min(upto, len(batches))]):
+        one_by_one.add_terms(*batch)
+        prepared.add_prepared(j + 1)
+        assert _state(prepared) == _state(one_by_one)
+    prepared.add_prepared(len(batches))  # the rest at once
+    for batch in batches[min(upto, len(batches)):]:
+        one_by_one.add_terms(*batch)
+    assert _state(prepared) == _state(one_by_one)
+
+
+def test_a_batch_added_directly_after_prepare_keeps_the_sums_exact() -> None:
+    one_by_one, prepared = TotalsMatrix(2, 60, 1), TotalsMatrix(2, 60, 1)
+    batches = [([0], [1], [5], [1], [7]), ([1], [0], [-3], [], [])]
+    prepared.prepare(batches)
+    prepared.add_prepared(1)
+    prepared.add_terms([0], [0], [2**52], [], [])
+    prepared.add_prepared(2)
+    for batch in (batches[0], ([0], [0], [2**52], [], []), batches[1]):
+        one_by_one.add_terms(*batch)
+    assert _state(prepared) == _state(one_by_one)
+    with pytest.raises(ValueError, match="every term needs"):
+        TotalsMatrix(2, 1, 0).prepare([([0], [1], [], [], [])])
