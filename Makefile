@@ -74,16 +74,16 @@ loadtest: install
 
 # The pure packages strictly, the shell's writes and reads with Django's stubs.
 MYPY_TARGETS := competition/scoring competition/events/engine competition/prizes/engine \
-	pairing/engine competition/calendar.py competition/signup.py competition/seasonfile.py \
-	competition/services.py competition/selectors.py competition/standings.py \
-	competition/audit.py competition/jobs.py competition/tasks.py competition/seasonio.py \
-	competition/notices.py competition/overviews/selectors.py \
+	pairing/engine competition/season/engine/calendar.py competition/season/engine/signup.py competition/season/engine/seasonfile.py \
+	competition/season/services.py competition/season/selectors.py competition/season/standings.py \
+	competition/audit core/jobs.py competition/season/tasks.py competition/season/seasonio.py \
+	competition/season/notices.py competition/overviews/selectors.py \
 	competition/events/services.py competition/events/selectors.py \
 	competition/prizes/services.py competition/prizes/selectors.py \
 	competition/ratings/engine competition/ratings/services.py competition/ratings/selectors.py \
 	pairing/services.py pairing/selectors.py pairing/notices.py pairing/tasks.py \
-	members/permissions.py members/models.py members/services.py members/selectors.py \
-	members/invitations.py competition/audit_text.py competition/history/selectors.py \
+	core/permissions.py members/models.py members/services.py members/selectors.py \
+	members/invitations.py competition/history/selectors.py \
 	competition/website/services.py competition/website/selectors.py competition/api \
 	members/registration.py members/profile.py members/privacy.py members/names.py \
 	members/calendar.py

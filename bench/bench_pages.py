@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from competition.scoring.generate import random_season  # noqa: E402
-from competition.seasonfile import dump_season  # noqa: E402
+from competition.season.engine.seasonfile import dump_season  # noqa: E402
 
 PLAYERS, EVENINGS, SEED, SYSTEM = 100, 40, 2026, "pion"
 DATABASE = "ranglijst_bench"

@@ -72,7 +72,7 @@ COUNTED = {
 
 
 def count(counts: dict[str, int], event: Event) -> None:
-    """One more evening in a player's statistics (RULES.md 9)."""
+    """One more evening in a player's statistics (docs/rules.md 9)."""
     counts[COUNTED[event.outcome]] += 1
     if event.outcome in (Outcome.WIN, Outcome.DRAW, Outcome.LOSS):
         counts["whites" if event.colour == "white" else "blacks"] += 1

@@ -13,8 +13,7 @@ from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
 from django.forms.models import model_to_dict
 
-from . import audit
-from .models import (
+from competition.models import (
     AuditRecord,
     Bye,
     Competition,
@@ -34,9 +33,11 @@ from .models import (
     SwissGame,
     SwissRound,
 )
-from .pagecache import pages_changed
+from competition.season.services import schedule_recalculation
+from core.pagecache import pages_changed
+
+from . import audit
 from .scoring.params import ParameterError, parameters_to_dict, parse_parameters
-from .services import schedule_recalculation
 
 
 class CompetitionForm(forms.ModelForm):

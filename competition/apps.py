@@ -8,8 +8,9 @@ class CompetitionConfig(AppConfig):
 
     def ready(self) -> None:
         # Register the Celery tasks in every process, so services can queue them by name.
-        from . import tasks  # noqa: F401
-        from .labels import translate_labels
+        from competition.season import tasks  # noqa: F401
+        from core.labels import translate_labels
+
         from .ratings import tasks as rating_tasks  # noqa: F401
 
         translate_labels()

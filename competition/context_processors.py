@@ -1,9 +1,9 @@
 from django.conf import settings
 from django.utils.functional import SimpleLazyObject
 
-from . import selectors
-from .models import Player
-from .pagecache import versioned
+from competition.models import Player
+from competition.season import selectors
+from core.pagecache import versioned
 
 
 def _my_player_id(request):

@@ -16,12 +16,11 @@ from django.contrib.auth.models import Group
 from django.db import transaction
 from django.utils import timezone
 
+from competition.models import Attendance, Evening, EveningKind, PlayerKind, Prize, Result, Season
+from competition.season import services
+from competition.season.standings import recalculate_season
 from members import roles
 from members.models import User
-
-from . import services
-from .models import Attendance, Evening, EveningKind, PlayerKind, Prize, Result, Season
-from .standings import recalculate_season
 
 PASSWORD = "schaken123"
 FIRST = ["Anna", "Bas", "Cor", "Daan", "Eva", "Floor", "Gert", "Henk Jan", "Ingrid", "Joost",

@@ -1,5 +1,5 @@
 """The shell's validator for single-line text (names, event names, one-line notes,
-reasons), on the pure definition of ``competition.singleline``. On the model fields (so
+reasons), on the pure definition of ``core.singleline``. On the model fields (so
 the admin's forms and ``full_clean`` check it) and on the forms that are no model forms."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.utils.deconstruct import deconstructible
 from django.utils.translation import gettext_lazy as _
 
-from .singleline import control_characters, is_single_line
+from core.singleline import control_characters, is_single_line
 
 
 @deconstructible

@@ -3,9 +3,9 @@ from django.contrib import admin
 from django.urls import include, path, register_converter
 from django.utils.translation import gettext_lazy as _
 
-from competition import views as competition_views
 from competition.api.http import public_urls
 from competition.api.v1 import endpoints as api_v1
+from competition.pages import views as pages
 from config import health
 from config.converters import DayConverter, IdConverter
 from members.profile_views import privacy_statement
@@ -30,7 +30,7 @@ urlpatterns = [
     path("accounts/email/undo/<str:token>/", email_undo, name="members_email_undo"),
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("language/<str:code>/", competition_views.language, name="language"),
+    path("language/<str:code>/", pages.language, name="language"),
     path("pairing/", include("pairing.urls")),
     path("events/", include("competition.events.urls")),
     path("prizes/", include("competition.prizes.urls")),

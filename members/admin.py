@@ -2,8 +2,9 @@ from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.utils.translation import gettext_lazy as _
 
+from members.roles import may_manage_account
+
 from .models import User
-from .permissions import may_manage_account
 
 
 @admin.register(User)

@@ -14,9 +14,9 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from icalendar import Calendar, Event
 
-from competition.ical import GAME_HOURS
 from competition.models import Evening, EveningKind, EveningStatus, Game, Player, Registration
-from competition.signup import PRESENT, default_status
+from competition.season.engine.signup import PRESENT, default_status
+from competition.season.ical import GAME_HOURS
 
 from .models import User
 from .names import public_name

@@ -22,13 +22,13 @@ from django.utils.translation import gettext as _
 
 from competition import audit
 from competition.audit import Action
-from competition.pagecache import pages_changed
+from core.pagecache import pages_changed
+from core.permissions import Actor, Perm, require
 
 from .models import PublicName, User
 from .names import public_name
-from .permissions import Actor, require
 
-LEADER_PERM = "competition.manage_registrations"
+LEADER_PERM = Perm.MANAGE_REGISTRATIONS
 PHONE_CHARACTERS = set("0123456789+-() ")
 
 

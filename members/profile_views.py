@@ -19,9 +19,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from competition import selectors as competition_selectors
 from competition.models import Player
-from competition.web import confirmation_page, confirmed, error_messages, season_or_404
+from competition.season import selectors as competition_selectors
+from competition.season.selectors import season_or_404
+from core.web import confirmation_page, confirmed, error_messages
 
 from . import privacy, profile
 from .calendar import member_calendar_ics

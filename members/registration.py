@@ -19,12 +19,12 @@ from django.utils.translation import gettext as _
 from competition import audit
 from competition.audit import Action
 from competition.models import Player, PlayerKind, Season
+from core.permissions import Actor, Perm, require
 
 from .models import User
-from .permissions import Actor, require
 from .roles import PLAYER, ensure_groups
 
-PERM = "competition.manage_registrations"
+PERM = Perm.MANAGE_REGISTRATIONS
 
 
 def registration_open() -> bool:

@@ -4,6 +4,16 @@ A role is the set of things a person may do; the permission codenames live on th
 competition models (``Meta.permissions``) so checks read as ``user.has_perm(...)``.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from core.permissions import Actor, Perm, person
+
+if TYPE_CHECKING:
+    from members.models import User
+
+
 PLAYER = "player"
 ARBITER = "arbiter"
 LEADER = "leader"
@@ -14,29 +24,29 @@ ROLES = (PLAYER, ARBITER, LEADER, ADMINISTRATOR)
 # app_label.codename for each role; every later role includes what it needs explicitly.
 ROLE_PERMISSIONS: dict[str, tuple[str, ...]] = {
     PLAYER: (
-        "competition.register_self",
+        Perm.REGISTER_SELF,
     ),
     ARBITER: (
-        "competition.register_self",
-        "competition.enter_results",
+        Perm.REGISTER_SELF,
+        Perm.ENTER_RESULTS,
     ),
     LEADER: (
-        "competition.register_self",
-        "competition.enter_results",
-        "competition.manage_registrations",
-        "competition.manage_pairings",
-        "competition.approve_tempo",
-        "competition.manage_calendar",
+        Perm.REGISTER_SELF,
+        Perm.ENTER_RESULTS,
+        Perm.MANAGE_REGISTRATIONS,
+        Perm.MANAGE_PAIRINGS,
+        Perm.APPROVE_TEMPO,
+        Perm.MANAGE_CALENDAR,
     ),
     ADMINISTRATOR: (
-        "competition.register_self",
-        "competition.enter_results",
-        "competition.manage_registrations",
-        "competition.manage_pairings",
-        "competition.approve_tempo",
-        "competition.manage_calendar",
-        "competition.manage_season",
-        "competition.override_eligibility",
+        Perm.REGISTER_SELF,
+        Perm.ENTER_RESULTS,
+        Perm.MANAGE_REGISTRATIONS,
+        Perm.MANAGE_PAIRINGS,
+        Perm.APPROVE_TEMPO,
+        Perm.MANAGE_CALENDAR,
+        Perm.MANAGE_SEASON,
+        Perm.OVERRIDE_ELIGIBILITY,
     ),
 }
 
@@ -79,3 +89,27 @@ def role_label(user: object) -> str:
         if role in names:
             return labels[role]
     return _("member")
+
+
+def account_rank(user: User) -> int:
+    """Where ``user`` stands in the role order: player < arbiter < leader < administrator
+    (``roles.ROLES``) < staff (the Django admin) < superuser; -1 without a role."""
+    if user.is_superuser:
+        return len(ROLES) + 1
+    if user.is_staff:
+        return len(ROLES)
+    names = set(user.groups.values_list("name", flat=True))
+    return max((i for i, role in enumerate(ROLES) if role in names), default=-1)
+
+
+def may_manage_account(actor: Actor | None, target: User) -> bool:
+    """Whether ``actor`` may change ``target``'s sign-in (his e-mail address or his
+    password): a superuser anyone's, others their own, or one strictly below his own place in the role order. So a
+    leader never reaches a fellow leader's, an administrator's or a superuser's account
+    (docs/trust.md, "Accounts")."""
+    who = person(actor)
+    if who is None:
+        return False
+    if who.is_superuser:
+        return True
+    return who.pk == target.pk or account_rank(who) > account_rank(target)

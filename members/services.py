@@ -8,7 +8,7 @@ the leader's daily work, not the administrator's set-up (docs/leader.md).
 The starting order is free to change until the season's first game. Afterwards a Keizer
 starting order is fixed (it decides standings already published); the ladder's starting
 position (``van``) may still be moved, and every game of the season is recalculated with
-it (RULES.md 4.2).
+it (docs/rules.md 4.2).
 """
 
 from __future__ import annotations
@@ -23,16 +23,17 @@ from django.utils.translation import gettext as _
 
 from competition import audit
 from competition.audit import Action
-from competition.jobs import enqueue_on_commit
 from competition.models import Game, Half, Player, PlayerKind, RatingKind, Season
-from competition.services import renumber, schedule_recalculation
+from competition.season.services import renumber, schedule_recalculation
 from competition.validators import require_single_line
+from core.jobs import enqueue_on_commit
+from core.permissions import Actor, Perm, require
+from members.roles import may_manage_account
 
 from .models import User
-from .permissions import Actor, may_manage_account, require
 from .roles import ADMINISTRATOR, PLAYER, ROLES, ensure_groups
 
-PERM = "competition.manage_registrations"
+PERM = Perm.MANAGE_REGISTRATIONS
 INVITE_TASK = "members.tasks.send_invitation"
 EMAIL_CHANGE_TASK = "members.tasks.send_email_change"
 
@@ -91,7 +92,7 @@ def member_add(
 ) -> Player:
     """A new member, taking part in ``season`` from now on, invited by e-mail to set his
     password. He joins at the end of the starting order; on his first evening the pairing
-    places him next to the player whose rating is closest to his (RULES.md 3)."""
+    places him next to the player whose rating is closest to his (docs/rules.md 3)."""
     require(actor, PERM)
     season = Season.objects.select_for_update().get(pk=season.pk)
     email = User.objects.normalize_email(email.strip()).lower()
@@ -239,7 +240,7 @@ def _check_order_open(season: Season) -> None:
 
 @transaction.atomic(durable=True)
 def starting_order_by_rating(*, actor: Actor, season: Season) -> list[Player]:
-    """The starting order by rating on 1 September, highest first (RULES.md 4.1), before
+    """The starting order by rating on 1 September, highest first (docs/rules.md 4.1), before
     the first game. Adjust it afterwards with ``player_move``."""
     require(actor, PERM)
     season = Season.objects.select_for_update(of=("self",)).select_related("competition").get(pk=season.pk)
@@ -261,7 +262,7 @@ def starting_order_by_rating(*, actor: Actor, season: Season) -> list[Player]:
 def player_move(*, actor: Actor, player: Player, position: int) -> Player:
     """Put ``player`` at ``position`` in the starting order; the players in between move
     one place. Before the first game for any competition; for the ladder also later, with
-    retroactive effect: every game of the season is scored again (RULES.md 4.2)."""
+    retroactive effect: every game of the season is scored again (docs/rules.md 4.2)."""
     require(actor, PERM)
     season = Season.objects.select_for_update(of=("self",)).select_related("competition").get(pk=player.season_id)
     _check_order_open(season)
@@ -287,7 +288,7 @@ def player_move(*, actor: Actor, player: Player, position: int) -> Player:
 
 # --- Roles (the administrator) ----------------------------------------------------------
 
-ROLE_PERM = "competition.manage_season"
+ROLE_PERM = Perm.MANAGE_SEASON
 
 
 def role_of(member: User) -> str | None:

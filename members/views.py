@@ -16,16 +16,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from competition import selectors as competition_selectors
 from competition.models import Player, Season
-from competition.web import (
-    confirmation_page,
-    confirmed,
-    error_messages,
-    form_error_messages,
-    run_service,
-    season_or_404,
-)
+from competition.season import selectors as competition_selectors
+from competition.season.selectors import season_or_404
+from core.web import confirmation_page, confirmed, error_messages, form_error_messages, run_service
 
 from . import email_change, registration, selectors, services
 from .decorators import any_permission_required

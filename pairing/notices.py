@@ -25,8 +25,6 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from competition import links
-from competition.jobs import enqueue_on_commit
 from competition.models import (
     Attendance,
     Bye,
@@ -37,6 +35,8 @@ from competition.models import (
     Registration,
     Tempo,
 )
+from competition.season import links
+from core.jobs import enqueue_on_commit
 
 from .models import GAME_KINDS, MAX_ATTEMPTS, NoticeKind, NoticeState, PairingNotice
 

@@ -26,11 +26,11 @@ from competition.models import (
     Result,
     Tempo,
 )
-from competition.selectors import club_duty_requests_pending
-from competition.signup import default_status, sign_up_open_after_publication
-from competition.standings import compute, load_season_data
+from competition.season.engine.signup import default_status, sign_up_open_after_publication
+from competition.season.selectors import club_duty_requests_pending
+from competition.season.standings import compute, load_season_data
+from core.permissions import Actor, Perm
 from members.models import User
-from members.permissions import Actor
 from members.roles import LEADER
 
 from .engine import types as pt
@@ -61,7 +61,7 @@ def requesting_player(actor: Actor | None, game: Game) -> Player | None:
 
 
 def present_players(evening: Evening) -> list[Player]:
-    """Fixed players not signed off and flexible players signed up (RULES.md 5)."""
+    """Fixed players not signed off and flexible players signed up (docs/rules.md 5)."""
     regs = dict(evening.registrations.values_list("player_id", "status"))
     players = Player.objects.filter(season_id=evening.season_id).select_related("member")
     return [
@@ -416,7 +416,7 @@ def evening_page(evening: Evening, user: Actor) -> dict[str, Any]:
         "broken": broken,
         "tempo_requests": [g for g in games if g.tempo == Tempo.REQUESTED],
         "club_duty_requests": list(club_duty_requests_pending(evening=evening)),
-        "can_decide_club_duty": user.has_perm("competition.manage_registrations"),
+        "can_decide_club_duty": user.has_perm(Perm.MANAGE_REGISTRATIONS),
         "statuses": Attendance.choices,
         "removable": removable,
         "addable": [p for p in players if p.pk not in paired_ids],
@@ -424,9 +424,9 @@ def evening_page(evening: Evening, user: Actor) -> dict[str, Any]:
         "confirm_publish": " ".join(publish_consequences(evening, repair=False)) if not published else "",
         "confirm_repair": " ".join(publish_consequences(evening, repair=True)) if published else "",
         "confirm_remove": " ".join(remove_consequences(evening)),
-        "can_pair": user.has_perm("competition.manage_pairings"),
-        "can_register": user.has_perm("competition.manage_registrations"),
-        "can_tempo": user.has_perm("competition.approve_tempo"),
+        "can_pair": user.has_perm(Perm.MANAGE_PAIRINGS),
+        "can_register": user.has_perm(Perm.MANAGE_REGISTRATIONS),
+        "can_tempo": user.has_perm(Perm.APPROVE_TEMPO),
     }
 
 

@@ -30,14 +30,14 @@ from competition.models import (
     Registration,
     Tempo,
 )
-from competition.pagecache import pages_changed
-from competition.services import (
+from competition.season.services import (
     bye_set,
     game_create,
     registration_set,
     schedule_recalculation,
 )
-from members.permissions import Actor, person, require
+from core.pagecache import pages_changed
+from core.permissions import Actor, Perm, person, require
 
 from . import notices
 from .engine.keizer import pair_evening
@@ -65,7 +65,7 @@ def evening_pair_and_publish(
     hand is checked for permission.
     ``force`` re-pairs a published evening that has no result yet (late changes).
     """
-    require(actor, "competition.manage_pairings", system=system)
+    require(actor, Perm.MANAGE_PAIRINGS, system=system)
     evening = (
         Evening.objects.select_for_update(of=("self",))
         .select_related("season__competition", "half")
@@ -131,7 +131,7 @@ def registrations_set_bulk(
 ) -> list[Registration]:
     """One status for several players of one evening (the leader's evening page): each
     is set as ``registration_set`` does (audited per player), all or none."""
-    require(actor, "competition.manage_registrations")
+    require(actor, Perm.MANAGE_REGISTRATIONS)
     evening = Evening.objects.get(pk=evening_id)
     wanted = set(player_ids)
     if not wanted:
@@ -213,7 +213,7 @@ def _edit_done(actor: Actor, evening: Evening, action: Action, before: dict[str,
 
 @transaction.atomic(durable=True)
 def pairing_swap_colours(*, actor: Actor, game_id: int) -> Game:
-    require(actor, "competition.manage_pairings")
+    require(actor, Perm.MANAGE_PAIRINGS)
     game = Game.objects.select_related("evening").get(pk=game_id)
     evening = _locked_published(game.evening_id)
     game = Game.objects.select_for_update().get(pk=game_id)
@@ -234,7 +234,7 @@ def pairing_remove_player(*, actor: Actor, evening_id: int, player_id: int) -> N
     duty): that one stands. His opponent takes the bye, or, if somebody has the bye
     already, plays him on the same board. No other board moves: the board is left empty
     when the opponent takes the bye."""
-    require(actor, "competition.manage_pairings")
+    require(actor, Perm.MANAGE_PAIRINGS)
     evening = _locked_published(evening_id)
     player = _season_player(evening, player_id)
     before = pairing_snapshot(evening)
@@ -264,7 +264,7 @@ def pairing_remove_player(*, actor: Actor, evening_id: int, player_id: int) -> N
 @transaction.atomic(durable=True)
 def pairing_add_player(*, actor: Actor, evening_id: int, player_id: int) -> None:
     """A late arrival: he plays whoever has the bye, or takes the bye himself."""
-    require(actor, "competition.manage_pairings")
+    require(actor, Perm.MANAGE_PAIRINGS)
     evening = _locked_published(evening_id)
     player = _season_player(evening, player_id)
     before = pairing_snapshot(evening)
@@ -287,7 +287,7 @@ def pairing_add_player(*, actor: Actor, evening_id: int, player_id: int) -> None
 @transaction.atomic(durable=True)
 def pairing_swap_opponents(*, actor: Actor, game_a: int, game_b: int) -> None:
     """Exchange the black players of two games (the leader's manual correction)."""
-    require(actor, "competition.manage_pairings")
+    require(actor, Perm.MANAGE_PAIRINGS)
     if game_a == game_b:
         raise ValidationError(_("Choose two different games."))
     a = Game.objects.select_related("evening").get(pk=game_a)
@@ -316,14 +316,14 @@ def withdrawals_notify(*, evening_id: int) -> int:
     """Tell the opponent and the leaders of every paired player who signed off himself
     after the pairing was published, once (the task after his sign-off, and the catch-up
     job, call it). Returns how many e-mails were queued."""
-    require(None, "competition.manage_pairings", system=True)
+    require(None, Perm.MANAGE_PAIRINGS, system=True)
     evening = Evening.objects.select_for_update(of=("self",)).filter(pk=evening_id).first()
     if evening is None or evening.status != EveningStatus.PUBLISHED:
         return 0
     return notices.withdrawals(evening, leader_emails())
 
 
-# --- The tempo exception (RULES.md 5) ---------------------------------------------------------
+# --- The tempo exception (docs/rules.md 5) ---------------------------------------------------------
 # Two players may agree on 40 moves in 90 minutes, then 15 minutes; one of them asks, the
 # competition leader approves or refuses before the evening, and both are told by e-mail.
 
@@ -382,7 +382,7 @@ def tempo_request(
 def tempo_decide(*, actor: Actor, game: Game, approve: bool) -> Game:
     """The leader approves or refuses a pending request; both players get an e-mail
     after commit."""
-    require(actor, "competition.approve_tempo")
+    require(actor, Perm.APPROVE_TEMPO)
     game = _locked_game(game)
     if game.tempo != Tempo.REQUESTED:
         raise ValidationError(_("There is no tempo request for this game."))

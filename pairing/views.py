@@ -17,7 +17,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from competition import selectors
 from competition.models import (
     Attendance,
     Evening,
@@ -27,8 +26,10 @@ from competition.models import (
     Player,
     Tempo,
 )
-from competition.services import registration_set
-from competition.web import (
+from competition.season import selectors
+from competition.season.services import registration_set
+from core.permissions import Perm
+from core.web import (
     confirmation_page,
     confirmed,
     error_messages,
@@ -49,7 +50,7 @@ from .forms import (
     TempoRequestForm,
 )
 
-LEADER_PERMS = ("competition.manage_pairings", "competition.manage_registrations")
+LEADER_PERMS = (Perm.MANAGE_PAIRINGS, Perm.MANAGE_REGISTRATIONS)
 
 
 leader_required = any_permission_required(*LEADER_PERMS)
@@ -165,7 +166,7 @@ def player_evenings(request: HttpRequest, evening_id: int, player_id: int) -> Ht
     player = get_object_or_404(
         Player.objects.select_related("member"), pk=player_id, season_id=evening_obj.season_id
     )
-    if not request.user.has_perm("competition.manage_registrations"):
+    if not request.user.has_perm(Perm.MANAGE_REGISTRATIONS):
         raise PermissionDenied
     upcoming = selectors.upcoming_evenings(evening_obj.season)
     form = PlayerEveningsForm(

@@ -159,8 +159,8 @@ def build_club() -> dict:
     from django.contrib.auth.models import Group
     from django.utils import timezone
 
-    from competition import services
     from competition.models import EveningKind, PlayerKind, Result
+    from competition.season import services
     from members import roles
     from members.models import User
     from pairing.services import evening_pair_and_publish
@@ -200,7 +200,7 @@ def build_club() -> dict:
             for game in evening.games.all():
                 services.result_set(actor=arbiters[0], game=game, result=rng.choice(outcomes))
         evening_pair_and_publish(actor=None, system=True, evening_id=past[-1].pk, now=past[-1].deadline)
-    from competition.standings import recalculate_season
+    from competition.season.standings import recalculate_season
 
     recalculate_season(season.pk)
     coming = [e for e in playing if e.deadline > timezone.now()]
@@ -404,7 +404,7 @@ def queue_drained(redis_url: str, seconds: float = 180) -> bool:
     import redis
 
     from competition.models import Season
-    from competition.standings import standings_behind
+    from competition.season.standings import standings_behind
 
     queue = redis.Redis.from_url(redis_url, socket_timeout=2)
     deadline = time.monotonic() + seconds
@@ -422,7 +422,7 @@ def check_standings(redis_url: str) -> list[str]:
     """Every season's stored standings against a fresh computation, once the queue is
     empty; one line per season."""
     from competition.models import Season, StandingsState
-    from competition.standings import standings_current
+    from competition.season.standings import standings_current
 
     drained = queue_drained(redis_url)
     problems = [] if drained else ["the queue did not drain within 3 minutes"]

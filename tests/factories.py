@@ -7,8 +7,8 @@ import itertools
 
 from django.contrib.auth.models import Group
 
-from competition import services
 from competition.models import PlayerKind, Season
+from competition.season import services
 from members.models import User
 from members.roles import ensure_groups
 

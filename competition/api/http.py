@@ -16,7 +16,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import URLPattern, include
 from django.utils.cache import patch_vary_headers
 
-from competition.pagecache import Params, cache_public_page
+from core.pagecache import Params, cache_public_page
 
 ALLOWED = ("GET", "HEAD", "OPTIONS")
 CORS = {

@@ -10,8 +10,8 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from competition.forms import DatePicker
 from competition.models import EventKind, Season, SwissEvent, SwissRound
+from competition.season.forms import DatePicker
 from competition.validators import single_line
 
 # One tap per board: (code, label). The code is "<white>-<black>", "F" marks a forfeit.

@@ -231,7 +231,7 @@ def event_is_finished(event: SwissEvent, rounds_done: int | None = None) -> bool
 
 
 def event_standings(event: SwissEvent, *, entrants: Sequence[SwissEntrant] | None = None) -> list[StandingRow]:
-    """Ranked by the event's tie-break order (RULES 7, 8: PTS, DE, BH-M1, SB) over the
+    """Ranked by the event's tie-break order (docs/rules.md 7, 8: PTS, DE, BH-M1, SB) over the
     finished rounds; in a blitz championship the players level on points at the top share
     first place (the playoff decides). The decider mark is set once every round is finished."""
     entrants = list(entrants) if entrants is not None else event_entrants(event)
@@ -259,7 +259,7 @@ def event_standings(event: SwissEvent, *, entrants: Sequence[SwissEntrant] | Non
 
 
 def _blitz_tie_for_first(event: SwissEvent, scores: dict[int, Fraction]) -> set[int]:
-    """RULES 8: in the blitz championship a tie for first *on points* is decided by playoff
+    """docs/rules.md 8: in the blitz championship a tie for first *on points* is decided by playoff
     games (the tie-breaks only order the other places); they share first place until then."""
     if event.kind != EventKind.BLITZ or not scores:
         return set()

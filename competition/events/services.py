@@ -1,5 +1,5 @@
-"""Writes of the Swiss events: the rapid competition (RULES 7), the blitz championship and
-its playoff (RULES 8). One function per use case, as in ``competition.services``: each
+"""Writes of the Swiss events: the rapid competition (docs/rules.md 7), the blitz championship and
+its playoff (docs/rules.md 8). One function per use case, as in ``competition.season.services``: each
 checks permission, locks the row it changes, validates, writes and records an audit row
 (actions ``swiss.*``). The rules live in the pure engines; this module only feeds them.
 
@@ -25,8 +25,6 @@ from django.utils.translation import gettext as _
 
 from competition import audit
 from competition.audit import Action
-from competition.calendar import CLUB_TZ
-from competition.dates import short_day
 from competition.models import (
     Evening,
     EveningKind,
@@ -40,11 +38,13 @@ from competition.models import (
     SwissGame,
     SwissRound,
 )
-from competition.pagecache import pages_changed
-from competition.services import Conflict, renumber
-from competition.singleline import NotSingleLine
+from competition.season.engine.calendar import CLUB_TZ
+from competition.season.services import Conflict, renumber
 from competition.validators import require_single_line
-from members.permissions import Actor, require
+from core.dates import short_day
+from core.pagecache import pages_changed
+from core.permissions import Actor, Perm, require
+from core.singleline import NotSingleLine
 
 from .engine import trf
 from .engine.berger import playoff_rounds
@@ -61,11 +61,11 @@ from .selectors import (
     tied_for_first,
 )
 
-RAPID_ROUNDS = 9  # RULES 7
-RAPID_ROUND_START = dt.time(20, 30)  # RULES 7: rounds on a rapid evening start 20:30
+RAPID_ROUNDS = 9  # docs/rules.md 7
+RAPID_ROUND_START = dt.time(20, 30)  # docs/rules.md 7: rounds on a rapid evening start 20:30
 
-MANAGE = "competition.manage_pairings"
-ARBITER = "competition.enter_results"
+MANAGE = Perm.MANAGE_PAIRINGS
+ARBITER = Perm.ENTER_RESULTS
 
 __all__ = [
     "Conflict",
@@ -338,7 +338,7 @@ def round_open(*, actor: Actor, event: SwissEvent, evening: Evening | None = Non
 
 @transaction.atomic(durable=True)
 def presence_set(*, actor: Actor, round: SwissRound, entrant_ids: Iterable[int]) -> SwissRound:
-    """The arbiter marks who is present for a round (RULES 7: present 15 minutes before the
+    """The arbiter marks who is present for a round (docs/rules.md 7: present 15 minutes before the
     round, the arbiter's marking is the record). Only before the round is paired."""
     require(actor, ARBITER)
     rnd = _lock_round(round)
@@ -562,7 +562,7 @@ def round_finish(*, actor: Actor, round: SwissRound) -> SwissRound:
 
 @transaction.atomic(durable=True)
 def blitz_playoff_create(*, actor: Actor, event: SwissEvent) -> SwissEvent:
-    """The playoff of an unbroken tie for first (RULES 8): a double round robin by the Berger
+    """The playoff of an unbroken tie for first (docs/rules.md 8): a double round robin by the Berger
     tables, every tied player meeting every other with both colours, all games created at
     once. Berger numbers follow the start numbers. Generating twice gives the same playoff."""
     require(actor, ARBITER)

@@ -16,16 +16,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from competition.formversion import posted_version
 from competition.models import RoundStatus, Season, SwissEvent, SwissGame, SwissRound
-from competition.pagecache import cache_public_page
-from competition.web import (
-    confirmation_page,
-    confirmed,
-    error_messages,
-    run_service,
-    season_or_404,
-)
+from competition.season.selectors import season_or_404
+from core.formversion import posted_version
+from core.pagecache import cache_public_page
+from core.web import confirmation_page, confirmed, error_messages, run_service
 from members.decorators import any_permission_required
 
 from . import selectors as sel

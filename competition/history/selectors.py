@@ -32,7 +32,7 @@ from competition.models import (
 )
 from competition.prizes.selectors import HALF_ORDER, KIND_ORDER, PrizeSection, prize_sections
 from competition.scoring.headtohead import Board, Record, head_to_head
-from competition.selectors import current_season
+from competition.season.selectors import current_season
 from members.names import public_name_of
 
 PODIUM = 3  # the archive's index shows the first three of each half

@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from competition.pagecache import cache_public_page
-from competition.web import season_or_404
+from competition.season.selectors import season_or_404
+from core.pagecache import cache_public_page
 
 from . import selectors
 

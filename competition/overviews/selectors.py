@@ -21,7 +21,7 @@ from competition.models import (
     Tempo,
 )
 from competition.scoring.crosstable import CrossGame, EveningLine, cross_table, evening_matrix
-from competition.selectors import latest_snapshot
+from competition.season.selectors import latest_snapshot
 
 
 def _half_games(half: Half):

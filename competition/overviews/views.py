@@ -9,10 +9,10 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
-from competition import selectors as competition_selectors
 from competition.models import Half, HalfKind
-from competition.pagecache import cache_public_page, evening_version
-from competition.web import season_or_404
+from competition.season import selectors as competition_selectors
+from competition.season.selectors import season_or_404
+from core.pagecache import cache_public_page, evening_version
 
 from . import selectors
 

@@ -8,8 +8,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from competition.forms import DateListField, DatePicker
 from competition.models import Half, Player, PlayerKind
+from competition.season.forms import DateListField, DatePicker
 from competition.validators import single_line
 
 RESULT_LABELS = {

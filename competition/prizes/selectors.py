@@ -1,4 +1,4 @@
-"""Reads for prizes, eligibility and the playoffs (RULES.md 6; docs/prizes.md).
+"""Reads for prizes, eligibility and the playoffs (docs/rules.md 6; docs/prizes.md).
 
 The numbers come from the standings engine (``standings.load_season_data`` + ``compute``)
 and the pure prize and bracket functions; this module adds the database's decisions: the
@@ -17,7 +17,6 @@ from typing import Any
 from django.db.models import Count, Q, Subquery
 from django.utils.translation import gettext as _
 
-from competition.dates import short_day
 from competition.models import (
     EligibilityOverride,
     Evening,
@@ -40,8 +39,8 @@ from competition.models import (
 from competition.scoring import types as t
 from competition.scoring.display import round_points
 from competition.scoring.eligibility import Eligibility, keizer_eligibility, ladder_eligibility
-from competition.selectors import club_today
-from competition.standings import SeasonData, compute, load_season_data
+from competition.season.standings import SeasonData, compute, load_season_data
+from core.dates import club_today, short_day
 
 from .engine import awards as pure
 from .engine.playoffs import (

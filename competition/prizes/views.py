@@ -12,16 +12,11 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from competition.dates import short_day
 from competition.models import PlayerKind, Season
-from competition.web import (
-    confirmation_page,
-    confirmed,
-    error_messages,
-    form_error_messages,
-    run_service,
-    season_or_404,
-)
+from competition.season.selectors import season_or_404
+from core.dates import short_day
+from core.permissions import Perm
+from core.web import confirmation_page, confirmed, error_messages, form_error_messages, run_service
 from members.decorators import any_permission_required
 
 from . import selectors as prize_selectors
@@ -38,7 +33,7 @@ from .forms import (
     next_season_initial,
 )
 
-MANAGE_PERMS = ("competition.manage_season", "competition.override_eligibility")
+MANAGE_PERMS = (Perm.MANAGE_SEASON, Perm.OVERRIDE_ELIGIBILITY)
 
 
 # --- Public pages -----------------------------------------------------------------------
@@ -59,10 +54,10 @@ def playoffs(request: HttpRequest, season: str) -> HttpResponse:
     context = prize_selectors.playoff_page(season_obj)
     user = request.user
     context.update(
-        can_enter=user.has_perm("competition.enter_results"),
-        can_move=user.has_perm("competition.manage_pairings"),
-        can_create=user.has_perm("competition.manage_pairings") and context["bracket_row"] is None,
-        can_confirm=user.has_perm("competition.manage_season"),
+        can_enter=user.has_perm(Perm.ENTER_RESULTS),
+        can_move=user.has_perm(Perm.MANAGE_PAIRINGS),
+        can_create=user.has_perm(Perm.MANAGE_PAIRINGS) and context["bracket_row"] is None,
+        can_confirm=user.has_perm(Perm.MANAGE_SEASON),
         results=PLAYOFF_RESULTS,
         confirm_draw=" ".join(draw_consequences()),
     )
@@ -88,7 +83,7 @@ def _to_playoffs(season: Season, anchor: str = "") -> HttpResponse:
 
 @require_POST
 @login_required
-@permission_required("competition.manage_pairings", raise_exception=True)
+@permission_required(Perm.MANAGE_PAIRINGS, raise_exception=True)
 def playoffs_create(request: HttpRequest, season: str) -> HttpResponse:
     season_obj = season_or_404(season)
     if not confirmed(request):
@@ -104,7 +99,7 @@ def playoffs_create(request: HttpRequest, season: str) -> HttpResponse:
 
 @require_POST
 @login_required
-@permission_required("competition.enter_results", raise_exception=True)
+@permission_required(Perm.ENTER_RESULTS, raise_exception=True)
 def playoff_result(request: HttpRequest, season: str) -> HttpResponse:
     season_obj = season_or_404(season)
     form = PlayoffResultForm(request.POST)
@@ -124,7 +119,7 @@ def playoff_result(request: HttpRequest, season: str) -> HttpResponse:
 
 @require_POST
 @login_required
-@permission_required("competition.manage_pairings", raise_exception=True)
+@permission_required(Perm.MANAGE_PAIRINGS, raise_exception=True)
 def playoff_result_withdraw(request: HttpRequest, season: str) -> HttpResponse:
     season_obj = season_or_404(season)
     match = request.POST.get("match", "")[:20]
@@ -140,7 +135,7 @@ def playoff_result_withdraw(request: HttpRequest, season: str) -> HttpResponse:
 
 @require_POST
 @login_required
-@permission_required("competition.manage_pairings", raise_exception=True)
+@permission_required(Perm.MANAGE_PAIRINGS, raise_exception=True)
 def playoff_date(request: HttpRequest, season: str) -> HttpResponse:
     season_obj = season_or_404(season)
     form = PlayoffDateForm(request.POST)
@@ -160,7 +155,7 @@ def playoff_date(request: HttpRequest, season: str) -> HttpResponse:
 
 @require_POST
 @login_required
-@permission_required("competition.manage_season", raise_exception=True)
+@permission_required(Perm.MANAGE_SEASON, raise_exception=True)
 def playoff_prizes(request: HttpRequest, season: str) -> HttpResponse:
     season_obj = season_or_404(season)
     run_service(request, lambda: prize_services.playoff_prizes_confirm(actor=request.user, season=season_obj),
@@ -193,7 +188,7 @@ def _to_manage(season: Season, anchor: str = "") -> HttpResponse:
 
 @require_POST
 @login_required
-@permission_required("competition.override_eligibility", raise_exception=True)
+@permission_required(Perm.OVERRIDE_ELIGIBILITY, raise_exception=True)
 def override_set(request: HttpRequest, season: str) -> HttpResponse:
     season_obj = season_or_404(season)
     form = EligibilityOverrideForm(request.POST, season=season_obj)
@@ -214,7 +209,7 @@ def override_set(request: HttpRequest, season: str) -> HttpResponse:
 
 @require_POST
 @login_required
-@permission_required("competition.override_eligibility", raise_exception=True)
+@permission_required(Perm.OVERRIDE_ELIGIBILITY, raise_exception=True)
 def override_clear(request: HttpRequest, season: str) -> HttpResponse:
     season_obj = season_or_404(season)
     form = HalfPlayerForm(request.POST, season=season_obj)
@@ -234,7 +229,7 @@ def override_clear(request: HttpRequest, season: str) -> HttpResponse:
 
 @require_POST
 @login_required
-@permission_required("competition.manage_season", raise_exception=True)
+@permission_required(Perm.MANAGE_SEASON, raise_exception=True)
 def confirm(request: HttpRequest, season: str) -> HttpResponse:
     season_obj = season_or_404(season)
     form = HalfForm(request.POST, season=season_obj)
@@ -249,7 +244,7 @@ def confirm(request: HttpRequest, season: str) -> HttpResponse:
 
 @require_POST
 @login_required
-@permission_required("competition.manage_season", raise_exception=True)
+@permission_required(Perm.MANAGE_SEASON, raise_exception=True)
 def player_kind(request: HttpRequest, season: str) -> HttpResponse:
     season_obj = season_or_404(season)
     form = PlayerKindForm(request.POST, season=season_obj)
@@ -266,10 +261,10 @@ def player_kind(request: HttpRequest, season: str) -> HttpResponse:
 
 @require_POST
 @login_required
-@permission_required("competition.manage_season", raise_exception=True)
+@permission_required(Perm.MANAGE_SEASON, raise_exception=True)
 def next_season(request: HttpRequest, season: str) -> HttpResponse:
     season_obj = season_or_404(season)
-    if not request.user.has_perm("competition.manage_season"):
+    if not request.user.has_perm(Perm.MANAGE_SEASON):
         raise PermissionDenied
     form = NextSeasonForm(request.POST)
     if form.is_valid():

@@ -8,8 +8,8 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
-from competition.forms import DatePicker
 from competition.models import Half, RatingKind, Season
+from competition.season.forms import DatePicker
 
 from .engine.lists import CSV_FIELDS, CSV_REQUIRED
 from .engine.matching import FIDE, KNSB

@@ -1,6 +1,6 @@
 """Writes for rating lists: an upload is stored, read (by a task), matched and shown; the
 leader saves the matched ratings in one audited action, and may then set a season's
-starting order from them (RULES.md 2 and 4.1: by rating on 1 September)."""
+starting order from them (docs/rules.md 2 and 4.1: by rating on 1 September)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from competition import audit
-from competition import services as competition_services
 from competition.audit import Action
 from competition.models import (
     Competition,
@@ -28,10 +27,11 @@ from competition.models import (
     RatingKind,
     Season,
 )
-from competition.pagecache import pages_changed
-from competition.singleline import CONTROL
+from competition.season import services as competition_services
+from core.pagecache import pages_changed
+from core.permissions import Actor, Perm, person, require
+from core.singleline import CONTROL
 from members.models import User
-from members.permissions import Actor, person, require
 
 from .engine.errors import MISSING_COLUMN, NOT_READ, UNKNOWN_FORMAT, RatingListError
 from .engine.lists import (
@@ -54,8 +54,8 @@ from .texts import error_text
 
 log = logging.getLogger(__name__)
 
-IMPORT_PERM = "competition.manage_calendar"  # the leader's pages: leader and administrator
-START_ORDER_PERM = "competition.manage_season"  # as players_order_by_rating
+IMPORT_PERM = Perm.MANAGE_CALENDAR  # the leader's pages: leader and administrator
+START_ORDER_PERM = Perm.MANAGE_SEASON  # as players_order_by_rating
 
 
 def upload_dir() -> Path:
@@ -348,7 +348,7 @@ def _plain(value: Any) -> Any:
 def season_start_from_ratings(*, actor: Actor, season: Season) -> list[Player]:
     """Each player's rating on 1 September becomes his member's current rating of the
     competition's kind (``Competition.start_rating``: KNSB or FIDE), and the starting
-    order follows it (RULES.md 4.1). Only before the first game: afterwards the starting
+    order follows it (docs/rules.md 4.1). Only before the first game: afterwards the starting
     order decides standings that have been published."""
     require(actor, START_ORDER_PERM)
     season = Season.objects.select_for_update(of=("self",)).select_related("competition").get(pk=season.pk)
@@ -405,7 +405,7 @@ def trf_settings_set(
     """What the TRF files for rating carry of the club: the venue's city (022), the chief
     arbiter (102) and which rating (FIDE, or KNSB in NRS records). Audited."""
     from competition.models import Competition, RatingKind
-    from competition.singleline import is_single_line
+    from core.singleline import is_single_line
 
     require(actor, IMPORT_PERM)
     city, arbiter = city.strip(), arbiter.strip()

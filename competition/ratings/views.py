@@ -11,9 +11,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from competition.jobs import enqueue
 from competition.models import RatingImport, RatingImportStatus, Season
-from competition.singleline import NotSingleLine
+from core.jobs import enqueue
+from core.singleline import NotSingleLine
 from members.decorators import any_permission_required
 
 from . import selectors, services

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-# A game's result as the database stores it (RULES.md 4.3).
+# A game's result as the database stores it (docs/rules.md 4.3).
 WHITE_WINS, DRAW, BLACK_WINS = "1-0", "1/2-1/2", "0-1"
 WHITE_FORFEIT_WIN, BLACK_FORFEIT_WIN, DOUBLE_FORFEIT = "1-0F", "0-1F", "0-0F"
 POSTPONED, PENDING = "postponed", ""

@@ -1,4 +1,4 @@
-"""Who competes for a prize (RULES.md 6), read from the standings: the mark beside a
+"""Who competes for a prize (docs/rules.md 6), read from the standings: the mark beside a
 name and the numbers behind it. Pure; the recalculation stores it with the standings, and
 the prize rules (``competition.prizes.engine``) build on it."""
 

@@ -257,8 +257,8 @@ def _recalculate(
 
 def absence_with_notice_scores(earlier: int, limit: int | None) -> bool:
     """Whether an absence with notice scores, after ``earlier`` ones this season: only the
-    first ``limit`` of a season do (RULES.md 4.1; None: no limit). The engine and the
-    warning before a sign-off (competition.signup) ask this one question."""
+    first ``limit`` of a season do (docs/rules.md 4.1; None: no limit). The engine and the
+    warning before a sign-off (competition.season.engine.signup) ask this one question."""
     return limit is None or earlier < limit
 
 

@@ -1,4 +1,4 @@
-"""The rank-difference ladder (seed 001, RULES.md 4.2).
+"""The rank-difference ladder (seed 001, docs/rules.md 4.2).
 
 A played game moves `delta(A) = base(A) + place_factor × (start(A) - start(B))`
 from B to A (zero-sum); each game played (and, by parameter, each club duty or

@@ -1,4 +1,4 @@
-"""Defaults of the non-scoring parameters per system (RULES.md 5 and 6).
+"""Defaults of the non-scoring parameters per system (docs/rules.md 5 and 6).
 
 Scoring parameters come from ``competition.scoring.params.preset``; these are the pairing,
 calendar and prize numbers stored as fields on ``Competition``.

@@ -176,7 +176,7 @@ class SeasonInput:
 
 @dataclass(frozen=True)
 class PlayerStats:
-    """Counts for the standings table (RULES.md 9). Games are games played over the
+    """Counts for the standings table (docs/rules.md 9). Games are games played over the
     board; forfeits and postponed games are counted apart and are not games."""
 
     won: int = 0

@@ -11,8 +11,8 @@ from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 
-from competition import selectors
 from competition.models import Evening
+from competition.season import selectors
 
 from . import selectors as website_selectors
 

@@ -7,7 +7,7 @@ import datetime as dt
 from django.utils import timezone
 
 from competition.models import ClubWebsite, Evening, EveningKind, EveningStatus, Season
-from competition.pagecache import versioned
+from core.pagecache import versioned
 
 
 def club_website() -> ClubWebsite:

@@ -12,8 +12,8 @@ from django.utils.translation import gettext as _
 from competition import audit
 from competition.audit import Action
 from competition.models import ClubWebsite
-from competition.pagecache import pages_changed
-from members.permissions import Actor, require
+from core.pagecache import pages_changed
+from core.permissions import Actor, Perm, require
 
 MAX_ORIGINS = 20
 # scheme://host[:port], a host of DNS labels, the first of which may be a wildcard
@@ -70,7 +70,7 @@ def parse_origins(lines: Iterable[str]) -> list[str]:
 def website_embed_origins_set(*, actor: Actor, origins: Iterable[str]) -> ClubWebsite:
     """The sites that may show the embeds in a frame (the leader's list); an empty list
     lets no site frame them. A bad address saves nothing."""
-    require(actor, "competition.manage_calendar")
+    require(actor, Perm.MANAGE_CALENDAR)
     checked = parse_origins(origins)
     with transaction.atomic(durable=True):
         website = ClubWebsite.objects.select_for_update().order_by("pk").first()

@@ -3,7 +3,7 @@
 
 from django.urls import path
 
-from competition.pagecache import cache_public_page
+from core.pagecache import cache_public_page
 
 from . import views
 from .feeds import EveningsFeed

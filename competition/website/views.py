@@ -16,10 +16,11 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from competition import selectors
-from competition.pagecache import cache_public_page
 from competition.prizes import selectors as prize_selectors
-from competition.web import error_messages
+from competition.season import selectors
+from core.pagecache import cache_public_page
+from core.permissions import Perm
+from core.web import error_messages
 
 from . import selectors as website_selectors
 from . import services
@@ -101,7 +102,7 @@ def embed_results(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@permission_required("competition.manage_calendar", raise_exception=True)
+@permission_required(Perm.MANAGE_CALENDAR, raise_exception=True)
 def website(request: HttpRequest) -> HttpResponse:
     """The leader's page: which sites may show the embeds, and what to paste there."""
     current = website_selectors.club_website()

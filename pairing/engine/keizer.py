@@ -1,4 +1,4 @@
-"""Pairing a Keizer or ladder evening (RULES.md section 5; explained in docs/pairing.md).
+"""Pairing a Keizer or ladder evening (docs/rules.md section 5; explained in docs/pairing.md).
 
 Pure functions, no Django. The pairing is the one the top-down rule makes ("1 plays 2;
 if they met already, 1 plays 3"), except that a choice leaving the others unpairable is
@@ -142,10 +142,10 @@ def assign_colours(
 ) -> tuple[PresentPlayer, PresentPlayer]:
     """(white, black) for a game between `higher` (placed higher) and `lower`.
 
-    RULES.md 5, in its order; each step decides only what the steps before leave equal.
+    docs/rules.md 5, in its order; each step decides only what the steps before leave equal.
     1. White to the lower colour balance (whites minus blacks): the one with more blacks.
     2. Equal balance: white to the one who had black in his last game (if only one did).
-    3. The leader's rule, which RULES leaves to the club; Ranglijst's is:
+    3. The leader's rule, which docs/rules.md leaves to the club; Ranglijst's is:
        a. nobody plays the same colour a third time in a row if the other way round
           spares both players that;
        b. otherwise white to the higher placed.

@@ -41,7 +41,7 @@ def phone_view(page, name, selector):
 
 def test_the_leaders_pages_fit_a_phone(page, demo, sign_in, screenshot, subtests):
     from competition.models import Evening, Season
-    from competition.selectors import current_season
+    from competition.season.selectors import current_season
     from pairing.services import evening_pair_and_publish
 
     season = current_season() or Season.objects.order_by("-start_date").first()
@@ -68,7 +68,7 @@ def test_the_leaders_pages_fit_a_phone(page, demo, sign_in, screenshot, subtests
 
 def _season():
     from competition.models import Season
-    from competition.selectors import current_season
+    from competition.season.selectors import current_season
 
     return current_season() or Season.objects.order_by("-start_date").first()
 
@@ -113,9 +113,9 @@ def test_the_evening_page_on_a_phone_a_long_word_and_a_readable_forfeit(page, de
 
 
 def test_a_sixth_sign_off_is_told_before_it_is_saved(page, demo, sign_in, screenshot):
-    from competition import services
     from competition.models import Attendance, Evening, Registration
-    from competition.selectors import upcoming_evenings
+    from competition.season import services
+    from competition.season.selectors import upcoming_evenings
 
     season = _season()
     me = season.players.select_related("member").get(member__email="speler2@demo.club")

@@ -35,8 +35,8 @@ def test_a_newcomer_added_by_the_leader_is_invited_signs_up_and_is_paired_by_the
     from django.core import mail
     from django.utils import timezone
 
-    from competition import services
     from competition.models import Bye, Game, Player, Registration
+    from competition.season import services
     from pairing.tasks import close_due_evenings
 
     settings.LANGUAGE_CODE = "nl"  # the club's language, which the invitation is written in

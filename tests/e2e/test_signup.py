@@ -1,4 +1,4 @@
-"""Signing off for several evenings in one action (RULES.md 3)."""
+"""Signing off for several evenings in one action (docs/rules.md 3)."""
 
 import pytest
 from playwright.sync_api import expect

@@ -1,4 +1,4 @@
-"""A visitor reads the standings and a player's page (RULES.md 9 and 10)."""
+"""A visitor reads the standings and a player's page (docs/rules.md 9 and 10)."""
 
 import re
 
@@ -39,7 +39,7 @@ def test_player_page_explains_the_total_and_charts_the_places(page, demo):
     shown_total = number(page.locator("main p strong").first.inner_text())
     assert points, "the explanation lists the evenings"
     assert footer_total == shown_total
-    # Each line and the total are rounded to cents separately (RULES.md 4.1).
+    # Each line and the total are rounded to cents separately (docs/rules.md 4.1).
     assert sum(points) == pytest.approx(shown_total, abs=0.005 * len(points) + 1e-9)
 
     chart = page.locator("main svg.chart")

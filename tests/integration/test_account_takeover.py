@@ -15,7 +15,7 @@ from django.contrib.auth.models import Permission
 from django.core import mail
 from django.core.exceptions import ValidationError
 
-from competition.services import player_add
+from competition.season.services import player_add
 from members import services
 from members.models import User
 from tests import factories as f
@@ -78,7 +78,7 @@ def test_a_leader_cannot_change_the_address_of_a_role_at_or_above_his(role):
 
 
 def test_staff_ranks_above_every_role_and_a_superuser_above_staff():
-    from members.permissions import account_rank, may_manage_account
+    from members.roles import account_rank, may_manage_account
 
     player, leader, admin = f.member(), f.leader(), f.admin()
     staff = f.member(role=None)

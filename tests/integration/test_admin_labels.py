@@ -7,13 +7,13 @@ import pytest
 from django.core.management import call_command
 from django.utils import translation
 
-from competition.labels import DERIVED_LABELS, derived_labels
 from competition.models import Evening, PlayoffBracket
+from core.labels import DERIVED_LABELS, derived_labels
 
 
 def test_every_derived_label_is_listed_for_the_catalogue():
     missing = sorted(derived_labels() - set(DERIVED_LABELS))
-    assert missing == [], f"add to competition/labels.py DERIVED_LABELS and translate: {missing}"
+    assert missing == [], f"add to core/labels.py DERIVED_LABELS and translate: {missing}"
 
 
 def test_derived_labels_read_dutch_in_dutch_and_english_in_english():

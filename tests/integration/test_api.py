@@ -21,7 +21,6 @@ from django.urls import reverse
 from django.utils import timezone
 from openapi_spec_validator import validate
 
-from competition import services
 from competition.demo import build_demo
 from competition.events import services as swiss
 from competition.models import (
@@ -34,6 +33,7 @@ from competition.models import (
     SwissEvent,
 )
 from competition.prizes import services as prizes
+from competition.season import services
 from members.models import User
 from tests.transactions import rolled_back
 

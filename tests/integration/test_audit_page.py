@@ -11,8 +11,10 @@ import pytest
 from django.utils import timezone, translation
 from pytest_django.asserts import assertContains
 
-from competition import audit, audit_text, services
+from competition import audit
+from competition.audit import text as audit_text
 from competition.models import Attendance, AuditAction, AuditRecord
+from competition.season import services
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db

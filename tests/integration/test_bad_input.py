@@ -13,6 +13,7 @@ from django.utils import translation
 
 from competition.events import services as swiss
 from competition.models import AuditRecord, SwissEvent
+from core.permissions import Perm
 from members import services as member_services
 from members.models import User
 from tests import factories as f
@@ -93,7 +94,7 @@ def test_the_administrator_gives_roles_and_the_fide_id_on_a_dutch_page(client):
     client.post(reverse("members:role_set", args=[member.pk]), {"role": "arbiter", "fide_id": "1503014"})
     member.refresh_from_db()
     assert role_of(member) == "arbiter" and member.fide_id == "1503014"
-    assert member.has_perm("competition.enter_results")
+    assert member.has_perm(Perm.ENTER_RESULTS)
     assert AuditRecord.objects.filter(action="member.role").count() == 1
 
 

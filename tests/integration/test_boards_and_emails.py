@@ -86,7 +86,7 @@ def test_a_late_player_fills_the_empty_board(published, django_capture_on_commit
     services.pairing_remove_player(actor=leader, evening_id=evening.pk, player_id=removed.white_id)
     waiting = Bye.objects.get(evening=evening).player
     late = f.member(name="Late Arrival")
-    from competition.services import player_add
+    from competition.season.services import player_add
 
     newcomer = player_add(actor=f.admin(), season=s, member=late)
     services.pairing_add_player(actor=leader, evening_id=evening.pk, player_id=newcomer.pk)

@@ -10,7 +10,7 @@ from django.db import OperationalError
 from django.utils import timezone
 
 from competition.models import EveningStatus, StandingsSnapshot
-from competition.tasks import recalculate_half
+from competition.season.tasks import recalculate_half
 from config.celery import app
 from pairing.tasks import close_due_evenings
 from tests import factories as f

@@ -17,7 +17,6 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from competition import notices, services
 from competition.models import (
     AuditRecord,
     ClubDutyRequest,
@@ -26,8 +25,9 @@ from competition.models import (
     Standing,
 )
 from competition.prizes import selectors as prize_selectors
-from competition.standings import recalculate_season
-from competition.tasks import send_club_duty_notices_undelivered
+from competition.season import notices, services
+from competition.season.standings import recalculate_season
+from competition.season.tasks import send_club_duty_notices_undelivered
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
 
@@ -292,7 +292,7 @@ def test_decision_schedules_a_recalculation_and_the_email_after_commit(
     duty = ask(fixed, evening)
     version = Season.objects.get(pk=s.pk).inputs_version
     queued = []
-    monkeypatch.setattr("competition.jobs.enqueue", lambda task, *args: queued.append((task, *args)))
+    monkeypatch.setattr("core.jobs.enqueue", lambda task, *args: queued.append((task, *args)))
     with django_capture_on_commit_callbacks(execute=True):
         services.club_duty_decide(actor=leader, request=duty, approve=approve)
         assert queued == []  # nothing before commit
@@ -360,7 +360,7 @@ def test_a_lost_email_task_is_caught_up_by_the_beat_job(club, monkeypatch):
     s, fixed, _flex, leader = club
     (evening,) = evenings(s, 1)
     duty = ask(fixed, evening)
-    monkeypatch.setattr("competition.jobs.enqueue", lambda *args: False)  # broker down
+    monkeypatch.setattr("core.jobs.enqueue", lambda *args: False)  # broker down
     services.club_duty_decide(actor=leader, request=duty, approve=True)
     assert mail.outbox == []
     assert send_club_duty_notices_undelivered() == [duty.pk]

@@ -147,7 +147,7 @@ def test_the_leader_recording_a_sign_off_himself_is_not_e_mailed_to_him(
         actor=None, system=True, evening_id=evening.pk, now=evening.deadline
     )
     player = evening.games.get(board=1).white
-    from competition.services import registration_set
+    from competition.season.services import registration_set
 
     with django_capture_on_commit_callbacks(execute=True):
         registration_set(actor=leader, player=player, evenings=[evening],

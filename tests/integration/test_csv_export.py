@@ -10,9 +10,9 @@ import io
 import pytest
 from django.urls import reverse
 
-from competition import services
-from competition.csvsafe import safe_cell
-from competition.standings import recalculate_season
+from competition.season import services
+from competition.season.standings import recalculate_season
+from core.csvsafe import safe_cell
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
 

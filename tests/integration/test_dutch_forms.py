@@ -133,8 +133,8 @@ def test_a_wrong_date_keeps_what_was_typed_and_says_so_in_dutch(client, dutch):
 
 @pytest.fixture
 def played():
-    from competition import services
-    from competition.standings import recalculate_season
+    from competition.season import services
+    from competition.season.standings import recalculate_season
     from pairing.services import evening_pair_and_publish
 
     s = f.season(players=5)

@@ -160,8 +160,8 @@ def test_a_late_flexible_sign_up_is_refused_in_dutch_with_the_date_written_out(d
     from django.core.exceptions import ValidationError
     from django.utils import translation
 
-    from competition import services
     from competition.models import Player
+    from competition.season import services
 
     player = Player.objects.filter(season=demo, kind="flexible").select_related("member").first()
     evening = demo.evenings.filter(kind=EveningKind.PLAYING, date__gt=TODAY).order_by("date").first()

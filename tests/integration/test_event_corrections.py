@@ -11,7 +11,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 from django.utils import translation
 
-from competition import audit_text
+from competition.audit import text as audit_text
 from competition.events import selectors as sel
 from competition.events import services as swiss
 from competition.models import AuditRecord, SwissGame

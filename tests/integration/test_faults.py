@@ -9,9 +9,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from competition.models import Registration, Season, StandingsSnapshot
-from competition.services import result_set
-from competition.standings import standings_behind, standings_current
-from competition.tasks import recalculate_stale_seasons
+from competition.season.services import result_set
+from competition.season.standings import standings_behind, standings_current
+from competition.season.tasks import recalculate_stale_seasons
 from config.celery import app
 from pairing.services import evening_pair_and_publish
 from tests import factories as f

@@ -11,8 +11,8 @@ from django.contrib.auth.models import Group
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 
-from competition import services
 from competition.models import Bye, Evening, Game, Half, Registration, Season
+from competition.season import services
 from members.roles import ROLE_PERMISSIONS
 from tests import factories as f
 

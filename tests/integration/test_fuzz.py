@@ -10,11 +10,11 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from competition.forms import ParametersForm, SeasonSetUpForm
 from competition.models import AuditRecord, Evening, Game, Registration, Season
 from competition.scoring.generate import random_season
-from competition.seasonfile import SeasonFileError, dump_season, load_season
-from competition.seasonio import SeasonImportError, season_import
+from competition.season.engine.seasonfile import SeasonFileError, dump_season, load_season
+from competition.season.forms import ParametersForm, SeasonSetUpForm
+from competition.season.seasonio import SeasonImportError, season_import
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
 

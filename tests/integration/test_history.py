@@ -16,13 +16,13 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from competition import services
 from competition.history import selectors as history
 from competition.models import Game, Half, Player, Prize, Season, Standing
 from competition.prizes import services as prize_services
 from competition.scoring.generate import random_season
-from competition.seasonio import season_import
-from competition.standings import recalculate_season
+from competition.season import services
+from competition.season.seasonio import season_import
+from competition.season.standings import recalculate_season
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
 

@@ -17,9 +17,9 @@ from django.core.cache import caches
 from django.test import Client, override_settings
 from django.urls import reverse
 
-from competition.jobs import enqueue
 from config import cache as resilient
 from config.celery import app
+from core.jobs import enqueue
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db

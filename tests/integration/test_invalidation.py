@@ -8,9 +8,11 @@ from unittest import mock
 
 import pytest
 
-from competition import audit, pagecache, services
+from competition import audit
 from competition.models import Result, StandingsSnapshot
-from competition.pagecache import cache
+from competition.season import services
+from core import pagecache
+from core.pagecache import cache
 from pairing.services import evening_pair_and_publish, tempo_request
 from tests import factories as f
 

@@ -1,4 +1,4 @@
-"""The registry of queued tasks (competition/jobs.py): every name a service queues is a
+"""The registry of queued tasks (core/jobs.py): every name a service queues is a
 registered task with a pinned name, unknown names fail loudly, only broker errors are
 "try again later", and every catch-up named is a task the beat runs."""
 
@@ -13,7 +13,7 @@ from celery import current_app
 from django.conf import settings
 from kombu.exceptions import OperationalError
 
-from competition import jobs
+from core import jobs
 
 ROOT = Path(__file__).resolve().parents[2]
 APPS = ("competition", "pairing", "members", "config")
@@ -58,7 +58,7 @@ def test_every_catch_up_is_run_by_the_beat():
 
 def test_an_unknown_task_name_fails_at_once_instead_of_being_logged_away():
     with pytest.raises(jobs.UnknownTask):
-        jobs.enqueue("competition.tasks.no_such_task")
+        jobs.enqueue("competition.season.tasks.no_such_task")
     with pytest.raises(jobs.UnknownTask):
         jobs.enqueue_on_commit("pairing.tasks.sned_pairing_notices")
 

@@ -1,4 +1,4 @@
-"""A ladder competition shows its own columns (RULES.md 4.2) on the standings page, in the
+"""A ladder competition shows its own columns (docs/rules.md 4.2) on the standings page, in the
 CSV export and on the player page."""
 
 import csv
@@ -10,8 +10,8 @@ from django.urls import reverse
 
 from competition.models import Standing
 from competition.scoring.generate import random_season
-from competition.seasonio import season_import
-from competition.tables import short_number
+from competition.season.seasonio import season_import
+from competition.season.tables import short_number
 
 pytestmark = pytest.mark.django_db
 

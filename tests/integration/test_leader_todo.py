@@ -13,8 +13,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from pytest_django.asserts import assertContains
 
-from competition import selectors, services
 from competition.models import Attendance, Evening, Player, Result, Season
+from competition.season import selectors, services
 from pairing import services as pairing_services
 from pairing.services import evening_pair_and_publish
 from tests import factories as f

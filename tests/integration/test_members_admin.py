@@ -1,6 +1,6 @@
 """Members without the admin: the leader adds a member (who gets an invitation to set his
 password), changes a member's details, and sets the starting order; the ladder's `van`
-moves with retroactive recalculation (RULES.md 1, 3, 4.1, 4.2). Audited; refused writes
+moves with retroactive recalculation (docs/rules.md 1, 3, 4.1, 4.2). Audited; refused writes
 change nothing."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from django.core import mail
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.test import override_settings
 
-from competition import services as competition_services
 from competition.models import AuditAction, AuditRecord, Player, Result, Season
+from competition.season import services as competition_services
 from members import services
 from members.models import User
 from pairing.services import evening_pair_and_publish
@@ -194,7 +194,7 @@ def test_the_ladder_moves_van_later_and_recalculates_every_game(django_capture_o
     evening_pair_and_publish(evening_id=evening.pk, actor=None, system=True, now=evening.deadline)
     game = evening.games.get(board=1)
     competition_services.result_set(actor=arbiter, game=game, result=Result.WHITE_WINS)
-    from competition.standings import recalculate_season
+    from competition.season.standings import recalculate_season
 
     recalculate_season(season.pk, evening.date + dt.timedelta(days=1))
 

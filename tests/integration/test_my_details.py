@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 from icalendar import Calendar
 
-from competition import audit_text, selectors
+from competition.audit import text as audit_text
 from competition.demo import build_demo
 from competition.events import services as events
 from competition.models import (
@@ -28,6 +28,7 @@ from competition.models import (
     Player,
     Standing,
 )
+from competition.season import selectors
 from members import profile
 from members.models import User
 from pairing.services import evening_pair_and_publish, pairing_add_player, pairing_remove_player

@@ -8,8 +8,9 @@ import datetime as dt
 import pytest
 from django.core.exceptions import PermissionDenied
 
-from competition import services
 from competition.models import Attendance, AuditRecord, Registration
+from competition.season import services
+from core.permissions import Perm
 from members import services as members
 from tests import factories as f
 
@@ -21,7 +22,7 @@ def test_an_added_member_signs_himself_up_for_an_evening():
     evening = f.playing_evenings(season)[0]
     player = members.member_add(actor=f.leader(), season=season, name="Nina Nieuw",
                                 email="nina@example.org", rating=1650, site_url="https://club.example.org")
-    assert player.member.has_perm("competition.register_self")
+    assert player.member.has_perm(Perm.REGISTER_SELF)
     services.registration_set(actor=player.member, player=player, evenings=[evening],
                               status=Attendance.PRESENT, now=evening.deadline - dt.timedelta(days=1))
     assert Registration.objects.get(player=player, evening=evening).status == Attendance.PRESENT

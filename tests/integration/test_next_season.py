@@ -10,7 +10,6 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 
-from competition import seasonio, services
 from competition.models import (
     Competition,
     Evening,
@@ -22,8 +21,9 @@ from competition.models import (
 from competition.prizes import selectors as prize_selectors
 from competition.prizes import services as prize_services
 from competition.scoring.display import round_points
-from competition.seasonfile import load_season
-from competition.standings import compute, load_season_data, recalculate_season
+from competition.season import seasonio, services
+from competition.season.engine.seasonfile import load_season
+from competition.season.standings import compute, load_season_data, recalculate_season
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
 from tests.season_factories import season_dict

@@ -13,10 +13,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from competition import services
 from competition.models import Attendance, AuditRecord, Registration
 from competition.scoring.keizer import absence_with_notice_scores
-from competition.signup import absences_beyond_limit
+from competition.season import services
+from competition.season.engine.signup import absences_beyond_limit
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db

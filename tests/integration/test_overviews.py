@@ -14,9 +14,9 @@ from django.conf import settings
 from django.test import Client
 from django.utils import timezone
 
-from competition import services
 from competition.models import Evening, Game, Result, Tempo
-from competition.standings import recalculate_season
+from competition.season import services
+from competition.season.standings import recalculate_season
 from pairing.services import tempo_decide, tempo_request
 from tests import factories as f
 from tests.integration.test_page_queries import build_club, wipe

@@ -5,9 +5,9 @@ import pytest
 from django.test import RequestFactory, override_settings
 from django.urls import reverse
 
-from competition import services
-from competition.pagecache import cache
-from competition.views import STANDINGS_PARAMS
+from competition.pages.views import STANDINGS_PARAMS
+from competition.season import services
+from core.pagecache import cache
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
 
@@ -92,8 +92,7 @@ def test_a_sign_off_before_the_pairing_refreshes_its_evening_page_only(
 def test_while_one_visitor_renders_a_new_version_the_others_get_the_previous_one(
     client, club, django_capture_on_commit_callbacks, django_assert_max_num_queries
 ):
-    from competition import pagecache
-
+    from core import pagecache
     url = reverse("competition:standings")
     old = client.get(url).content
     with django_capture_on_commit_callbacks(execute=True):
@@ -125,7 +124,7 @@ def test_a_change_reaches_visitors_within_the_stale_window(
         services.result_set(actor=f.arbiter(), game=game, result="0-1")
     assert client.get(url).content.decode() == before  # within the window: the stored page
     now = clock.time()
-    monkeypatch.setattr("competition.pagecache.time.time", lambda: now + 6)
+    monkeypatch.setattr("core.pagecache.time.time", lambda: now + 6)
     assert 'data-result="0-1"' in client.get(url).content.decode()  # after it: the new one
 
 
@@ -156,8 +155,7 @@ def test_signed_in_members_reuse_the_standings_body_and_render_only_their_header
 @override_settings(PAGE_CACHE_SECONDS=600)
 def test_junk_query_strings_are_served_from_one_stored_page(client, club, monkeypatch):
     """A hundred ``?cb=N`` visits render the page once and store one entry."""
-    from competition import pagecache
-
+    from core import pagecache
     stored: list[str] = []
     real_set = pagecache.cache.set
 
@@ -188,7 +186,7 @@ def test_the_parameters_a_page_uses_still_give_their_own_page(client, club):
 
 
 def test_page_key_normalises_order_and_drops_unknown_and_overlong_values(rf):
-    from competition.pagecache import page_key
+    from core.pagecache import page_key
 
     params = {"season": None, "all": {"1"}}
     base = rf.get("/standings/", {"season": "s", "all": "1"})

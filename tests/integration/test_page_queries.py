@@ -13,9 +13,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from competition import services
 from competition.models import Attendance, Evening, Player, PlayerKind, Season
-from competition.standings import recalculate_season
+from competition.season import services
+from competition.season.standings import recalculate_season
 from members.models import User
 from pairing.services import evening_pair_and_publish
 from tests import factories as f

@@ -1,6 +1,6 @@
 """The pages of the demo club: each renders, the exports are well formed, unknown things
 are 404, and the standings show 8 rows to the public and all of them on request
-(RULES.md 9 and 10)."""
+(docs/rules.md 9 and 10)."""
 
 from __future__ import annotations
 
@@ -215,7 +215,7 @@ def test_standings_rows_carry_the_player_for_highlighting(client, demo):
     assert sorted(ids) == sorted(Player.objects.filter(season=demo).values_list("pk", flat=True))
 
 
-# --- CSV export (RULES.md 9) -------------------------------------------------------------
+# --- CSV export (docs/rules.md 9) -------------------------------------------------------------
 
 RULES_9_COLUMNS = [
     "place", "name", "points", "value", "games", "won", "drawn", "lost", "percentage",

@@ -13,9 +13,9 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from competition import services
 from competition.events import services as swiss
 from competition.events.selectors import tiebreak_text
+from competition.season import services
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""The leader's corrections of a published pairing (RULES.md 3: every change is recorded
+"""The leader's corrections of a published pairing (docs/rules.md 3: every change is recorded
 and republished), through the services and through the leader's evening page."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 from django.utils import translation
 
-from competition import services as competition_services
 from competition.models import AuditRecord, Bye, Evening, Game, Registration, Result
+from competition.season import services as competition_services
 from pairing import selectors, services
 from tests import factories as f
 

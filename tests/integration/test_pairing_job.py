@@ -1,4 +1,4 @@
-"""The deadline job (RULES.md 3, 5): at Thursday 18:00 the application closes the
+"""The deadline job (docs/rules.md 3, 5): at Thursday 18:00 the application closes the
 sign-ups, pairs the evening and publishes it, once, however often or late the job runs."""
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from django.conf import settings
 from django.core import mail
 from django.db import connection, connections
 
-from competition import services
 from competition.models import AuditRecord, Bye, Evening, Game, Result
+from competition.season import services
 from pairing.models import PairingNotice
 from pairing.selectors import due_evenings
 from pairing.services import evening_pair_and_publish

@@ -41,7 +41,6 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils import timezone
 
-from competition import services
 from competition.demo import build_demo
 from competition.events import services as swiss
 from competition.models import (
@@ -67,6 +66,7 @@ from competition.models import (
     Tempo,
 )
 from competition.prizes.forms import PLAYOFF_RESULTS
+from competition.season import services
 from members.models import User
 from pairing import services as tempo
 from pairing.services import evening_pair_and_publish
@@ -250,7 +250,7 @@ def parameters(w: World) -> Any:
 
 def parameters_form(w: World, **changes: str) -> dict:
     """The leader's parameters form as it is shown, with ``changes``."""
-    from competition.forms import ParametersForm
+    from competition.season.forms import ParametersForm
 
     competition = Competition.objects.get(season__slug=w.season)
     form = ParametersForm(system=competition.system, parameters=competition.parameters)

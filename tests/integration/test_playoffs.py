@@ -1,4 +1,4 @@
-"""The playoffs after the summer half in the database (RULES.md 6; docs/prizes.md).
+"""The playoffs after the summer half in the database (docs/rules.md 6; docs/prizes.md).
 
 The bracket is the pure engine's (competition/prizes/engine/playoffs.py) rebuilt from the recorded
 lot and the results in the order they were entered; these tests check the shell: who is
@@ -15,8 +15,6 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from competition import seasonio
-from competition.calendar import evening_times
 from competition.models import (
     AuditRecord,
     Evening,
@@ -32,7 +30,9 @@ from competition.models import (
 from competition.prizes import selectors as prize_selectors
 from competition.prizes import services as prize_services
 from competition.prizes.engine.playoffs import match_winner
-from competition.seasonfile import load_season
+from competition.season import seasonio
+from competition.season.engine.calendar import evening_times
+from competition.season.engine.seasonfile import load_season
 from tests import factories as f
 from tests.season_factories import season_dict
 

@@ -1,4 +1,4 @@
-"""Eligibility, overrides and the prizes of a half in the database (RULES.md 6).
+"""Eligibility, overrides and the prizes of a half in the database (docs/rules.md 6).
 
 Seasons are imported from small season files (every evening published, every result in),
 so each test states exactly who played when; see docs/prizes.md for the rules.
@@ -13,8 +13,6 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 
-from competition import seasonio
-from competition.dates import short_day
 from competition.models import (
     AuditRecord,
     EligibilityOverride,
@@ -26,8 +24,10 @@ from competition.models import (
 )
 from competition.prizes import selectors as prize_selectors
 from competition.prizes import services as prize_services
-from competition.seasonfile import load_season
-from competition.standings import recalculate_season
+from competition.season import seasonio
+from competition.season.engine.seasonfile import load_season
+from competition.season.standings import recalculate_season
+from core.dates import short_day
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
 from tests.season_factories import season_dict

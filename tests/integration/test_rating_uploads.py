@@ -18,10 +18,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils import timezone
 
-from competition import services as competition_services
 from competition.models import AuditRecord, Competition, RatingImport, RatingImportStatus
 from competition.ratings import selectors, services
 from competition.ratings.tasks import end_stuck_rating_imports
+from competition.season import services as competition_services
 from members.models import User
 from pairing.services import evening_pair_and_publish
 from tests import factories as f

@@ -10,10 +10,10 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from competition import services as competition_services
 from competition.events.engine import trf
 from competition.models import AuditRecord, Game, RatingImport, RatingImportStatus
 from competition.ratings import services
+from competition.season import services as competition_services
 from members.models import User
 from pairing.services import evening_pair_and_publish
 from tests import factories as f

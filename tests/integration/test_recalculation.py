@@ -3,10 +3,10 @@
 import pytest
 from django.db.models import F
 
-from competition import services, standings
 from competition.models import Game, Season, Standing, StandingsSnapshot, StandingsState
-from competition.standings import recalculate_season, standings_behind
-from competition.tasks import recalculate_half
+from competition.season import services, standings
+from competition.season.standings import recalculate_season, standings_behind
+from competition.season.tasks import recalculate_half
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
 

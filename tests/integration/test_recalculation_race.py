@@ -20,8 +20,8 @@ from contextlib import contextmanager
 import pytest
 from django.db import connections, transaction
 
-from competition import services, standings
 from competition.models import Game, Season, Standing, StandingsSnapshot
+from competition.season import services, standings
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
 

@@ -12,12 +12,13 @@ from django.test import override_settings
 from django.urls import reverse
 from django.utils import timezone
 
-from competition import audit_text
-from competition import services as competition_services
+from competition.audit import text as audit_text
 from competition.events import services as events
 from competition.events.forms import EntrantsForm
 from competition.models import AuditAction, AuditRecord, Player
 from competition.ratings.services import member_refs
+from competition.season import services as competition_services
+from core.permissions import Perm
 from members import registration
 from members.models import User
 from tests import factories as f
@@ -96,7 +97,7 @@ def test_the_leader_accepts_a_registration_from_his_to_do_list(client):
                            {"decision": "accept"})
     assert response.status_code == 302
     stranger.refresh_from_db()
-    assert stranger.is_member and stranger.has_perm("competition.register_self")
+    assert stranger.is_member and stranger.has_perm(Perm.REGISTER_SELF)
     player = Player.objects.get(season=season, member=stranger)
     assert player.start == 4 and player.kind == "flexible"
     record = AuditRecord.objects.get(action=AuditAction.MEMBER_ACCEPT)

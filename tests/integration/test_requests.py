@@ -103,6 +103,6 @@ def test_while_the_database_is_down_a_signed_in_page_says_try_again_in_dutch(sea
 
 def test_any_other_error_is_still_a_plain_500(monkeypatch, season):
     client = Client(raise_request_exception=False)
-    monkeypatch.setattr("competition.views.render", lambda *a, **k: 1 / 0)
+    monkeypatch.setattr("competition.pages.views.render", lambda *a, **k: 1 / 0)
     response = client.get("/standings/")
     assert response.status_code == 500

@@ -11,8 +11,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 from django.utils import timezone
 
-from competition import services
 from competition.models import AuditRecord
+from competition.season import services
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
 

@@ -4,8 +4,8 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 
-from competition import services
 from competition.models import AuditRecord, Game, Standing
+from competition.season import services
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
 

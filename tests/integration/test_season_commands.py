@@ -20,8 +20,9 @@ from django.core.management.base import CommandError
 from django.utils import timezone
 
 from competition.models import Game, Player, Season, Standing
+from competition.prizes.engine.report import compute
 from competition.scoring.generate import random_season
-from competition.seasonfile import compute, dump_season, load_season
+from competition.season.engine.seasonfile import dump_season, load_season
 
 ROOT = Path(__file__).resolve().parents[2]
 

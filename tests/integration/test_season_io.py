@@ -1,4 +1,4 @@
-"""A season file in and out of the database (competition/seasonio.py).
+"""A season file in and out of the database (competition/season/seasonio.py).
 
 The database path (import, then `recalculate_season`) and the pure path
 (`seasonfile.compute`) must give the same standings; export gives the file back; a
@@ -17,8 +17,6 @@ from typing import Any
 import pytest
 from django.db import DatabaseError
 
-from competition import seasonio
-from competition.calendar import evening_times
 from competition.models import (
     AuditRecord,
     Bye,
@@ -33,12 +31,20 @@ from competition.models import (
     Standing,
     StandingsSnapshot,
 )
+from competition.prizes.engine.report import compute
 from competition.scoring.generate import random_season
 from competition.scoring.params import parameters_to_dict, parse_parameters
 from competition.scoring.presets import COMPETITION_PRESETS
 from competition.scoring.types import Player as FilePlayer
-from competition.seasonfile import compute, dump_season, load_season
-from competition.seasonio import SeasonImportError, player_file_ids, season_export, season_import
+from competition.season import seasonio
+from competition.season.engine.calendar import evening_times
+from competition.season.engine.seasonfile import dump_season, load_season
+from competition.season.seasonio import (
+    SeasonImportError,
+    player_file_ids,
+    season_export,
+    season_import,
+)
 from members.models import User
 from pairing.engine.fromfile import pairing_input_from_season, rules_for_system
 from pairing.engine.keizer import pair_evening, result_to_dict

@@ -1,4 +1,4 @@
-"""Signing up and off (RULES.md 3) through competition.services.registration_set."""
+"""Signing up and off (docs/rules.md 3) through competition.season.services.registration_set."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import translation
 
-from competition import services
-from competition.dates import short_day
 from competition.models import AuditRecord, Registration
+from competition.season import services
+from core.dates import short_day
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db

@@ -17,11 +17,11 @@ from django.core.management import CommandError, call_command
 from django.test import override_settings
 from django.urls import reverse
 
-from competition import services
 from competition.events import services as events
 from competition.models import AuditRecord, Game, Season
-from competition.seasonfile import SeasonFileError, load_season
-from competition.standings import recalculate_season
+from competition.season import services
+from competition.season.engine.seasonfile import SeasonFileError, load_season
+from competition.season.standings import recalculate_season
 from members import services as member_services
 from members.models import User
 from pairing.services import evening_pair_and_publish

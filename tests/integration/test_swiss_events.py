@@ -1,4 +1,4 @@
-"""Rapid competition (RULES 7) and blitz championship with its playoff (RULES 8) through the
+"""Rapid competition (docs/rules.md 7) and blitz championship with its playoff (docs/rules.md 8) through the
 services: rounds, presence, pairing, results, standings, TRF, permissions."""
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection, connections
 
-from competition.calendar import CLUB_TZ
 from competition.events import selectors as sel
 from competition.events import services as swiss
 from competition.events.engine import report as swiss_report
@@ -23,6 +22,7 @@ from competition.events.engine import trf
 from competition.events.engine.dutch import propose_rounds
 from competition.events.engine.tiebreaks import Kind
 from competition.models import AuditRecord, RoundStatus, SwissEntrant, SwissEvent, SwissGame
+from competition.season.engine.calendar import CLUB_TZ
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db
@@ -70,7 +70,7 @@ def assert_club_order(rows):
         assert (a.rank == b.rank) == (key(a) == key(b))
 
 
-# --- Rapid (RULES 7) --------------------------------------------------------------------
+# --- Rapid (docs/rules.md 7) --------------------------------------------------------------------
 
 
 @pytest.fixture
@@ -173,7 +173,7 @@ def test_start_numbers_follow_the_rating_until_a_round_is_paired(rapid, people):
     assert (numbers[high.pk], numbers[low.pk], numbers[unrated.pk]) == (1, 2, 3)
 
 
-# --- Blitz (RULES 8) --------------------------------------------------------------------
+# --- Blitz (docs/rules.md 8) --------------------------------------------------------------------
 
 
 @pytest.fixture

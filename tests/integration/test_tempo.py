@@ -1,4 +1,4 @@
-"""The tempo exception (RULES.md 5): two players may agree on 40 moves in 90 minutes, then
+"""The tempo exception (docs/rules.md 5): two players may agree on 40 moves in 90 minutes, then
 15 minutes; one of them asks, the competition leader approves or refuses before the
 evening, and both are told by e-mail."""
 

@@ -12,7 +12,7 @@ database, through the helpers at the bottom of this module.
 How a worker is made slow at the right moment: the worker is started through ``BOOT``
 below, which wraps one function of the real code when ``RANGLIJST_TEST_SLOW`` says so:
 ``pairing.services.game_create`` (sleep after the second game is written) or
-``competition.standings.bump_data_version`` (sleep once every snapshot's rows are written,
+``competition.season.standings.bump_data_version`` (sleep once every snapshot's rows are written,
 before the transaction commits).
 It touches a marker file, and the test kills the worker as soon as the file appears: in
 the middle of the service's transaction, with part of its rows written.
@@ -81,9 +81,9 @@ if slow == "pairing":
     import pairing.services
     slow_after(pairing.services, "game_create", 3)
 elif slow == "recalculation":
-    import competition.standings
+    import competition.season.standings
     # The last step inside recalculate_season's transaction: every row is written.
-    slow_after(competition.standings, "bump_data_version", 1)
+    slow_after(competition.season.standings, "bump_data_version", 1)
 
 if sys.argv[1] == "worker":
     app.worker_main(["worker", "--pool=solo", "--concurrency=1", "--without-heartbeat",
@@ -294,7 +294,7 @@ def set_up_club() -> dict:
 
     from django.utils import timezone
 
-    from competition import services
+    from competition.season import services
     from pairing.services import evening_pair_and_publish
     from tests import factories as f
 
@@ -333,7 +333,7 @@ def evening_state(evening_id: str) -> dict:
 
 def season_state() -> dict:
     from competition.models import Season
-    from competition.standings import counted_evenings, standings_behind
+    from competition.season.standings import counted_evenings, standings_behind
 
     season = Season.objects.get()
     return {"stale": standings_behind(season.pk),
@@ -359,8 +359,8 @@ def enter_results(evening_id: str) -> int:
 
     from django.utils import timezone
 
-    from competition import services
     from competition.models import Evening, Game
+    from competition.season import services
     from members.models import User
 
     # The games have begun (results are refused before the evening's start).
@@ -387,7 +387,7 @@ def standings_equal_a_fresh_recalculation() -> bool:
     from django.db import transaction
 
     from competition.models import Season
-    from competition.standings import recalculate_season
+    from competition.season.standings import recalculate_season
 
     stored = standings_digest()
     with transaction.atomic():

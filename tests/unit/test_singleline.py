@@ -1,8 +1,8 @@
-"""competition/singleline.py: what counts as a control character in a one-line field."""
+"""core/singleline.py: what counts as a control character in a one-line field."""
 
 import pytest
 
-from competition.singleline import (
+from core.singleline import (
     NotSingleLine,
     check_single_line,
     control_characters,

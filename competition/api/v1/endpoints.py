@@ -15,11 +15,11 @@ from django.urls import reverse
 from ninja import NinjaAPI, Router
 from ninja.errors import HttpError
 
-from competition import selectors
 from competition.events import selectors as event_selectors
 from competition.models import Evening, HalfKind, Player, Season, SwissEvent, SwissRound
 from competition.prizes import selectors as prize_selectors
 from competition.ratings import selectors as rating_selectors
+from competition.season import selectors
 
 from . import schemas as s
 

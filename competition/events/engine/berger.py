@@ -1,4 +1,4 @@
-"""FIDE Berger tables (C.05 Annex 1) for round robins, such as the blitz playoff (RULES 8).
+"""FIDE Berger tables (C.05 Annex 1) for round robins, such as the blitz playoff (docs/rules.md 8).
 
 Players are numbered 1..k by the caller (drawing of lots or standing order). For an odd k a
 dummy player k+1 is added: being paired with it is the bye. With n = k rounded up to even,

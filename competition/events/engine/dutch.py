@@ -1,4 +1,4 @@
-"""The blitz championship's pairing: FIDE Dutch system through py4swiss (RULES 8).
+"""The blitz championship's pairing: FIDE Dutch system through py4swiss (docs/rules.md 8).
 
 py4swiss 0.3.x implements C.04.3 "FIDE (Dutch) System" in the edition effective until
 31 January 2026 (approved 2017, the rules since the 2017 rewrite; not the edition in force

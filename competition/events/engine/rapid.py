@@ -1,4 +1,4 @@
-"""Pairing the rapid competition: a Swiss of two-game matches (RULES 7).
+"""Pairing the rapid competition: a Swiss of two-game matches (docs/rules.md 7).
 
 Colours do not matter (each match is one game with each colour). A round is worth 0-2
 points; the pairing-allocated bye is worth 2 points and goes to a player at most once.

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-from competition.singleline import check_single_line, control_characters
+from core.singleline import check_single_line, control_characters
 
 from .tiebreaks import Entrant, Kind, RoundResult, Tournament
 

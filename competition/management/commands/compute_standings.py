@@ -10,8 +10,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from competition.seasonfile import SeasonFileError, compute
-from competition.seasonio import read_season_file
+from competition.prizes.engine.report import compute
+from competition.season.engine.seasonfile import SeasonFileError
+from competition.season.seasonio import read_season_file
 
 BAD_INPUT = 2
 

@@ -10,8 +10,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from competition.models import Season
-from competition.seasonfile import SeasonFileError
-from competition.seasonio import season_export
+from competition.season.engine.seasonfile import SeasonFileError
+from competition.season.seasonio import season_export
 
 BAD_INPUT = 2
 

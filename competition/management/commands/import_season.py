@@ -9,8 +9,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from competition.seasonfile import SeasonFileError
-from competition.seasonio import SeasonImportError, read_season_file, season_import
+from competition.season.engine.seasonfile import SeasonFileError
+from competition.season.seasonio import SeasonImportError, read_season_file, season_import
 
 BAD_INPUT = 2
 

@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from competition.models import Season
-from competition.pagecache import pages_changed
+from core.pagecache import pages_changed
 from members.models import User
 
 

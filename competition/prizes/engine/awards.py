@@ -1,4 +1,4 @@
-"""Prize eligibility, the prizes of a half and the playoff groups (RULES.md 6).
+"""Prize eligibility, the prizes of a half and the playoff groups (docs/rules.md 6).
 
 Pure: standings rows in, frozen dataclasses and JSON-able dicts out. The decisions (who
 counts as absent, how an ineligible leader is skipped, how leftover playoff players are

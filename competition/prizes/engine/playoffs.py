@@ -1,4 +1,4 @@
-"""The playoffs after the summer half (RULES.md 6): one knock-out bracket per group.
+"""The playoffs after the summer half (docs/rules.md 6): one knock-out bracket per group.
 
 Pure: `build_bracket` creates the first matches, `record_result` returns a new bracket
 with the result and whatever it unlocks (a decider, a semi-final after a qualifier, the

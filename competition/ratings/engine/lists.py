@@ -31,7 +31,7 @@ from xml.etree.ElementTree import ParseError
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import iterparse
 
-from competition.singleline import CONTROL, control_characters
+from core.singleline import CONTROL, control_characters
 
 from .errors import (
     BAD_NUMBER,

@@ -13,8 +13,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from competition.seasonfile import SeasonFileError
-from competition.seasonio import read_season_file
+from competition.season.engine.seasonfile import SeasonFileError
+from competition.season.seasonio import read_season_file
 from pairing.engine.fromfile import PairingInputError, pair_from_season
 from pairing.engine.keizer import result_to_dict
 

@@ -1,10 +1,10 @@
-"""RULES.md 2: the calendar proposal and the halves."""
+"""docs/rules.md 2: the calendar proposal and the halves."""
 
 import datetime as dt
 
 import pytest
 
-from competition.calendar import (
+from competition.season.engine.calendar import (
     CLOSED,
     FREE,
     PLAYING,

@@ -1,10 +1,10 @@
-"""RULES.md 3: signing up and off, before and after the deadline."""
+"""docs/rules.md 3: signing up and off, before and after the deadline."""
 
 import datetime as dt
 
 import pytest
 
-from competition.signup import (
+from competition.season.engine.signup import (
     ABSENT_WITH_NOTICE,
     ABSENT_WITHOUT_NOTICE,
     CLUB_DUTY,

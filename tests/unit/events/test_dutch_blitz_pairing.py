@@ -1,4 +1,4 @@
-"""Blitz championship pairing: FIDE Dutch system through py4swiss (RULES 8, C.04.3)."""
+"""Blitz championship pairing: FIDE Dutch system through py4swiss (docs/rules.md 8, C.04.3)."""
 
 from __future__ import annotations
 

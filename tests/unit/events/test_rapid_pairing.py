@@ -1,4 +1,4 @@
-"""Rapid competition pairing: two-game matches, colours irrelevant, bye worth 2 (RULES 7)."""
+"""Rapid competition pairing: two-game matches, colours irrelevant, bye worth 2 (docs/rules.md 7)."""
 
 from __future__ import annotations
 

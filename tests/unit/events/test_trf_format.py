@@ -213,7 +213,7 @@ def test_titles_and_dates_as_trf_writes_them() -> None:
 
 @pytest.mark.parametrize("control", ["\n", "\r", "\x00", "\x1c", "\u2028", "\x85"])
 def test_the_writer_refuses_control_characters_in_names_and_records(control: str) -> None:
-    from competition.singleline import NotSingleLine
+    from core.singleline import NotSingleLine
 
     parsed = trf.parse(two_players())
     bad_name = trf.TrfFile(parsed.headers, (

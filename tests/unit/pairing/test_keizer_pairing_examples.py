@@ -1,4 +1,4 @@
-"""Hand-made examples of pairing a Keizer/ladder evening (RULES.md section 5)."""
+"""Hand-made examples of pairing a Keizer/ladder evening (docs/rules.md section 5)."""
 
 from __future__ import annotations
 
@@ -279,7 +279,7 @@ def test_colour_white_to_the_higher_placed_when_all_else_is_equal():
 
 
 def test_colour_more_blacks_gets_white_even_if_it_is_his_third_white_in_a_row():
-    # RULES 5, first criterion: -1 meets +1 and they go to 0 and 0, not to -2 and +2.
+    # docs/rules.md 5, first criterion: -1 meets +1 and they go to 0 and 0, not to -2 and +2.
     assert whites(colours(1, "BBBWW"), colours(2, "WWWBB")) == 1
     # And he gets white even though the other then plays black a third time in a row.
     assert whites(colours(1, "WWWBB"), colours(2, "WB")) == 2

@@ -1,4 +1,4 @@
-"""Property tests of the Keizer/ladder pairing against brute force (RULES.md section 5)."""
+"""Property tests of the Keizer/ladder pairing against brute force (docs/rules.md section 5)."""
 
 from __future__ import annotations
 
@@ -302,7 +302,7 @@ def test_random_bye_is_reproducible_and_spread_by_the_seed(n, salt):
     assert len(set(byes)) >= 3
 
 
-# --- Colours (RULES.md 5, in its order) ------------------------------------------------
+# --- Colours (docs/rules.md 5, in its order) ------------------------------------------------
 
 
 def beyond_two(balance: int) -> bool:

@@ -1,4 +1,4 @@
-"""The playoffs (RULES.md 6): groups of four, leftovers, semi-finals, deciders, finals."""
+"""The playoffs (docs/rules.md 6): groups of four, leftovers, semi-finals, deciders, finals."""
 
 from __future__ import annotations
 

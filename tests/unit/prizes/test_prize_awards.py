@@ -1,4 +1,4 @@
-"""The prizes of a half (RULES.md 6): winter medals and best of the rest, summer champion,
+"""The prizes of a half (docs/rules.md 6): winter medals and best of the rest, summer champion,
 the ladder's season prizes. One prize per player per half."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Prize eligibility (RULES.md 6): attendance for Keizer, games for the ladder, overrides."""
+"""Prize eligibility (docs/rules.md 6): attendance for Keizer, games for the ladder, overrides."""
 
 from __future__ import annotations
 

@@ -13,9 +13,10 @@ from competition.prizes.engine.awards import (
     period_dates,
     prize_report,
 )
+from competition.prizes.engine.report import compute
 from competition.scoring.params import parse_parameters
 from competition.scoring.presets import COMPETITION_PRESETS
-from competition.seasonfile import compute, load_season
+from competition.season.engine.seasonfile import load_season
 from tests.season_factories import evening, ladder_params, player, season_dict
 
 SEPT, JAN_END = datetime.date(2026, 9, 1), datetime.date(2027, 1, 31)

@@ -22,7 +22,7 @@ from competition.ratings.engine.trf_export import (
     ExportRound,
     export_trf,
 )
-from competition.singleline import NotSingleLine
+from core.singleline import NotSingleLine
 
 D1, D2, D3 = dt.date(2026, 9, 11), dt.date(2026, 9, 18), dt.date(2026, 9, 25)
 PLAYERS = [

@@ -1,4 +1,4 @@
-"""Fixpoint recalculation: convergence, cycles and their settlement (RULES.md 4.1)."""
+"""Fixpoint recalculation: convergence, cycles and their settlement (docs/rules.md 4.1)."""
 
 from fractions import Fraction
 

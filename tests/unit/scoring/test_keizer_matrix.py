@@ -1,5 +1,5 @@
 """The fixpoint on matrix arithmetic gives the plain loop's results bit for bit, and an
-explained total after a cycle is the average over the cycle's orders (RULES.md 4.1)."""
+explained total after a cycle is the average over the cycle's orders (docs/rules.md 4.1)."""
 
 from dataclasses import replace
 from fractions import Fraction

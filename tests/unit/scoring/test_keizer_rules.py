@@ -1,4 +1,4 @@
-"""Outcome rules, the absence limit, entry of flexible players, the summer start (RULES.md 4.1)."""
+"""Outcome rules, the absence limit, entry of flexible players, the summer start (docs/rules.md 4.1)."""
 
 from fractions import Fraction
 

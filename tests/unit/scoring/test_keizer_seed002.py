@@ -1,4 +1,4 @@
-"""Seed 002's worked example (Henk Jan) and its value table, RULES.md 4.1."""
+"""Seed 002's worked example (Henk Jan) and its value table, docs/rules.md 4.1."""
 
 from fractions import Fraction
 

@@ -1,4 +1,4 @@
-"""The rank-difference ladder (seed 001, RULES.md 4.2)."""
+"""The rank-difference ladder (seed 001, docs/rules.md 4.2)."""
 
 import datetime
 from fractions import Fraction

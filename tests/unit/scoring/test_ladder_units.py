@@ -1,5 +1,5 @@
 """The ladder in integer units equals the ladder in Fractions (the naive reference,
-bench/naive.py) exactly (RULES.md 4.2)."""
+bench/naive.py) exactly (docs/rules.md 4.2)."""
 
 from fractions import Fraction
 

@@ -1,4 +1,4 @@
-"""Parameters: presets (RULES.md 4.1 table), the dict format, validation, plain words."""
+"""Parameters: presets (docs/rules.md 4.1 table), the dict format, validation, plain words."""
 
 import json
 from fractions import Fraction

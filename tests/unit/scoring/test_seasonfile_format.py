@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from competition.seasonfile import SeasonFileError, compute, dump_season, load_season
+from competition.prizes.engine.report import compute
+from competition.season.engine.seasonfile import SeasonFileError, dump_season, load_season
 from tests.season_factories import season_dict
 
 

@@ -1,0 +1,37 @@
+"""The audit trail: every write that matters records who, when, before and after.
+
+It only records; what the write changes on the pages is the write's own business
+(``core.pagecache.pages_changed``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from competition.models import AuditAction, AuditRecord
+
+Action = AuditAction
+
+
+def record(
+    *,
+    actor: Any,
+    action: AuditAction,
+    season: Any = None,
+    evening: Any = None,
+    player: Any = None,
+    before: Any = None,
+    after: Any = None,
+) -> AuditRecord:
+    if evening is not None and season is None:
+        season = evening.season_id
+    if player is not None and season is None:
+        season = player.season_id
+    return AuditRecord.objects.create(
+        actor=actor if getattr(actor, "is_authenticated", False) else None,
+        action=action,
+        season_id=season if isinstance(season, int) or season is None else season.pk,
+        evening=evening,
+        player=player,
+        before=before,
+        after=after,
+    )

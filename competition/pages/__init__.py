@@ -1,0 +1,1 @@
+"""The pages that compose several features (home, standings, the player page)."""

@@ -1,0 +1,150 @@
+"""What a change will do, said before it is made (issue 14): a late sign-off's points
+and its effect on prize eligibility, read from the competition's parameters and the
+eligibility the prize pages use; a sign-off past the season's limit of absences with
+notice, by the rule the standings score it with (competition.season.engine.signup)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from competition.models import Attendance, Evening, EveningKind, Player, Registration
+from competition.prizes import selectors as prize_selectors
+from competition.scoring.params import parse_parameters
+from competition.season.engine.signup import absences_beyond_limit, default_status
+
+SIGN_OFFS = (Attendance.ABSENT_WITH_NOTICE, Attendance.ABSENT_WITHOUT_NOTICE)
+
+
+@dataclass(frozen=True)
+class LateSignOff:
+    evening: Evening
+    lines: tuple[str, ...]
+
+
+def late_sign_offs(
+    player: Player, evenings: Sequence[Evening], status: str, now: dt.datetime
+) -> list[LateSignOff]:
+    """The chosen evenings on which this change is a sign-off after the deadline by a
+    player who counts as present now: it counts as absent without notice (docs/rules.md 3)."""
+    if status not in SIGN_OFFS:
+        return []
+    regs = dict(
+        Registration.objects.filter(player=player, evening__in=evenings)
+        .values_list("evening_id", "status")
+    )
+    late = [
+        e for e in evenings
+        if now >= e.deadline
+        and regs.get(e.pk, default_status(player.is_fixed)) == Attendance.PRESENT
+    ]
+    return [LateSignOff(e, tuple(_lines(player, e, extra=i))) for i, e in enumerate(late)]
+
+
+def absence_limit(player: Player) -> int | None:
+    """The season's limit of absences with notice that score (None: no limit; the ladder
+    has none)."""
+    competition = player.season.competition
+    params = parse_parameters(competition.system, competition.parameters)
+    return getattr(params, "absent_with_notice_limit", None)
+
+
+def absences_with_notice(player: Player, *, exclude: Sequence[Evening] = ()) -> dict[dt.date, Evening]:
+    """The player's absences with notice this season, past and coming, by date."""
+    regs = (
+        Registration.objects.filter(
+            player=player, evening__season_id=player.season_id,
+            evening__kind=EveningKind.PLAYING, status=Attendance.ABSENT_WITH_NOTICE,
+        )
+        .exclude(evening__in=[e.pk for e in exclude])
+        .select_related("evening")
+    )
+    return {r.evening.date: r.evening for r in regs}
+
+
+def absences_over_limit(
+    player: Player, evenings: Sequence[Evening], status: str, now: dt.datetime
+) -> list[LateSignOff]:
+    """The absences with notice this change makes score nothing: the chosen evenings (and
+    any later sign-off of his that moves past the limit) beyond the season's first
+    ``limit`` absences with notice (docs/rules.md 4.1)."""
+    limit = absence_limit(player)
+    if limit is None or status != Attendance.ABSENT_WITH_NOTICE or not player.is_fixed:
+        return []
+    earlier = absences_with_notice(player, exclude=evenings)
+    # After the deadline a sign-off counts as without notice instead (said by late_sign_offs).
+    chosen = {e.date: e for e in evenings if now < e.deadline}
+    before = set(absences_beyond_limit(earlier, limit))
+    after = absences_beyond_limit({**earlier, **chosen}, limit)
+    ordered = sorted({**earlier, **chosen})
+    found = []
+    for day in after:
+        if day in before:
+            continue
+        evening = chosen.get(day) or earlier[day]
+        number = ordered.index(day) + 1
+        lines = [
+            ngettext(
+                "Only the first %(limit)s absence with notice of the season scores.",
+                "Only the first %(limit)s absences with notice of the season score.", limit,
+            ) % {"limit": limit},
+            _("This is your absence with notice number %(n)s: it scores nothing.") % {"n": number}
+            if day in chosen else
+            _("Your sign-off for this evening becomes absence with notice number %(n)s: "
+              "it will score nothing.") % {"n": number},
+        ]
+        found.append(LateSignOff(evening, tuple(lines)))
+    return found
+
+
+def _points_line(player: Player) -> str:
+    competition = player.season.competition
+    if competition.is_ladder:
+        return _("It scores nothing that evening: no game and no attendance bonus.")
+    rule = (competition.parameters or {}).get("absent_without_notice", {"fixed": 0})
+    if "fixed" in rule:
+        return _("It scores %(points)s points for the evening.") % {"points": rule["fixed"]}
+    return _("It scores %(factor)s × your value for the evening.") % {"factor": rule["factor"]}
+
+
+def _lines(player: Player, evening: Evening, *, extra: int) -> list[str]:
+    """``extra``: the late sign-offs of this same change before this one (same half)."""
+    lines = [
+        _("Signing off after the deadline (%(deadline)s) counts as absent without notice.")
+        % {"deadline": date_format(timezone.localtime(evening.deadline), _("D j M H:i"))},
+        _points_line(player),
+    ]
+    half = evening.half
+    if half is None:
+        return lines
+    competition = player.season.competition
+    found = prize_selectors.eligibility_detail(half, player)
+    if competition.is_ladder:
+        games = found.games if found else 0
+        lines.append(_(
+            "A season prize needs at least %(min)s games; you have played %(games)s."
+        ) % {"min": competition.eligibility_min_games, "games": games})
+        return lines
+    total = Evening.objects.filter(half=half, kind=EveningKind.PLAYING).count()
+    allowed = total - math.ceil(competition.eligibility_percentage * total / 100)
+    absent = (found.absent_without_notice if found else 0) + extra + 1
+    lines.append(ngettext(
+        "With this one you are absent without notice %(n)s time this half; "
+        "to compete for a prize you may be so at most %(max)s times "
+        "(%(pct)s%% of the %(total)s playing evenings present).",
+        "With this one you are absent without notice %(n)s times this half; "
+        "to compete for a prize you may be so at most %(max)s times "
+        "(%(pct)s%% of the %(total)s playing evenings present).",
+        absent,
+    ) % {"n": absent, "max": allowed, "pct": competition.eligibility_percentage,
+         "total": total})
+    if absent > allowed:
+        lines.append(_("You would no longer compete for a prize this half."))
+    return lines

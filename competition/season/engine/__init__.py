@@ -1,0 +1,1 @@
+"""The season's own rules, pure Python: the calendar, sign-up and the season file."""

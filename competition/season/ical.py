@@ -1,0 +1,76 @@
+"""The season calendar as an iCalendar feed (RFC 5545) members can subscribe to.
+
+Written with the ``icalendar`` library, which escapes and folds every value: a note with a
+line break or a carriage return stays one property value. Other control characters, which
+RFC 5545 does not allow in a value at all, become spaces; a name (the calendar's) is one
+line (core/singleline.py). The texts are in the club's
+language (``LANGUAGE_CODE``), the calendar's name is ``CLUB_NAME`` and the season's.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+
+from django.conf import settings
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from icalendar import Calendar, Event
+
+from competition.models import Evening, EveningKind, Season
+from core.singleline import CONTROL
+
+GAME_HOURS = dt.timedelta(hours=3, minutes=45)
+
+
+def _summaries() -> dict[str, str]:
+    return {
+        EveningKind.PLAYING: _("Internal competition"),
+        EveningKind.RAPID: _("Rapid evening"),
+        EveningKind.PLAYOFF: _("Play-offs"),
+    }
+
+
+def _text(value: str) -> str:
+    """A bare carriage return is a line break too (RFC 5545 has only escaped ``\\n``); any
+    other control character is a space."""
+    lines = value.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return "\n".join(CONTROL.sub(" ", line) for line in lines)
+
+
+def _one_line(value: str) -> str:
+    return CONTROL.sub(" ", value)
+
+
+def calendar_ics(season: Season, evenings: Iterable[Evening], *, host: str) -> str:
+    with translation.override(settings.LANGUAGE_CODE):
+        return _calendar(season, evenings, host=host).to_ical().decode()
+
+
+def _calendar(season: Season, evenings: Iterable[Evening], *, host: str) -> Calendar:
+    stamp = timezone.now().astimezone(dt.UTC)
+    summaries = _summaries()
+    cal = Calendar()
+    cal.add("prodid", "-//Ranglijst//Club calendar//NL")
+    cal.add("version", "2.0")
+    cal.add("calscale", "GREGORIAN")
+    cal.add("x-wr-calname", _one_line(f"{settings.CLUB_NAME} {season.name}"))
+    cal.add("x-wr-timezone", "Europe/Amsterdam")
+    for e in evenings:
+        summary = summaries.get(e.kind)
+        if summary is None:
+            continue
+        description = e.note or ""
+        if e.kind == EveningKind.PLAYING:
+            deadline = f"{timezone.localtime(e.deadline):%d-%m %H:%M}"
+            description = (_("Sign up or off until %(deadline)s.") % {"deadline": deadline}
+                           + " " + description).strip()
+        event = Event()
+        event.add("uid", f"evening-{e.pk}@{host}")
+        event.add("dtstamp", stamp)
+        event.add("dtstart", e.starts_at.astimezone(dt.UTC))
+        event.add("dtend", (e.starts_at + GAME_HOURS).astimezone(dt.UTC))
+        event.add("summary", summary)
+        event.add("description", _text(description))
+        cal.add_component(event)
+    return cal

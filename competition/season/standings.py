@@ -1,0 +1,380 @@
+"""The shell around the standings engine: read a season's inputs from the database in a
+fixed number of queries, run the pure engine, store the standings after every evening.
+
+The engine (``competition.scoring``) knows nothing of the database; this module only
+translates rows into its frozen dataclasses and its results back into rows.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import hashlib
+from collections import defaultdict
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Exists, F, OuterRef, Q
+from django.utils import timezone
+
+from competition.models import (
+    Attendance,
+    Bye,
+    EligibilityOverride,
+    Evening,
+    EveningKind,
+    EveningStatus,
+    Game,
+    Half,
+    Player,
+    Registration,
+    Season,
+    Standing,
+    StandingsSnapshot,
+    StandingsState,
+)
+from competition.scoring import types as t
+from competition.scoring.display import round_points
+from competition.scoring.eligibility import keizer_eligibility, ladder_eligibility
+from competition.scoring.keizer import compute_keizer_season
+from competition.scoring.ladder import compute_ladder
+from competition.scoring.params import parse_parameters
+from core.dates import club_today
+from core.pagecache import bump_data_version
+
+
+@dataclass(frozen=True)
+class SeasonData:
+    """A season read from the database, in the engine's terms."""
+
+    system: str
+    params: t.KeizerParams | t.LadderParams
+    players: tuple[t.Player, ...]
+    evenings: tuple[t.Evening, ...]
+    evening_ids: dict[dt.date, int]
+    halves: dict[str, Half]
+
+
+def counted_evenings(season: Season, today: dt.date | None = None):
+    """Playing evenings that count: published, and either played (date reached) or with a
+    result entered already."""
+    today = today or club_today()
+    with_result = Game.objects.filter(evening=OuterRef("pk")).with_result()
+    return (
+        Evening.objects.filter(
+            season=season, kind=EveningKind.PLAYING, status=EveningStatus.PUBLISHED
+        )
+        .filter(Q(date__lte=today) | Exists(with_result))
+        .select_related("half")
+        .order_by("date")
+    )
+
+
+def load_season_data(season: Season, today: dt.date | None = None) -> SeasonData:
+    competition = season.competition
+    params = parse_parameters(competition.system, competition.parameters)
+    players = tuple(
+        t.Player(
+            id=p.pk,
+            name=p.member.name,
+            rating=p.rating,
+            start=p.start,
+            fixed=p.is_fixed,
+            start_points=Fraction(p.start_points) if p.start_points is not None else None,
+        )
+        for p in Player.objects.filter(season=season).select_related("member").order_by("start")
+    )
+    evenings = list(counted_evenings(season, today))
+    ids = [e.pk for e in evenings]
+    games: dict[int, list[t.Game]] = defaultdict(list)
+    for g in Game.objects.filter(evening_id__in=ids).order_by("board"):
+        result = g.result or "postponed"  # not yet entered: the player was there, no score
+        games[g.evening_id].append(t.Game(g.white_id, g.black_id, result))
+    byes: dict[int, list[int]] = defaultdict(list)
+    for b in Bye.objects.filter(evening_id__in=ids):
+        byes[b.evening_id].append(b.player_id)
+    absent: dict[int, list[int]] = defaultdict(list)
+    duty: dict[int, list[int]] = defaultdict(list)
+    for r in Registration.objects.filter(
+        evening_id__in=ids,
+        status__in=[Attendance.ABSENT_WITH_NOTICE, Attendance.CLUB_DUTY],
+    ).order_by("pk"):
+        (absent if r.status == Attendance.ABSENT_WITH_NOTICE else duty)[r.evening_id].append(
+            r.player_id
+        )
+    ladder = competition.is_ladder
+    engine_evenings = []
+    for e in evenings:
+        in_game = {p for g in games[e.pk] for p in (g.white, g.black)} | set(byes[e.pk])
+        engine_evenings.append(
+            t.Evening(
+                date=e.date,
+                half=None if ladder else e.half.kind,  # type: ignore[union-attr]
+                games=tuple(games[e.pk]),
+                byes=tuple(byes[e.pk]),
+                # A player who was paired after all is not also absent.
+                absent_with_notice=tuple(p for p in absent[e.pk] if p not in in_game),
+                club_duty=tuple(p for p in duty[e.pk] if p not in in_game),
+            )
+        )
+    return SeasonData(
+        system=competition.system,
+        params=params,
+        players=players,
+        evenings=tuple(engine_evenings),
+        evening_ids={e.date: e.pk for e in evenings},
+        halves={h.kind: h for h in season.halves.all()},
+    )
+
+
+def compute(data: SeasonData) -> dict[str, Any]:
+    """Run the engine: {half kind: HalfResult or LadderResult}."""
+    if isinstance(data.params, t.LadderParams):
+        return {"season": compute_ladder(data.params, data.players, data.evenings)}
+    halves = compute_keizer_season(data.params, data.players, data.evenings)
+    return {str(kind): result for kind, result in halves.items()}
+
+
+def _line_json(line: Any) -> dict[str, Any]:
+    if isinstance(line, t.LadderLine):
+        return {
+            "date": line.date.isoformat(),
+            "outcome": str(line.outcome),
+            "opponent": line.opponent,
+            "delta": str(round_points(line.delta)),
+            "bonus": str(round_points(line.bonus)),
+            "points": str(round_points(line.delta + line.bonus)),
+        }
+    return {
+        "date": line.date.isoformat() if line.date else None,
+        "outcome": str(line.outcome),
+        "opponent": line.opponent,
+        "value": str(round_points(line.value)) if line.value is not None else None,
+        "points": str(round_points(line.points)),
+        "exact": str(line.points),
+        "over_limit": line.over_limit,
+    }
+
+
+def _standing(snapshot: StandingsSnapshot, row: Any, with_lines: bool) -> Standing:
+    s = row.stats
+    common = dict(
+        snapshot=snapshot,
+        player_id=row.player_id,
+        rank=row.rank,
+        games=s.games,
+        won=s.won,
+        drawn=s.drawn,
+        lost=s.lost,
+        whites=s.whites,
+        blacks=s.blacks,
+        byes=s.byes,
+        absent_with_notice=s.absent_with_notice,
+        absent_without_notice=s.absent_without_notice,
+        club_duty=s.club_duty,
+        game_points=round_points(s.game_points),
+        explanation=[_line_json(line) for line in row.lines] if with_lines else [],
+    )
+    if isinstance(row, t.LadderStanding):
+        return Standing(
+            score=round_points(row.score),
+            score_exact=str(row.score),
+            points=round_points(row.points),
+            pairing_points=round_points(row.pairing_points),
+            group=row.group,
+            **common,
+        )
+    return Standing(
+        score=round_points(row.total),
+        score_exact=str(row.total),
+        value=round_points(row.value),
+        **common,
+    )
+
+
+def half_eligibility(
+    season: Season, data: SeasonData, kind: str, result: Any
+) -> dict[str, dict[str, Any]]:
+    """Who competes for a prize after the half's last counted evening (docs/rules.md 6), with
+    the administrator's overrides: stored with the latest snapshot, so a page reads it
+    with the standings instead of computing it."""
+    competition = season.competition
+    half = data.halves[kind]
+    overrides = dict(
+        EligibilityOverride.objects.filter(half=half).values_list("player_id", "eligible")
+    )
+    if isinstance(data.params, t.LadderParams):
+        found = ladder_eligibility(
+            result.standings, len(data.evenings), min_games=competition.eligibility_min_games,
+            max_exempted=competition.eligibility_max_exempted, overrides=overrides,
+        )
+    else:
+        evenings = sum(1 for e in data.evenings if e.half == kind)
+        found = keizer_eligibility(result.standings, evenings,
+                                   percentage=competition.eligibility_percentage,
+                                   overrides=overrides)
+    return {str(player_id): e.to_json() for player_id, e in found.items()}
+
+
+def _digest(rows: Any, cycle: bool, with_lines: bool, cycle_orders: int = 0) -> str:
+    """A fingerprint of what a snapshot would store (repr is deterministic across
+    processes, unlike hash)."""
+    parts = [repr(cycle), repr(with_lines), repr(cycle_orders)]
+    for row in rows:
+        parts.append(repr(row) if with_lines else repr(replace(row, lines=())))
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+def _planned_snapshots(season: Season, data: SeasonData) -> list[tuple[Half, int, Any, dict]]:
+    """What the recalculation stores, snapshot by snapshot: (half, evening id, rows,
+    {cycle, cycle_orders, digest, eligibility, with_lines})."""
+    planned = []
+    for kind, result in compute(data).items():
+        half = data.halves[kind]
+        eligible = half_eligibility(season, data, kind, result)
+        history = list(result.history)
+        for i, evening_rows in enumerate(history):
+            last = i == len(history) - 1
+            rows = result.standings if last else evening_rows.rows
+            cycle = getattr(evening_rows, "cycle", False)
+            cycle_orders = getattr(evening_rows, "cycle_orders", 0)
+            digest = _digest(rows, cycle, last, cycle_orders)
+            if last:
+                digest = hashlib.sha256((digest + repr(sorted(eligible.items()))).encode()
+                                        ).hexdigest()
+            planned.append((half, data.evening_ids[evening_rows.date], rows, {
+                "cycle": cycle, "cycle_orders": cycle_orders, "digest": digest,
+                "eligibility": eligible if last else {}, "with_lines": last,
+            }))
+    return planned
+
+
+def _store(season: Season, data: SeasonData) -> int:
+    stored = {
+        (half_id, evening_id): (pk, digest)
+        for pk, half_id, evening_id, digest in StandingsSnapshot.objects.filter(
+            half__season=season
+        ).values_list("pk", "half_id", "evening_id", "digest")
+    }
+    kept: list[int] = []
+    for half, evening_id, rows, fields in _planned_snapshots(season, data):
+        with_lines = fields.pop("with_lines")
+        pk, old_digest = stored.get((half.pk, evening_id), (None, ""))
+        if pk is not None and old_digest == fields["digest"]:
+            kept.append(pk)  # a result of a later evening leaves earlier ones alone
+            continue
+        snapshot, _ = StandingsSnapshot.objects.update_or_create(
+            half=half, evening_id=evening_id, defaults=fields
+        )
+        kept.append(snapshot.pk)
+        snapshot.rows.all().delete()
+        Standing.objects.bulk_create(_standing(snapshot, row, with_lines) for row in rows)
+    StandingsSnapshot.objects.filter(half__season=season).exclude(pk__in=kept).delete()
+    return len(kept)
+
+
+def _recalculate_once(season_id: int, today: dt.date | None) -> tuple[int, int] | None:
+    """One pass in its own transaction: (snapshots kept or written, the inputs version
+    computed from), or None when another recalculation of the season holds its lock."""
+    with transaction.atomic():
+        if not _lock(season_id):
+            return None  # the holder runs again once it sees the version moved
+        # A plain read: no lock on the season row, so no writer waits for this
+        # transaction. The version is read before the inputs, so it is never newer
+        # than what is computed (at worst older: then the pass runs once more).
+        season = Season.objects.select_related("competition").get(pk=season_id)
+        version = season.inputs_version
+        written = _store(season, load_season_data(season, today))
+        StandingsState.objects.filter(pk=season_id).update(
+            inputs_version=version, computed_at=timezone.now()
+        )
+        # Visitors' pages move on once, after the new standings are committed.
+        bump_data_version()
+    return written, version
+
+
+def _lock(season_id: int) -> bool:
+    """Take the season's StandingsState row for this transaction, without waiting: False
+    when another transaction holds it. The row is created by the first recalculation;
+    only then an INSERT (ON CONFLICT DO NOTHING, which would wait for a holder that
+    updated the row, so never tried while the row exists)."""
+    def take() -> bool:
+        return StandingsState.objects.select_for_update(skip_locked=True).filter(
+            season_id=season_id).values_list("pk", flat=True).first() is not None
+
+    if take():
+        return True
+    if StandingsState.objects.filter(season_id=season_id).exists():
+        return False  # there, but locked
+    StandingsState.objects.bulk_create([StandingsState(season_id=season_id)],
+                                       ignore_conflicts=True)
+    return take()
+
+
+def _inputs_version(season_id: int) -> int:
+    return Season.objects.filter(pk=season_id).values_list("inputs_version", flat=True).get()
+
+
+def recalculate_season(season_id: int, today: dt.date | None = None) -> int:
+    """Compute and store the standings after every counted evening; returns the number of
+    snapshots kept or written. Idempotent: the same inputs give the same rows.
+
+    One recalculation of a season at a time (a lock row the writers never touch); one that
+    finds another running returns 0 at once, since the other runs again while the
+    season's inputs version moved, checked after each commit. Inside a caller's
+    transaction (an import) that check runs at the caller's commit."""
+    written = 0
+    while True:
+        outcome = _recalculate_once(season_id, today)
+        if outcome is None:
+            return written
+        written, version = outcome
+        if transaction.get_connection().in_atomic_block:
+            transaction.on_commit(functools.partial(_again_if_moved, season_id, version, today))
+            return written
+        if _inputs_version(season_id) == version:
+            return written
+
+
+def _again_if_moved(season_id: int, version: int, today: dt.date | None) -> None:
+    if _inputs_version(season_id) != version:
+        recalculate_season(season_id, today)
+
+
+def standings_behind(season_id: int) -> bool:
+    """Whether the season's inputs changed since its stored standings were computed."""
+    computed = (StandingsState.objects.filter(season_id=season_id)
+                .values_list("inputs_version", flat=True).first())
+    return computed is None or computed < _inputs_version(season_id)
+
+
+def seasons_behind(changed_before: dt.datetime) -> list[int]:
+    """Seasons whose stored standings were computed from an older inputs version than
+    the season's now, and whose last change was before ``changed_before`` (a burst of
+    results still coming in is left to its own tasks)."""
+    behind = Q(standings_state__isnull=True) | Q(
+        standings_state__inputs_version__lt=F("inputs_version"))
+    return list(
+        Season.objects.filter(behind)
+        .filter(Q(inputs_changed_at__isnull=True) | Q(inputs_changed_at__lt=changed_before))
+        .order_by("pk").values_list("pk", flat=True)
+    )
+
+
+def standings_current(season_id: int, today: dt.date | None = None) -> bool:
+    """Whether the stored standings are what a fresh computation from the data now gives
+    (the same snapshots with the same fingerprints); reads only."""
+    season = Season.objects.select_related("competition").get(pk=season_id)
+    fresh = {
+        (half.pk, evening_id): fields["digest"]
+        for half, evening_id, _rows, fields in _planned_snapshots(
+            season, load_season_data(season, today))
+    }
+    stored = {
+        (half_id, evening_id): digest
+        for half_id, evening_id, digest in StandingsSnapshot.objects.filter(
+            half__season=season).values_list("half_id", "evening_id", "digest")
+    }
+    return fresh == stored

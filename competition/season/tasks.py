@@ -1,0 +1,65 @@
+"""Celery tasks of the competition: they receive ids and are safe to run twice."""
+
+import datetime as dt
+import logging
+
+from celery import shared_task
+from django.utils import timezone
+
+from competition.models import Half
+from competition.season import notices
+from competition.season.standings import recalculate_season, seasons_behind, standings_behind
+
+log = logging.getLogger(__name__)
+
+
+@shared_task(
+    name="competition.tasks.recalculate_half",
+    acks_late=True, autoretry_for=(Exception,), retry_backoff=True, max_retries=5,
+)
+def recalculate_half(half_id: int) -> int:
+    """Recalculate the season of a half (the summer half depends on the winter one).
+
+    Every change moves its season's inputs version on in its own transaction; when the
+    stored standings were computed from that version already (a recalculation ran since),
+    there is nothing to do, so a burst of results costs a few recalculations, not one
+    each."""
+    season_id = Half.objects.filter(pk=half_id).values_list("season_id", flat=True).first()
+    if season_id is None or not standings_behind(season_id):
+        return 0
+    return recalculate_season(season_id)
+
+
+@shared_task(name="competition.tasks.recalculate_stale_seasons", acks_late=True)
+def recalculate_stale_seasons() -> list[int]:
+    """Beat job: recalculate seasons whose standings are behind their inputs (the version
+    they were computed from is older than the season's), whatever became of the task (broker
+    down, a worker killed mid-way). Seasons changed in the last half minute are left to the
+    tasks that are probably running for them."""
+    done = []
+    for season_id in seasons_behind(timezone.now() - dt.timedelta(seconds=30)):
+        recalculate_season(season_id)
+        done.append(season_id)
+    return done
+
+
+@shared_task(
+    name="competition.tasks.send_club_duty_notice",
+    acks_late=True, autoretry_for=(Exception,), retry_backoff=True, max_retries=5,
+)
+def send_club_duty_notice(request_id: int) -> bool:
+    """E-mail the leader's club duty decision to the player and the leader, once."""
+    return notices.club_duty_decision_deliver(request_id)
+
+
+@shared_task(name="competition.tasks.send_club_duty_notices_undelivered", acks_late=True)
+def send_club_duty_notices_undelivered() -> list[int]:
+    """Beat job: club duty decisions whose e-mail task was lost."""
+    sent = []
+    for request_id in notices.club_duty_decisions_undelivered():
+        try:
+            if notices.club_duty_decision_deliver(request_id):
+                sent.append(request_id)
+        except Exception:  # one failing address must not stop the others
+            log.exception("club duty e-mail of request %s failed", request_id)
+    return sent

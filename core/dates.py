@@ -1,0 +1,21 @@
+"""Dates in running text, as the language writes them: "vr 18 dec" (never ISO)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+
+
+def short_day(day: dt.date) -> str:
+    """Weekday, day and month, abbreviated: "vr 18 dec" in Dutch, "Fri 18 Dec" in English.
+
+    The format is itself a translation (Dutch writes month abbreviations in lower case)."""
+    return date_format(day, _("D j M"))
+
+
+def club_today() -> dt.date:
+    """Today in the club's time zone (settings.TIME_ZONE), not the server's."""
+    return timezone.localdate()
