@@ -54,7 +54,7 @@ test: install
 UNIT_VENV := .venv-unit
 UNIT_PACKAGES := pytest iniconfig packaging pluggy pygments hypothesis sortedcontainers \
 	py4swiss pydantic pydantic-core typing-extensions annotated-types typing-inspection \
-	numpy networkx
+	numpy networkx defusedxml trf
 test-unit:
 	@test -x $(UNIT_VENV)/bin/python || $(PYTHON) -m venv $(UNIT_VENV)
 	$(PYTHON) scripts/lock_subset.py requirements-dev.lock $(UNIT_PACKAGES) > $(UNIT_VENV)/requirements.txt
