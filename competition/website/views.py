@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
@@ -77,28 +78,28 @@ def _boards(evening) -> dict:
     return page
 
 
-@embeddable
-@cache_public_page
-def embed_pairing(request: HttpRequest) -> HttpResponse:
+def _evening_embed(request: HttpRequest, which: Callable[[Any], Any], template: str) -> HttpResponse:
+    """An embed of one evening's boards: ``which`` picks the evening of the season."""
     context = _season_context()
     season = context["season"]
-    evening = website_selectors.next_evening(season) if season else None
+    evening = which(season) if season else None
     if evening is not None:
         context.update(_boards(evening))
     context["evening"] = evening
-    return render(request, "website/embed_pairing.html", context)
+    return render(request, template, context)
+
+
+@embeddable
+@cache_public_page
+def embed_pairing(request: HttpRequest) -> HttpResponse:
+    return _evening_embed(request, website_selectors.next_evening, "website/embed_pairing.html")
 
 
 @embeddable
 @cache_public_page
 def embed_results(request: HttpRequest) -> HttpResponse:
-    context = _season_context()
-    season = context["season"]
-    evening = website_selectors.last_results_evening(season) if season else None
-    if evening is not None:
-        context.update(_boards(evening))
-    context["evening"] = evening
-    return render(request, "website/embed_results.html", context)
+    return _evening_embed(request, website_selectors.last_results_evening,
+                          "website/embed_results.html")
 
 
 @login_required
