@@ -292,6 +292,9 @@ TIME_ZONE = "Europe/Amsterdam"
 USE_I18N = True
 USE_TZ = True
 CLUB_NAME = env.str("CLUB_NAME", default="Schaakclub De Pion")
+# The address (/<slug>/) of the club a single-club installation creates on migrate
+# (members/clubs.py); empty: made from CLUB_NAME.
+CLUB_SLUG = env.str("CLUB_SLUG", default="")
 # Where the club plays: in the members' calendar feeds and on the privacy statement.
 CLUB_ADDRESS = env.str("CLUB_ADDRESS", default="Wijkcentrum De Pion, Dorpsstraat 1, 3511 AB Utrecht")
 # Who answers questions about the members' data (the privacy statement).

@@ -1,4 +1,7 @@
-"""Club members: the accounts people sign in with (e-mail and password)."""
+"""Club members: the accounts people sign in with (e-mail and password), the clubs and
+their memberships."""
+
+import datetime as dt
 
 from django.contrib.auth.models import AbstractUser, BaseUserManager
 from django.db import models
@@ -161,3 +164,78 @@ class User(AbstractUser):
     def rating_of(self, kind: str) -> int | None:
         """His rating of ``kind`` (``RatingKind``: "knsb" or "fide"): different numbers."""
         return self.fide_rating if kind == "fide" else self.rating
+
+
+class Club(models.Model):
+    """A chess club on this installation: its own address, people, rules and e-mail.
+
+    Platform-wide (docs/architecture.md, "Many clubs"): everything a club owns hangs off
+    it, directly (``club`` column) or through its season."""
+
+    name = models.CharField(_("name"), max_length=120, validators=[single_line])
+    slug = models.SlugField(
+        _("address"), max_length=40, unique=True,
+        help_text=_("The club's pages are at /<address>/ (lower case, digits and hyphens)."),
+    )
+    time_zone = models.CharField(_("time zone"), max_length=40, default="Europe/Amsterdam")
+    site_name = models.CharField(
+        _("site name"), max_length=120, blank=True, validators=[single_line],
+        help_text=_("Shown above every page and in e-mails; empty: the club's name."),
+    )
+    sender_name = models.CharField(
+        _("e-mail sender name"), max_length=120, blank=True, validators=[single_line]
+    )
+    reply_to = models.EmailField(_("reply-to address"), blank=True)
+    default_system = models.CharField(_("default rules"), max_length=20, default="pion")
+    deadline_weekday = models.PositiveSmallIntegerField(
+        _("sign-up deadline day"), default=3, help_text=_("0 = Monday … 6 = Sunday.")
+    )
+    deadline_time = models.TimeField(_("sign-up deadline time"), default=dt.time(18, 0))
+    start_time = models.TimeField(_("first round starts"), default=dt.time(20, 0))
+    venue = models.CharField(_("venue"), max_length=200, blank=True, validators=[single_line])
+    language = models.CharField(_("language"), max_length=8, default="nl")
+
+    class Meta:
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def shown_name(self) -> str:
+        return self.site_name or self.name
+
+
+class ClubDomain(models.Model):
+    """A host name of the club's own (``intern.mijnclub.nl``): served without the prefix."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="domains")
+    host = models.CharField(_("host name"), max_length=253, unique=True)
+
+    class Meta:
+        verbose_name = _("club host name")
+        verbose_name_plural = _("club host names")
+
+    def __str__(self) -> str:
+        return self.host
+
+
+class Membership(models.Model):
+    """A member's role in one club; one account may belong to several clubs."""
+
+    user = models.ForeignKey("members.User", on_delete=models.CASCADE, related_name="memberships")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(_("role"), max_length=20, default="player")
+    joined = models.DateTimeField(_("joined"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "club"], name="membership_once_per_club")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} @ {self.club}"

@@ -33,9 +33,12 @@ class ByePolicy(models.TextChoices):
 
 
 class Season(models.Model):
-    name = models.CharField(_("name"), max_length=40, unique=True, help_text="2026-2027",
+    club = models.ForeignKey(
+        "members.Club", on_delete=models.PROTECT, related_name="seasons", verbose_name=_("club")
+    )
+    name = models.CharField(_("name"), max_length=40, help_text="2026-2027",
                             validators=[single_line])
-    slug = models.SlugField(_("slug"), max_length=40, unique=True)
+    slug = models.SlugField(_("slug"), max_length=40)
     start_date = models.DateField(
         _("season opening"), help_text=_("Date of the season-opening event.")
     )
@@ -55,7 +58,10 @@ class Season(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=Q(end_date__gt=F("start_date")), name="season_ends_after_start"
-            )
+            ),
+            # Two clubs may each have a season "2026-2027".
+            models.UniqueConstraint(fields=["club", "name"], name="season_name_per_club"),
+            models.UniqueConstraint(fields=["club", "slug"], name="season_slug_per_club"),
         ]
         permissions = [
             ("register_self", "Can sign himself up and off"),

@@ -23,6 +23,7 @@ from typing import Any
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import Group
 from django.db import DatabaseError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -52,6 +53,7 @@ from competition.season.standings import load_season_data, recalculate_season
 from core.pagecache import pages_changed
 from core.permissions import Actor, Perm, require
 from core.singleline import is_single_line
+from members.clubs import home_club
 from members.models import User
 from members.roles import PLAYER
 
@@ -141,7 +143,8 @@ def _check_importable(data: t.SeasonInput, name: str) -> None:
         raise SeasonImportError(f"season name {name!r}: one line, without control characters")
     if len(name) > 40 or not slugify(name):
         raise SeasonImportError(f"season name {name!r}: at most 40 characters, with letters or digits")
-    if Season.objects.filter(name=name).exists() or Season.objects.filter(slug=slugify(name)).exists():
+    club = home_club()
+    if club.seasons.filter(Q(name=name) | Q(slug=slugify(name))).exists():
         raise SeasonImportError(
             f"a season named {name!r} exists already; choose another name with --name"
         )
@@ -174,6 +177,7 @@ def _start_points(player: t.Player) -> Decimal | None:
 def _write(data: t.SeasonInput, name: str) -> Season:
     dates = [e.date for e in data.evenings]
     season = Season.objects.create(
+        club=home_club(),
         name=name,
         slug=slugify(name),
         start_date=dates[0],

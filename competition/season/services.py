@@ -59,6 +59,8 @@ from core.dates import short_day
 from core.jobs import enqueue_on_commit
 from core.pagecache import pages_changed, recalculation_scheduled
 from core.permissions import Actor, Perm, person, require
+from members.clubs import home_club
+from members.models import Club
 
 # The pure sign-up rules (competition/season/engine/signup.py) refuse in English; these marks put their
 # messages in the catalogue, so the service's _(str(exc)) finds the member's language.
@@ -139,13 +141,16 @@ def season_set_up(
     knsb_rounds: Iterable[dt.date] = (),
     closed: Iterable[dt.date] = (),
     extra_rapid: Iterable[dt.date] = (),
+    club: Club | None = None,
 ) -> Season:
-    """A season with its competition (preset parameters), halves and proposed calendar."""
+    """A season with its competition (preset parameters), halves and proposed calendar,
+    in ``club`` (a single-club installation's own club when not given)."""
     require(actor, Perm.MANAGE_SEASON)
+    club = club or home_club()
     if system not in System.values:
         raise ValidationError({"system": _("Unknown system '%(s)s'.") % {"s": system}})
     require_single_line(name, field="name")
-    if Season.objects.filter(name=name).exists():
+    if Season.objects.filter(club=club, name=name).exists():
         raise ValidationError({"name": _("A season with this name exists already.")})
     try:
         proposal = propose_calendar(
@@ -158,7 +163,7 @@ def season_set_up(
         )
     except ValueError as exc:
         raise ValidationError(str(exc)) from exc
-    season = Season(name=name, slug=slugify(name), start_date=opening, end_date=last_day)
+    season = Season(club=club, name=name, slug=slugify(name), start_date=opening, end_date=last_day)
     season.full_clean()
     season.save()
     competition = Competition.objects.create(
