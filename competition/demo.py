@@ -20,7 +20,8 @@ from competition.models import Attendance, Evening, EveningKind, PlayerKind, Pri
 from competition.season import services
 from competition.season.standings import recalculate_season
 from members import roles
-from members.models import User
+from members.clubs import home_club
+from members.models import Club, Membership, User
 
 PASSWORD = "schaken123"
 FIRST = ["Anna", "Bas", "Cor", "Daan", "Eva", "Floor", "Gert", "Henk Jan", "Ingrid", "Joost",
@@ -35,7 +36,7 @@ FIRST[20] = "Ursula"
 
 
 def _user(email: str, name: str, rating: int | None, *groups: str, staff: bool = False,
-          password: str = PASSWORD) -> User:
+          password: str = PASSWORD, club: Club | None = None) -> User:
     user = User.objects.create_user(email=email, password=None, name=name, rating=rating)
     user.password = _hashed_password(password)  # one slow hash for all demo accounts
     user.save(update_fields=["password"])
@@ -44,8 +45,13 @@ def _user(email: str, name: str, rating: int | None, *groups: str, staff: bool =
         user.save(update_fields=["is_staff", "is_superuser"])
     for group in groups:
         user.groups.add(Group.objects.get(name=group))
+    _join(user, club or home_club(), max(groups, key=roles.ROLES.index) if groups else roles.PLAYER)
     EmailAddress.objects.create(user=user, email=email, verified=True, primary=True)
     return user
+
+
+def _join(user: User, club: Club, role: str) -> None:
+    Membership.objects.get_or_create(user=user, club=club, defaults={"role": role})
 
 
 @functools.cache
@@ -73,14 +79,14 @@ def _result(rng: random.Random, white: int, black: int, *, postponed: bool = Tru
     return Result.BLACK_WINS
 
 
-def _calendar(year: int) -> dict:
+def _calendar(year: int, system: str = "pion") -> dict:
     """The set-up of the season that opens in September of ``year``."""
     opening = dt.date(year, 9, 4) + dt.timedelta(days=(4 - dt.date(year, 9, 4).weekday()) % 7)
     return {
         "name": f"{year}-{year + 1}",
         "opening": opening,
         "last_day": dt.date(year + 1, 7, 15),
-        "system": "pion",
+        "system": system,
         "knsb_rounds": [dt.date(year, 10, 10), dt.date(year, 11, 7), dt.date(year, 12, 12),
                         dt.date(year + 1, 1, 30), dt.date(year + 1, 2, 27),
                         dt.date(year + 1, 3, 27)],
@@ -104,7 +110,7 @@ def build_demo(*, today: dt.date | None = None, seed: int = 2026, password: str 
     arbiter = _user("arbiter@demo.club", "Arend Arbiter", 1700, roles.ARBITER, password=password)
 
     year = season_start_year(today)
-    season = services.season_set_up(actor=admin, **_calendar(year))
+    season = services.season_set_up(actor=admin, club=home_club(), **_calendar(year))
     members = []
     for i in range(30):
         rating = int(rng.gauss(1700, 220))
@@ -135,7 +141,7 @@ def _last_season(year, members, admin, leader, arbiter, password, rng) -> Season
     on the player pages and in the archive."""
     email, name, rating = LEFT
     former = [*members[:-NEWCOMERS], _user(email, name, rating, roles.PLAYER, password=password)]
-    season = services.season_set_up(actor=admin, **_calendar(year))
+    season = services.season_set_up(actor=admin, club=home_club(), **_calendar(year))
     for i, member in enumerate(former):
         kind = PlayerKind.FIXED if i % 4 != 3 else PlayerKind.FLEXIBLE
         services.player_add(actor=admin, season=season, member=member, kind=kind)
@@ -191,3 +197,60 @@ def _play_past_evenings(season, players, leader, arbiter, today, rng, postponed=
                              postponed=postponed)
             note = "telefoon ging af" if result == Result.BLACK_WINS and rng.random() < 0.03 else ""
             services.result_set(actor=arbiter, game=game, result=result, note=note)
+
+
+# The two other rulebooks' clubs (docs/rules.md 4): each at its own address, with its own
+# members, leader, arbiter and administrator; the Pion club's first player is a member of
+# the ladder club too (one account, two clubs, a role in each).
+OTHER_CLUBS = (
+    {"slug": "de-ladder", "name": "Schaakvereniging De Ladder", "system": "ladder",
+     "domain": "ladder.demo.club", "venue": "Buurthuis De Sport, Kerkstraat 12, 3811 CV Amersfoort",
+     "players": 24, "seed": 1001, "first": 1750},
+    {"slug": "keizer-klassiek", "name": "Schaakclub Keizer Klassiek", "system": "classic",
+     "domain": "klassiek.demo.club", "venue": "Zaal Het Paard, Markt 3, 2611 GP Delft",
+     "players": 20, "seed": 1002, "first": 1650},
+)
+SHARED_MEMBER = "speler1@demo.club"
+
+
+@transaction.atomic
+def build_other_clubs(*, today: dt.date | None = None, password: str = PASSWORD) -> list[Season]:
+    """The ladder club (rank difference 0,07, attendance bonus 0,3, 14 games for prizes,
+    period groups) and the classic Keizer club (win = the opponent's value, loss 0, bye
+    two thirds and absence a third of one's own value, at most three absences scored),
+    each with a season under way, played through the same services as the Pion club's."""
+    today = today or timezone.localdate()
+    year = season_start_year(today)
+    seasons = []
+    for spec in OTHER_CLUBS:
+        rng = random.Random(spec["seed"])
+        club = Club.objects.create(name=spec["name"], slug=spec["slug"], venue=spec["venue"],
+                                   default_system=spec["system"])
+        domain = spec["domain"]
+        admin = _user(f"beheer@{domain}", f"Beheerder {spec['name'].split()[-1]}", None,
+                      roles.ADMINISTRATOR, password=password, club=club)
+        leader = _user(f"leider@{domain}", f"Leider {spec['name'].split()[-1]}", 1800,
+                       roles.LEADER, password=password, club=club)
+        arbiter = _user(f"arbiter@{domain}", f"Arbiter {spec['name'].split()[-1]}", 1650,
+                        roles.ARBITER, password=password, club=club)
+        season = services.season_set_up(actor=admin, club=club, **_calendar(year, spec["system"]))
+        members = []
+        for i in range(spec["players"]):
+            rating = int(rng.gauss(spec["first"], 200))
+            first, last = FIRST[(i + spec["seed"]) % len(FIRST)], LAST[(i * 7 + spec["seed"]) % len(LAST)]
+            members.append(_user(f"speler{i + 1}@{domain}", f"{first} {last}", rating,
+                                 roles.PLAYER, password=password, club=club))
+        if spec["system"] == "ladder":
+            shared = User.objects.get(email=SHARED_MEMBER)
+            _join(shared, club, roles.PLAYER)
+            members.append(shared)
+        for i, member in enumerate(members):
+            kind = PlayerKind.FIXED if i % 5 != 4 else PlayerKind.FLEXIBLE
+            services.player_add(actor=admin, season=season, member=member, kind=kind)
+        services.players_order_by_rating(actor=admin, season=season)
+        players = list(season.players.select_related("member"))
+        with services.recalculation_deferred():
+            _play_past_evenings(season, players, leader, arbiter, today, rng)
+        recalculate_season(season.pk, today)
+        seasons.append(season)
+    return seasons

@@ -31,7 +31,7 @@ def test_load_demo_with_the_flag_gives_each_account_its_own_random_password_prin
     """Issue 19 §6: one password for all 34 accounts, superuser included, meant that any
     member who learnt his own had the administrator's too."""
     out = StringIO()
-    call_command("load_demo", "--allow-production", stdout=out, stderr=StringIO())
+    call_command("load_demo", "--allow-production", "--one-club", stdout=out, stderr=StringIO())
     printed = dict(re.findall(r"^(\S+@demo\.club)  (\S+)$", out.getvalue(), re.M))
     users = list(User.objects.all())
     assert len(users) == 34 and set(printed) == {u.email for u in users}
@@ -50,3 +50,38 @@ def test_load_demo_in_development_keeps_the_published_password():
     call_command("load_demo", "--if-empty", stdout=out, stderr=StringIO())
     assert f"'{PASSWORD}'" in out.getvalue()
     assert User.objects.get(email="speler1@demo.club").check_password(PASSWORD)
+
+
+@override_settings(DEBUG=True)
+def test_load_demo_builds_three_clubs_from_the_three_rulebooks():
+    """Issue 20, the demo: the Keizer club with recalculation, a ladder club and a classic
+    Keizer club, each with its own people and a season under way in its own system; one
+    account is a member of two clubs, with a role in each."""
+    from competition.models import Game, Standing
+    from members.models import Club, Membership
+
+    out = StringIO()
+    call_command("load_demo", stdout=out, stderr=StringIO())
+    clubs = {c.slug: c for c in Club.objects.all()}
+    assert len(clubs) == 3
+    systems = {s.club.slug: s.competition.system for s in Season.objects.select_related("club", "competition")}
+    assert sorted(systems.values()) == ["classic", "ladder", "pion"]
+    assert systems["de-ladder"] == "ladder" and systems["keizer-klassiek"] == "classic"
+    ladder = Season.objects.get(club__slug="de-ladder").competition.parameters
+    assert ladder["place_factor"] == 0.07 and ladder["bonus"] == 0.3
+    classic = Season.objects.get(club__slug="keizer-klassiek").competition.parameters
+    assert classic["absent_with_notice_limit"] == 3 and classic["loss"] == {"fixed": 0}
+    for club in clubs.values():
+        season = club.seasons.order_by("-start_date").first()
+        assert Game.objects.filter(evening__season=season).exclude(result="").exists()
+        assert Standing.objects.filter(snapshot__half__season=season).exists()
+        # Every player of a club's season is a member of that club.
+        members = set(Membership.objects.filter(club=club).values_list("user_id", flat=True))
+        assert set(season.players.values_list("member_id", flat=True)) <= members
+        assert Membership.objects.filter(club=club, role="leader").count() == 1
+        assert f"/{club.slug}/" in out.getvalue()
+    shared = User.objects.get(email="speler1@demo.club")
+    assert {m.club.slug for m in shared.memberships.select_related("club")} == {
+        "de-ladder", next(s for s in clubs if s not in ("de-ladder", "keizer-klassiek"))}
+    assert not User.objects.get(email="leider@ladder.demo.club").memberships.exclude(
+        club__slug="de-ladder").exists()

@@ -1,4 +1,9 @@
-"""``manage.py load_demo``: a demo club with 34 accounts and last season in its history.
+"""``manage.py load_demo``: three demo clubs, one from each rulebook (docs/rules.md 4).
+
+The Keizer club with recalculation (34 accounts, last season in its history, rapid and
+blitz, prizes), a rank-difference ladder club and a classic Keizer club, each at its own
+address with its own members, leader, arbiter and administrator; one member belongs to
+two clubs. ``--one-club`` loads the Keizer club alone.
 
 In development (``DJANGO_DEBUG`` on) every account has the published password. In
 production it refuses, unless told ``--allow-production``; even then each account gets a
@@ -13,14 +18,15 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.test.utils import override_settings
 
-from competition.demo import PASSWORD, build_demo
+from competition.demo import PASSWORD, build_demo, build_other_clubs
 from competition.models import Season
 from config.celery import app
 from members.models import User
 
 
 class Command(BaseCommand):
-    help = "Load a demo club: 30 members, roles, a season under way with results, last season played."
+    help = ("Load three demo clubs (Keizer, ladder, classic Keizer): members, roles, a season "
+            "under way with results; the Keizer club has last season played too.")
 
     def add_arguments(self, parser):
         parser.add_argument("--if-empty", action="store_true", help="Do nothing if a season exists.")
@@ -28,8 +34,10 @@ class Command(BaseCommand):
             "--allow-production", action="store_true",
             help="Load the demo although DJANGO_DEBUG is off (each account gets a random password of its own).",
         )
+        parser.add_argument("--one-club", action="store_true", help="Only the Keizer club.")
 
-    def handle(self, *args, if_empty: bool = False, allow_production: bool = False, **options):
+    def handle(self, *args, if_empty: bool = False, allow_production: bool = False,
+               one_club: bool = False, **options):
         if not settings.DEBUG and not allow_production:
             self.stderr.write(
                 "Refused: DJANGO_DEBUG is off (production). The demo creates an administrator; "
@@ -51,18 +59,20 @@ class Command(BaseCommand):
         try:
             with override_settings(EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend"):
                 season = build_demo(password=password)
+                others = [] if one_club else build_other_clubs(password=password)
         finally:
             app.conf.task_always_eager = eager
-        if settings.DEBUG:
+        for s in [season, *others]:
             self.stdout.write(self.style.SUCCESS(
-                f"Demo club loaded: season {season}, {season.players.count()} players. "
-                f"Sign in with leider@ / arbiter@ / beheer@ / speler1@demo.club, password '{PASSWORD}'."
+                f"Demo club {s.club} at /{s.club.slug}/: season {s}, {s.players.count()} players."
             ))
+        if settings.DEBUG:
+            self.stdout.write(
+                f"Sign in with leider@ / arbiter@ / beheer@ / speler1@demo.club (and the same at "
+                f"ladder.demo.club and klassiek.demo.club), password '{PASSWORD}'."
+            )
             return
-        self.stdout.write(self.style.SUCCESS(
-            f"Demo club loaded: season {season}, {season.players.count()} players. Each account "
-            "has a password of its own, shown only now (it is stored nowhere):"
-        ))
+        self.stdout.write("Each account has a password of its own, shown only now (it is stored nowhere):")
         for email, own in _own_passwords().items():
             self.stdout.write(f"{email}  {own}")
 
