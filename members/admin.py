@@ -1,10 +1,14 @@
+from django import forms
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.core.exceptions import ValidationError
+from django.db.models import Count
 from django.utils.translation import gettext_lazy as _
 
+from members.platform import clean_slug, club_create, is_operator
 from members.roles import may_manage_account
 
-from .models import User
+from .models import Club, ClubDomain, User
 
 
 @admin.register(User)
@@ -29,3 +33,105 @@ class UserAdmin(BaseUserAdmin):
     add_fieldsets = (
         (None, {"classes": ("wide",), "fields": ("email", "name", "rating", "password1", "password2")}),
     )
+
+
+class ClubCreateForm(forms.ModelForm):
+    """The operator's "Add club": the club and the person who will run it."""
+
+    leader_email = forms.EmailField(label=_("first leader's e-mail address"))
+    leader_name = forms.CharField(
+        label=_("first leader's name"), required=False, max_length=120,
+        help_text=_("Needed when he has no account yet; he gets an invitation to set his password."),
+    )
+
+    class Meta:
+        model = Club
+        fields = ("name", "slug", "venue", "time_zone", "default_system")
+
+    def clean_slug(self) -> str:
+        try:
+            return clean_slug(self.cleaned_data["slug"])
+        except ValidationError as exc:
+            raise ValidationError(exc.message_dict["slug"]) from exc
+
+    def clean(self):
+        data = super().clean()
+        email = data.get("leader_email")
+        if email and not data.get("leader_name", "").strip() and not User.objects.filter(
+            email__iexact=email
+        ).exists():
+            self.add_error("leader_name", _("He has no account yet: give his name."))
+        return data
+
+    def validate_unique(self) -> None:
+        pass  # clean_slug says it in words
+
+
+class ClubDomainInline(admin.TabularInline):
+    model = ClubDomain
+    extra = 0
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    """Platform operators only: a club's own people run it on its own pages."""
+
+    list_display = ("name", "slug", "member_count")
+    search_fields = ("name", "slug")
+    inlines = (ClubDomainInline,)
+    fields = ("name", "slug", "site_name", "sender_name", "reply_to", "venue", "time_zone",
+              "language", "default_system", "deadline_weekday", "deadline_time", "start_time")
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(members=Count("memberships"))
+
+    @admin.display(description=_("members"), ordering="members")
+    def member_count(self, obj: Club) -> int:
+        return obj.members
+
+    def has_module_permission(self, request) -> bool:
+        return is_operator(request.user)
+
+    def has_view_permission(self, request, obj=None) -> bool:
+        return is_operator(request.user)
+
+    def has_add_permission(self, request) -> bool:
+        return is_operator(request.user)
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return is_operator(request.user)
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False  # a club's results are never deleted by a click
+
+    def get_readonly_fields(self, request, obj=None):
+        return ("slug",) if obj is not None else ()  # its links are out there
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        if obj is None:
+            kwargs["form"] = ClubCreateForm
+            kwargs["fields"] = None
+        return super().get_form(request, obj, change=change, **kwargs)
+
+    def get_fields(self, request, obj=None):
+        if obj is None:
+            return ("name", "slug", "venue", "time_zone", "default_system", "leader_email", "leader_name")
+        return self.fields
+
+    def get_inlines(self, request, obj):
+        return self.inlines if obj is not None else ()
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            super().save_model(request, obj, form, change)
+            return
+        # The form has checked what club_create checks; one service makes every club.
+        club, _leader = club_create(
+            actor=request.user, name=form.cleaned_data["name"], slug=form.cleaned_data["slug"],
+            leader_email=form.cleaned_data["leader_email"],
+            leader_name=form.cleaned_data["leader_name"], venue=form.cleaned_data["venue"],
+            time_zone=form.cleaned_data["time_zone"],
+            default_system=form.cleaned_data["default_system"],
+            site_url=request.build_absolute_uri("/"),
+        )
+        obj.pk, obj._state.adding = club.pk, False
