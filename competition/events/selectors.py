@@ -493,6 +493,7 @@ def result_changes(rnd: SwissRound, games: Sequence[SwissGame], actor: Any,
             found[game.pk] = {
                 "was": _stored_text(before),
                 "undo": result_change_undoable(last, game, actor, now),
+                "action": last.action,  # the audit trail's filter that lists it
             }
     return found
 

@@ -256,6 +256,13 @@ def test_a_confirmed_change_says_what_changed_and_one_tap_undoes_it(client, blit
     points = before_rows[game.white_id][1]
     assert f"{game.white.name}: {points} → {points - 1} points, place" in text
     assert f'data-previous-result="{game.pk}"' in text and "was 1-0" in text
+    # The leader, who reads the audit trail, gets the previous result as a link to it.
+    client.force_login(people["leader"])
+    page = client.get(correct).content.decode()
+    assert f'{reverse("competition:audit")}?action=event.result_correct">was 1-0</a>' in page
+    trail = client.get(reverse("competition:audit"), {"action": "event.result_correct"}).content.decode()
+    assert "corrected board 1 of round 1 of Blitz 2027" in trail
+    client.force_login(people["arbiter"])
     assert f'data-undo="{game.pk}"' in text
     game.refresh_from_db()
     assert (game.white_points, game.black_points) == (0, 1)
