@@ -12,6 +12,10 @@ from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
 from django.forms.models import model_to_dict
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from competition.models import (
     AuditRecord,
@@ -101,9 +105,28 @@ class AuditedAdmin(admin.ModelAdmin):
 
 
 class CompetitionInline(admin.StackedInline):
+    """The sign-up deadline setting is read-only here: changing it on the leader's season
+    page says which open evenings' deadlines move and offers to move them
+    (``competition_set_deadline``); an edit here would silently leave them behind."""
+
     model = Competition
     form = CompetitionForm
     can_delete = False
+    exclude = ("deadline_days_before", "deadline_time")
+    readonly_fields = ("deadline_setting",)
+
+    @admin.display(description=_("sign-up deadline"))
+    def deadline_setting(self, obj: Competition) -> str:
+        if obj.pk is None:
+            return _("Set it on the leader's season page once the season exists.")
+        when = ngettext("%(n)s day before the evening at %(time)s",
+                        "%(n)s days before the evening at %(time)s", obj.deadline_days_before) % {
+            "n": obj.deadline_days_before, "time": obj.deadline_time.strftime("%H:%M")}
+        return format_html(
+            '{} · <a href="{}">{}</a>', when,
+            reverse("competition:leader_season", args=[obj.season.slug]),
+            _("change it on the leader's season page (it offers to move the open evenings' deadlines)"),
+        )
 
 
 class HalfInline(admin.TabularInline):

@@ -7,7 +7,7 @@ these, so a view reads as: parse the form, call one service, redirect.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django import forms
@@ -52,16 +52,20 @@ def confirmed(request: HttpRequest) -> bool:
 
 
 def confirmation_page(
-    request: HttpRequest, *, title: str, consequences: list[str], cancel: str, button: str
+    request: HttpRequest, *, title: str, consequences: list[str], cancel: str, button: str,
+    choice: str = "", choices: Sequence[tuple[str, str]] = (),
 ) -> HttpResponse:
-    """The page that says what the form will do, and sends it again with ``confirm=1``."""
+    """The page that says what the form will do, and sends it again with ``confirm=1``.
+    With ``choices`` ((value, label), ...) it offers one button per choice instead, each
+    sending its value as the field ``choice`` (the first is the main one)."""
     fields = [
         (name, value)
         for name in request.POST
-        if name not in ("csrfmiddlewaretoken", "confirm")
+        if name not in ("csrfmiddlewaretoken", "confirm", choice)
         for value in request.POST.getlist(name)
     ]
     return render(request, "confirm.html", {
         "title": title, "consequences": consequences, "fields": fields,
         "action": request.path, "cancel": cancel, "button": button,
+        "choice": choice, "choices": list(choices),
     })

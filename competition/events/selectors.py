@@ -5,6 +5,7 @@ number of queries, whatever the number of entrants or rounds.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -13,8 +14,12 @@ from typing import Any, Literal, cast
 
 from django.db.models import Count, QuerySet
 from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from competition.models import (
+    AuditAction,
+    AuditRecord,
     EventKind,
     RoundStatus,
     Season,
@@ -143,16 +148,21 @@ def event_entrants(event: SwissEvent) -> list[SwissEntrant]:
 
 
 def event_tournament(
-    event: SwissEvent, *, before: int | None = None, entrants: Sequence[SwissEntrant] | None = None
+    event: SwissEvent, *, before: int | None = None, entrants: Sequence[SwissEntrant] | None = None,
+    replacing: SwissGame | None = None,
 ) -> Tournament:
-    """The finished rounds of the event (those numbered below ``before``, if given)."""
+    """The finished rounds of the event (those numbered below ``before``, if given);
+    ``replacing``: an unsaved game with another result, in place of the stored one (what
+    a change would do)."""
     rounds = event.round_set.filter(status=RoundStatus.DONE)
     if before is not None:
         rounds = rounds.filter(number__lt=before)
     numbers = list(rounds.order_by("number").values_list("number", flat=True))
-    games = SwissGame.objects.filter(round__event=event, round__number__in=numbers).select_related(
-        "round"
-    )
+    games: Iterable[SwissGame] = SwissGame.objects.filter(
+        round__event=event, round__number__in=numbers
+    ).select_related("round")
+    if replacing is not None:
+        games = [replacing if g.pk == replacing.pk else g for g in games]
     return build_tournament(
         entrants if entrants is not None else event_entrants(event),
         games,
@@ -230,12 +240,14 @@ def event_is_finished(event: SwissEvent, rounds_done: int | None = None) -> bool
     return rounds_done >= event.rounds
 
 
-def event_standings(event: SwissEvent, *, entrants: Sequence[SwissEntrant] | None = None) -> list[StandingRow]:
+def event_standings(event: SwissEvent, *, entrants: Sequence[SwissEntrant] | None = None,
+                    replacing: SwissGame | None = None) -> list[StandingRow]:
     """Ranked by the event's tie-break order (docs/rules.md 7, 8: PTS, DE, BH-M1, SB) over the
     finished rounds; in a blitz championship the players level on points at the top share
-    first place (the playoff decides). The decider mark is set once every round is finished."""
+    first place (the playoff decides). The decider mark is set once every round is finished.
+    ``replacing``: as ``event_tournament``."""
     entrants = list(entrants) if entrants is not None else event_entrants(event)
-    t = event_tournament(event, entrants=entrants)
+    t = event_tournament(event, entrants=entrants, replacing=replacing)
     order = parse_order(event.tiebreak_order, _rules(event))
     columns = tiebreak_columns(event)
     values = {code: swiss.tiebreak(t, code, _rules(event)) for code in columns}
@@ -414,3 +426,135 @@ def event_player_card(event: SwissEvent, number: int) -> dict[str, Any] | None:
         "match": event.is_match_event,
         "entrants": entrants,
     }
+
+
+# --- Changing a result ------------------------------------------------------------------
+
+UNDO_WINDOW = dt.timedelta(minutes=5)  # as the Keizer evening's (competition.season.selectors)
+RESULT_ACTIONS = (AuditAction.EVENT_GAME_RESULT, AuditAction.EVENT_RESULT_CORRECT)
+
+
+def later_rounds(rnd: SwissRound) -> list[int]:
+    """The rounds paired after ``rnd``: a correction of ``rnd`` leaves their pairings."""
+    return list(
+        rnd.event.round_set.filter(number__gt=rnd.number).exclude(status=RoundStatus.OPEN)
+        .order_by("number").values_list("number", flat=True)
+    )
+
+
+def _stored_text(side: dict[str, Any]) -> str:
+    """'1-0', '1½-½' of an audit row's side (points as stored strings)."""
+    if side.get("white") is None or side.get("black") is None:
+        return "…"
+    return f"{points_text(Fraction(side['white']))}-{points_text(Fraction(side['black']))}"
+
+
+def result_change_undoable(record: AuditRecord | None, game: SwissGame, actor: Any,
+                           now: dt.datetime) -> bool:
+    """Whether ``actor`` may still undo the change ``record`` made to ``game`` in one tap:
+    his own change of an existing result, at most UNDO_WINDOW ago, with nothing changed
+    since (the arbiter's pages show the button when this says yes; game_result_undo asks
+    it too)."""
+    if record is None or record.actor_id != getattr(actor, "pk", None):
+        return False
+    before, after = record.before or {}, record.after or {}
+    return (
+        before.get("white") is not None and before.get("black") is not None
+        and not after.get("undo")
+        and after.get("game") == game.pk and after.get("version") == game.version
+        and now - record.at <= UNDO_WINDOW
+    )
+
+
+def last_result_change(game: SwissGame) -> AuditRecord | None:
+    return (
+        AuditRecord.objects.filter(action__in=RESULT_ACTIONS, after__game=game.pk)
+        .order_by("-at", "-pk").first()
+    )
+
+
+def result_changes(rnd: SwissRound, games: Sequence[SwissGame], actor: Any,
+                   now: dt.datetime) -> dict[int, dict[str, Any]]:
+    """For the boards of a round whose result was changed: the result before the last
+    change and whether ``actor`` may still undo it (one query)."""
+    latest: dict[int, AuditRecord] = {}
+    records = AuditRecord.objects.filter(
+        action__in=RESULT_ACTIONS, after__event=rnd.event_id, after__round=rnd.number
+    ).order_by("-at", "-pk")
+    for record in records:
+        game_id = (record.after or {}).get("game")
+        if game_id is not None and game_id not in latest:
+            latest[game_id] = record
+    found: dict[int, dict[str, Any]] = {}
+    for game in games:
+        last = latest.get(game.pk)
+        before = (last.before or {}) if last else {}
+        if last and before.get("white") is not None and before.get("black") is not None:
+            found[game.pk] = {
+                "was": _stored_text(before),
+                "undo": result_change_undoable(last, game, actor, now),
+                "action": last.action,  # the audit trail's filter that lists it
+            }
+    return found
+
+
+def _with_forfeit(text: str, forfeit: bool) -> str:
+    return f"{text} ({_('forfeit')})" if forfeit else text
+
+
+def result_change_line(game: SwissGame, white: Fraction, black: Fraction, forfeit: bool) -> str:
+    """'1-0 → 0-1' for a board whose result changes, else ''."""
+    new = _with_forfeit(f"{points_text(white)}-{points_text(black)}", forfeit)
+    old = _with_forfeit(result_text(game), game.forfeit)
+    return "" if old == new else f"{old} → {new}"
+
+
+def result_change_consequences(game: SwissGame, white: Fraction, black: Fraction,
+                               forfeit: bool) -> list[str]:
+    """What changing this board's result does, said before it is made and shown after:
+    the change itself, whose points and place in the standings move (a finished round's
+    results count at once), and the later rounds whose pairings stay as they are."""
+    rnd = game.round
+    event = rnd.event
+    lines = [_("Board %(b)s of round %(r)s (%(white)s – %(black)s): %(change)s.") % {
+        "b": game.board, "r": rnd.number, "white": game.white.name,
+        "black": game.black.name if game.black else "", "change": result_change_line(game, white, black, forfeit),
+    }]
+    if rnd.status != RoundStatus.DONE:
+        lines.append(_("Round %(n)s is not finished: its results count in the standings once it is.")
+                     % {"n": rnd.number})
+        return lines
+    entrants = event_entrants(event)
+    changed = SwissGame(pk=game.pk, round=rnd, board=game.board, white_id=game.white_id,
+                        black_id=game.black_id, white_points=_as_decimal(white),
+                        black_points=_as_decimal(black), forfeit=forfeit)
+    before = {r.entrant.pk: r for r in event_standings(event, entrants=entrants)}
+    after = event_standings(event, entrants=entrants, replacing=changed)
+    players = {game.white_id, game.black_id}
+    ordered = sorted(after, key=lambda r: (r.entrant.pk not in players, r.rank, r.entrant.number))
+    for row in ordered:
+        old = before[row.entrant.pk]
+        if row.entrant.pk in players and old.points != row.points:
+            lines.append(_("%(name)s: %(before)s → %(after)s points, place %(p1)s → %(p2)s.") % {
+                "name": row.entrant.name, "before": old.points_text or "0",
+                "after": row.points_text or "0", "p1": old.rank, "p2": row.rank})
+        elif old.rank != row.rank:
+            lines.append(_("%(name)s: place %(p1)s → %(p2)s.") % {
+                "name": row.entrant.name, "p1": old.rank, "p2": row.rank})
+    lines.append(_("The tie-breaks of the players they met change with it."))
+    later = later_rounds(rnd)
+    if later:
+        lines.append(correction_consequence(later))
+    return lines
+
+
+def correction_consequence(later: Sequence[int]) -> str:
+    return ngettext(
+        "Round %(rounds)s was paired before this correction; its pairing stays as it is.",
+        "Rounds %(rounds)s were paired before this correction; their pairings stay as they are.",
+        len(later),
+    ) % {"rounds": ", ".join(map(str, later))}
+
+
+def _as_decimal(value: Fraction) -> Decimal:
+    return Decimal(value.numerator) / value.denominator

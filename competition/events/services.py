@@ -55,8 +55,11 @@ from .selectors import (
     event_is_finished,
     event_standings,
     event_tournament,
+    last_result_change,
+    later_rounds,
     max_points,
     points_text,
+    result_change_undoable,
     result_text,
     tied_for_first,
 )
@@ -78,6 +81,7 @@ __all__ = [
     "event_to_trf",
     "game_result_correct",
     "game_result_set",
+    "game_result_undo",
     "presence_set",
     "round_finish",
     "round_open",
@@ -482,17 +486,9 @@ def _lock_game(game: SwissGame) -> SwissGame:
     )
 
 
-def later_rounds(rnd: SwissRound) -> list[int]:
-    """The rounds paired after ``rnd``: a correction of ``rnd`` leaves their pairings."""
-    return list(
-        rnd.event.round_set.filter(number__gt=rnd.number).exclude(status=RoundStatus.OPEN)
-        .order_by("number").values_list("number", flat=True)
-    )
-
-
 def _write_result(
     actor: Actor, locked: SwissGame, white_points: Any, black_points: Any, forfeit: bool,
-    expected_version: int | None, *, correcting: bool = False,
+    expected_version: int | None, *, correcting: bool = False, undo: bool = False,
 ) -> SwissGame:
     event = locked.round.event
     if expected_version is not None and locked.version != expected_version:
@@ -518,6 +514,7 @@ def _write_result(
     after: dict[str, Any] = {
         "round": locked.round.number, "board": locked.board, "white": _num(locked.white_points),
         "black": _num(locked.black_points), "forfeit": forfeit,
+        "game": locked.pk, "version": locked.version, **({"undo": True} if undo else {}),
     }
     # Which game and which result, in words the audit trail can show without a query.
     after |= {"event_name": event.name, "white_name": locked.white.name,
@@ -531,6 +528,24 @@ def _write_result(
 
 def _num(value: Decimal | None) -> str | None:
     return None if value is None else str(value)
+
+
+@transaction.atomic(durable=True)
+def game_result_undo(*, actor: Actor, game: SwissGame, now: dt.datetime | None = None) -> SwissGame:
+    """Put back the result a change replaced, a few minutes after the change, by its
+    author (audited as a change of its own, marked as an undo)."""
+    require(actor, ARBITER)
+    now = now or timezone.now()
+    locked = _lock_game(game)
+    record = last_result_change(locked)
+    if record is None or not result_change_undoable(record, locked, actor, now):
+        raise ValidationError(
+            _("Board %(board)s can no longer be undone here; enter the result again.")
+            % {"board": locked.board}
+        )
+    before = record.before or {}
+    return _write_result(actor, locked, before["white"], before["black"], bool(before.get("forfeit")),
+                         None, correcting=locked.round.status == RoundStatus.DONE, undo=True)
 
 
 @transaction.atomic(durable=True)

@@ -26,4 +26,5 @@ urlpatterns = [
     path("<id:event_id>/arbiter/games/<id:game_id>/", views.game_result, name="game_result"),
     path("<id:event_id>/arbiter/rounds/<id:number>/correct/", views.round_correct, name="round_correct"),
     path("<id:event_id>/arbiter/games/<id:game_id>/correct/", views.game_correct, name="game_correct"),
+    path("<id:event_id>/arbiter/games/<id:game_id>/undo/", views.game_undo, name="game_undo"),
 ]

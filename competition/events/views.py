@@ -5,6 +5,7 @@ the arbiter's evening page, and the leader's forms. Views read through
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 from django.contrib import messages
@@ -12,8 +13,8 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from competition.models import RoundStatus, Season, SwissEvent, SwissGame, SwissRound
@@ -115,7 +116,16 @@ def arbiter(request: HttpRequest, event_id: int) -> HttpResponse:
     if context.get("current") is not None:
         context["confirm_finish"] = " ".join(finish_consequences(context["current"].number))
     context["confirm_playoff"] = " ".join(playoff_consequences())
+    if context.get("current") is not None:
+        _with_changes(request, context["current"], context["games"])
     return render(request, "events/arbiter.html", context)
+
+
+def _with_changes(request: HttpRequest, rnd: SwissRound, games: list[SwissGame]) -> None:
+    """Each board whose result was changed carries the result before and its undo."""
+    changes = sel.result_changes(rnd, games, request.user, timezone.now())
+    for g in games:
+        g.change = changes.get(g.pk)  # type: ignore[attr-defined]
 
 
 def _back(event_id: int, anchor: str = "") -> HttpResponse:
@@ -190,12 +200,72 @@ def round_finish(request: HttpRequest, event_id: int, number: int) -> HttpRespon
 @require_POST
 @arbiter_required
 def game_result(request: HttpRequest, event_id: int, game_id: int) -> HttpResponse:
-    game = get_object_or_404(
-        SwissGame.objects.select_related("round__event"), pk=game_id, round__event_id=event_id
+    game = _game(event_id, game_id)
+    back = reverse("events:arbiter", args=[event_id]) + f"#board-{game.board}"
+    return _change_result(request, game, services.game_result_set, back)
+
+
+def _game(event_id: int, game_id: int) -> SwissGame:
+    return get_object_or_404(
+        SwissGame.objects.select_related("round__event", "white__member", "black__member"),
+        pk=game_id, round__event_id=event_id,
     )
-    if _save_result(request, game, services.game_result_set):
-        messages.success(request, _("Board %(b)s saved.") % {"b": game.board})
-    return _back(event_id, f"board-{game.board}")
+
+
+def _change_result(request: HttpRequest, game: SwissGame, service: Callable[..., Any],
+                   back: str) -> HttpResponse:
+    """Enter a board's result; changing one it already has first says what that does
+    (whose points and places move, which later rounds stay paired) and asks, then shows
+    what changed with an undo on the board."""
+    lines: list[str] = []
+    change = ""
+    shown = request.POST.get("version", "")
+    # A stale form is not asked about: the service answers it with the conflict.
+    if game.white_points is not None and game.black_id is not None and shown in ("", str(game.version)):
+        try:
+            white, black, forfeit = result_from_code(game.round.event, request.POST.get("result", ""))
+        except ValidationError:
+            pass  # the service refuses it with its message, and nothing is saved
+        else:
+            change = sel.result_change_line(game, white, black, forfeit)
+            if change:
+                lines = sel.result_change_consequences(game, white, black, forfeit)
+    if lines and not confirmed(request):
+        return confirmation_page(
+            request, title=_("Change the result of board %(b)s?") % {"b": game.board},
+            consequences=[*lines, _("You can undo the change for a few minutes; it stays in the changes.")],
+            cancel=back, button=_("Change the result"),
+        )
+    if _save_result(request, game, service):
+        if lines:
+            messages.success(request, _("Board %(b)s changed: %(change)s. Undo it on the board "
+                                        "within a few minutes if it was a slip.")
+                             % {"b": game.board, "change": change})
+            for line in lines[1:]:
+                messages.info(request, line)
+        else:
+            messages.success(request, _("Board %(b)s saved.") % {"b": game.board})
+    elif game.round.status != RoundStatus.DONE and service is services.game_result_correct:
+        return _back(game.round.event_id, "round")
+    return redirect(back)
+
+
+@require_POST
+@arbiter_required
+def game_undo(request: HttpRequest, event_id: int, game_id: int) -> HttpResponse:
+    """One tap puts back the result a change replaced (a few minutes after it)."""
+    game = _game(event_id, game_id)
+    page = "events:round_correct" if game.round.status == RoundStatus.DONE else "events:arbiter"
+    args = [event_id, game.round.number] if page == "events:round_correct" else [event_id]
+    try:
+        undone = services.game_result_undo(actor=request.user, game=game)
+    except ValidationError as exc:
+        error_messages(request, exc)
+    else:
+        change = sel.result_change_line(game, Fraction(undone.white_points or 0),
+                                        Fraction(undone.black_points or 0), undone.forfeit)
+        messages.success(request, _("Board %(b)s undone: %(change)s.") % {"b": game.board, "change": change})
+    return redirect(reverse(page, args=args) + f"#board-{game.board}")
 
 
 def _save_result(request: HttpRequest, game: SwissGame, service: Callable[..., Any]) -> bool:
@@ -226,34 +296,17 @@ def round_correct(request: HttpRequest, event_id: int, number: int) -> HttpRespo
         return _back(event_id, "round")
     context = sel.round_page(rnd)
     context["buttons"] = result_buttons(rnd.event)
-    context["later"] = services.later_rounds(rnd)
+    context["later"] = sel.later_rounds(rnd)
+    _with_changes(request, rnd, context["games"])
     return render(request, "events/round_correct.html", context)
 
 
 @require_POST
 @arbiter_required
 def game_correct(request: HttpRequest, event_id: int, game_id: int) -> HttpResponse:
-    game = get_object_or_404(
-        SwissGame.objects.select_related("round__event"), pk=game_id, round__event_id=event_id
-    )
+    game = _game(event_id, game_id)
     back = reverse("events:round_correct", args=[event_id, game.round.number]) + f"#board-{game.board}"
-    if not _save_result(request, game, services.game_result_correct):
-        if game.round.status != RoundStatus.DONE:
-            return _back(event_id, "round")
-    else:
-        later = services.later_rounds(game.round)
-        messages.success(request, _("Board %(b)s corrected; the standings follow.") % {"b": game.board})
-        if later:
-            messages.info(request, correction_consequence(later))
-    return redirect(back)
-
-
-def correction_consequence(later: list[int]) -> str:
-    return ngettext(
-        "Round %(rounds)s was paired before this correction; its pairing stays as it is.",
-        "Rounds %(rounds)s were paired before this correction; their pairings stay as they are.",
-        len(later),
-    ) % {"rounds": ", ".join(map(str, later))}
+    return _change_result(request, game, services.game_result_correct, back)
 
 
 @require_POST

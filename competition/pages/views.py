@@ -55,11 +55,12 @@ from competition.season.views import (
     _csv_number,
     _deadline_consequences,
     _validation_messages,
+    deadline_moved_message,
 )
 from core.csvsafe import SafeWriter
 from core.pagecache import cache_public_page, data_version, versioned
 from core.permissions import Perm
-from core.web import confirmation_page, confirmed, form_error_messages, run_service
+from core.web import confirmation_page, confirmed, form_error_messages
 
 PUBLIC_ROWS = 8
 
@@ -344,18 +345,27 @@ def leader_season(request: HttpRequest, season: str) -> HttpResponse:
             form_error_messages(request, deadline_form)
         else:
             data = deadline_form.cleaned_data
+            back = reverse("competition:leader_season", args=[season_obj.slug]) + "#deadline"
             if not confirmed(request):
+                lines, open_ones = _deadline_consequences(competition, data, timezone.now())
                 return confirmation_page(
-                    request, title=_("Change the sign-up deadline?"),
-                    consequences=_deadline_consequences(competition, data),
-                    cancel=reverse("competition:leader_season", args=[season_obj.slug]) + "#deadline",
-                    button=_("Change the deadline"),
+                    request, title=_("Change the sign-up deadline?"), consequences=lines,
+                    cancel=back, button=_("Change the deadline"), choice="move_evenings",
+                    choices=[("on", _("Change it and move these deadlines")),
+                             ("", _("Change it, keep these deadlines"))] if open_ones else (),
                 )
-            run_service(request, lambda: services.competition_set_deadline(
-                actor=request.user, competition=competition, days_before=data["days_before"],
-                time=data["time"], move_evenings=data["move_evenings"],
-            ), _("The sign-up deadline is changed."))
-            return redirect(reverse("competition:leader_season", args=[season_obj.slug]) + "#deadline")
+            try:
+                moves = services.competition_set_deadline(
+                    actor=request.user, competition=competition, days_before=data["days_before"],
+                    time=data["time"], move_evenings=data["move_evenings"],
+                )
+            except ValidationError as exc:
+                for m in _validation_messages(exc):
+                    messages.error(request, m)
+            else:
+                messages.success(request, _("The sign-up deadline is changed."))
+                messages.info(request, deadline_moved_message(moves))
+            return redirect(back)
     evenings_list = list(selectors.season_evenings(season_obj))
     return render(
         request,

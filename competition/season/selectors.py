@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -36,6 +38,7 @@ from competition.models import (
 )
 from competition.scoring.display import rounding_difference
 from competition.scoring.params import parse_parameters
+from competition.season.engine.calendar import evening_times
 from competition.season.engine.signup import default_status, may_sign_up_himself
 from core.dates import club_today
 from members.models import User
@@ -570,3 +573,56 @@ def season_or_404(slug: str | None = None) -> Season:
     if season is None:
         raise Http404(_("No season has been set up yet."))
     return season
+
+
+# --- The sign-up deadline setting -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DeadlineMove:
+    """What a new deadline setting does to one open evening: its deadline now and the one
+    the setting gives it (``passed``: that one is already past, so it keeps its own;
+    ``after_start``: that one would come after the evening starts)."""
+
+    evening: Evening
+    before: dt.datetime
+    after: dt.datetime | None
+    passed: bool
+
+    @property
+    def after_start(self) -> bool:
+        return self.after is None
+
+    @property
+    def moves(self) -> bool:
+        return self.after is not None and not self.passed and self.after != self.before
+
+
+def open_evenings(competition: Any, now: dt.datetime) -> QuerySet[Evening]:
+    """The evenings a new deadline setting may move: playing evenings whose sign-up is
+    open, whose deadline is still to come and that have no games (a paired or published
+    evening keeps what its players had)."""
+    return (
+        Evening.objects.filter(season_id=competition.season_id, kind=EveningKind.PLAYING,
+                               status=EveningStatus.OPEN, deadline__gt=now)
+        .exclude(Exists(Game.objects.filter(evening=OuterRef("pk"))))
+        .order_by("date")
+    )
+
+
+def deadline_moves(competition: Any, *, days_before: int, time: dt.time,
+                   now: dt.datetime, evenings: Iterable[Evening] | None = None) -> list[DeadlineMove]:
+    """For each open evening: its deadline now and under the setting ``days_before`` at
+    ``time``, as wall-clock times in the club's zone (the same on both sides of a change
+    to or from summer time)."""
+    found = []
+    for evening in (open_evenings(competition, now) if evenings is None else evenings):
+        start = timezone.localtime(evening.starts_at).time()
+        try:
+            _start, after = evening_times(evening.date, start=start, deadline_days_before=days_before,
+                                          deadline_time=time)
+        except ValueError:
+            found.append(DeadlineMove(evening, evening.deadline, None, False))
+            continue
+        found.append(DeadlineMove(evening, evening.deadline, after, after <= now))
+    return found

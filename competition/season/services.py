@@ -53,7 +53,13 @@ from competition.season.engine.signup import (
     default_status,
     sign_up_open_after_publication,
 )
-from competition.season.selectors import last_result_change, result_change_undoable
+from competition.season.selectors import (
+    DeadlineMove,
+    deadline_moves,
+    last_result_change,
+    open_evenings,
+    result_change_undoable,
+)
 from competition.validators import require_single_line
 from core.dates import short_day
 from core.jobs import enqueue_on_commit
@@ -237,52 +243,48 @@ def competition_set_parameters(
     return competition
 
 
-def evenings_to_move(competition: Competition, now: dt.datetime | None = None) -> list[Evening]:
-    """The evenings whose deadline a new deadline setting moves: playing evenings not yet
-    paired whose deadline is still to come (a paired evening keeps what its players had)."""
-    now = now or timezone.now()
-    return list(
-        Evening.objects.filter(season_id=competition.season_id, kind=EveningKind.PLAYING,
-                               deadline__gt=now)
-        .exclude(status=EveningStatus.PUBLISHED).order_by("date")
-    )
-
-
 @transaction.atomic(durable=True)
 def competition_set_deadline(
     *, actor: Actor, competition: Competition, days_before: int, time: dt.time,
     move_evenings: bool, now: dt.datetime | None = None,
-) -> list[Evening]:
+) -> list[DeadlineMove]:
     """Change the sign-up deadline setting (days before the evening, time of day) and,
-    if asked, move the deadlines of the evenings not yet paired to it. Returns the
-    evenings moved."""
-    require(actor, Perm.MANAGE_SEASON)
+    if asked, move the deadlines of the open evenings (not yet paired, deadline to come)
+    to it; an evening whose new deadline has passed already keeps its own. The only way
+    in: the leader's season page (the admin shows the setting read-only). Returns the
+    evenings moved, each with its deadline before and after."""
+    require(actor, Perm.MANAGE_CALENDAR)
+    now = now or timezone.now()
     competition = Competition.objects.select_for_update().get(pk=competition.pk)
     if not 0 <= days_before <= 6:
         raise ValidationError({"days_before": _("The deadline is 0 to 6 days before the evening.")})
-    moved = evenings_to_move(competition, now) if move_evenings else []
-    changes = []
-    for evening in Evening.objects.select_for_update().filter(pk__in=[e.pk for e in moved]).order_by("date"):
-        try:
-            _start, deadline = evening_times(evening.date, start=timezone.localtime(evening.starts_at).time(),
-                                        deadline_days_before=days_before, deadline_time=time)
-        except ValueError as exc:
-            raise ValidationError(
-                _("The deadline would come after the start of %(date)s.") % {"date": short_day(evening.date)}
-            ) from exc
-        changes.append((evening, deadline))
+    if days_before == 0 and time > competition.start_time:
+        raise ValidationError({"time": _(
+            "On the evening itself the deadline comes before the start (%(start)s)."
+        ) % {"start": competition.start_time.strftime("%H:%M")}})
+    moves: list[DeadlineMove] = []
+    if move_evenings:
+        locked = open_evenings(competition, now).select_for_update(of=("self",))
+        moves = deadline_moves(competition, days_before=days_before, time=time, now=now,
+                               evenings=list(locked))
+    late = [m.evening for m in moves if m.after_start]
+    if late:
+        raise ValidationError(_("The deadline would come after the start of %(date)s.")
+                              % {"date": short_day(late[0].date)})
+    moves = [m for m in moves if m.moves]
     before = {"days_before": competition.deadline_days_before,
               "time": competition.deadline_time.strftime("%H:%M")}
     competition.deadline_days_before, competition.deadline_time = days_before, time
     competition.save(update_fields=["deadline_days_before", "deadline_time"])
-    for evening, deadline in changes:
-        evening.deadline = deadline
-        evening.save(update_fields=["deadline"])
+    for move in moves:
+        assert move.after is not None  # a move has its new deadline
+        move.evening.deadline = move.after
+        move.evening.save(update_fields=["deadline"])
     audit.record(actor=actor, action=Action.COMPETITION_DEADLINE, season=competition.season_id,
                  before=before, after={"days_before": days_before, "time": time.strftime("%H:%M"),
-                                       "moved": [e.date.isoformat() for e, _d in changes]})
+                                       "moved": [m.evening.date.isoformat() for m in moves]})
     pages_changed()
-    return [e for e, _d in changes]
+    return moves
 
 
 @transaction.atomic(durable=True)

@@ -14,6 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -269,26 +270,52 @@ def leader(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _deadline_consequences(competition, data: dict[str, Any]) -> list[str]:
-    moving = services.evenings_to_move(competition)
+def _moment(value: dt.datetime) -> str:
+    """'wo 9 dec 20:00': a deadline in the club's zone."""
+    return date_format(timezone.localtime(value), _("D j M H:i"))
+
+
+def _deadline_consequences(competition: Any, data: dict[str, Any],
+                           now: dt.datetime) -> tuple[list[str], bool]:
+    """What the new deadline setting does, evening by evening (said before it is saved),
+    and whether there are open evenings to move or keep."""
     when = ngettext("%(n)s day before the evening at %(time)s",
                     "%(n)s days before the evening at %(time)s", data["days_before"]) % {
         "n": data["days_before"], "time": data["time"].strftime("%H:%M")}
     lines = [_("The sign-up deadline becomes %(when)s.") % {"when": when}]
-    if not moving:
+    moves = selectors.deadline_moves(competition, days_before=data["days_before"], time=data["time"],
+                                     now=now)
+    if not moves:
         lines.append(_("No evening still to be paired has its deadline to come: nothing moves."))
-    elif data["move_evenings"]:
-        lines.append(ngettext(
-            "The deadline of %(n)s evening not yet paired moves with it: %(dates)s.",
-            "The deadlines of %(n)s evenings not yet paired move with it: %(dates)s.", len(moving),
-        ) % {"n": len(moving), "dates": ", ".join(short_day(e.date) for e in moving)})
-        lines.append(_("Players see the new deadline on the sign-up page at once."))
-    else:
-        lines.append(ngettext(
-            "%(n)s evening not yet paired keeps its present deadline; only evenings added later use the new one.",
-            "%(n)s evenings not yet paired keep their present deadline; only evenings added later use the new one.",
-            len(moving)) % {"n": len(moving)})
-    return lines
+        return lines, False
+    lines.append(ngettext(
+        "%(n)s open evening (not yet paired, deadline to come) can move with it:",
+        "%(n)s open evenings (not yet paired, deadline to come) can move with it:", len(moves),
+    ) % {"n": len(moves)})
+    for move in moves:
+        day = short_day(move.evening.date)
+        if move.after is None:
+            lines.append(_("The deadline would come after the start of %(date)s.") % {"date": day})
+        elif move.passed:
+            lines.append(_("%(date)s keeps %(before)s: the new deadline (%(after)s) has passed already.")
+                         % {"date": day, "before": _moment(move.before), "after": _moment(move.after)})
+        elif move.after == move.before:
+            lines.append(_("%(date)s: %(before)s stays.") % {"date": day, "before": _moment(move.before)})
+        else:
+            lines.append(_("%(date)s: %(before)s → %(after)s") % {
+                "date": day, "before": _moment(move.before), "after": _moment(move.after)})
+    lines.append(_("Evenings already paired or published keep their deadline. Players see a "
+                   "moved deadline on the sign-up page at once."))
+    return lines, True
+
+
+def deadline_moved_message(moves: list[Any]) -> str:
+    """After saving: which evenings' deadlines moved, and to when."""
+    if not moves:
+        return _("No evening's deadline moved.")
+    return ngettext("%(n)s deadline moved: %(moves)s.", "%(n)s deadlines moved: %(moves)s.",
+                    len(moves)) % {"n": len(moves), "moves": "; ".join(
+                        f"{short_day(m.evening.date)} → {_moment(m.after)}" for m in moves)}
 
 
 @require_POST

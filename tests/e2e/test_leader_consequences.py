@@ -115,3 +115,32 @@ def test_the_leader_changes_several_players_at_once_on_a_phone(page, demo, sign_
         Registration.objects.filter(evening=evening, player__in=chosen).values_list("status", flat=True)
     )
     assert statuses == {"club_duty"}
+
+
+def test_the_leader_changes_the_deadline_setting_on_a_phone(page, demo, sign_in, screenshot):
+    """On his season page at 360 px: the confirmation lists the open evenings' deadlines
+    before → after, offers to move or keep them, and the page then says what moved."""
+    from competition.models import Evening
+
+    from .conftest import PHONE
+
+    evening = next_evening(demo)
+    sign_in("leider@demo.club")
+    page.set_viewport_size(PHONE)
+    page.goto(f"/leader/{demo.slug}/#deadline")
+    page.locator("input[name=days_before]").fill("2")
+    page.locator("input[name=time]").fill("20:00")
+    page.locator("form:has(input[name=days_before]) button[type=submit]").click()
+    page.wait_for_selector("h1:has-text('deadline')")
+    text = page.locator("ul.consequences").inner_text()
+    assert "2 dagen voor de avond om 20:00" in text and "→" in text
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    screenshot("deadline-setting-confirm")
+    assert Evening.objects.get(pk=evening.pk).deadline == evening.deadline  # not yet
+    page.set_viewport_size(PHONE)
+    page.get_by_role("button", name="Wijzigen en deze deadlines verschuiven").click()
+    page.wait_for_selector("ul.messages")
+    assert "deadlines verschoven" in page.locator("ul.messages").inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    screenshot("deadline-setting-moved")
+    assert Evening.objects.get(pk=evening.pk).deadline != evening.deadline

@@ -197,7 +197,7 @@ def test_changing_the_deadline_setting_offers_to_move_the_coming_evenings(client
     data = {"form": "deadline", "days_before": "2", "time": "20:00", "move_evenings": "on"}
     page = c.post(url, data).content.decode()
     assert "2 dagen voor de avond om 20:00" in page
-    assert "verschuiven mee" in page
+    assert "kunnen meeschuiven" in page
     before = {e.pk: e.deadline for e in Evening.objects.filter(season=s)}
     assert {e.pk: e.deadline for e in Evening.objects.filter(season=s)} == before  # not yet
     c.post(url, {**data, "confirm": "1"})

@@ -5,6 +5,8 @@ pages say so; nobody else may, and a refused correction saves nothing."""
 from __future__ import annotations
 
 import datetime as dt
+from decimal import Decimal
+from fractions import Fraction
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -96,7 +98,7 @@ def test_a_correction_is_audited_changes_the_standings_and_keeps_the_later_pairi
     assert record.after | {"event": None} == {
         "event": None, "round": 1, "board": 1, "white": "0", "black": "1", "forfeit": False,
         "event_name": "Blitz 2027", "white_name": game.white.name, "black_name": game.black.name,
-        "later_rounds": [2, 3],
+        "later_rounds": [2, 3], "game": game.pk, "version": game.version + 1,
     }
     with translation.override("nl"):
         text = audit_text.sentence(record, {})
@@ -188,10 +190,10 @@ def test_the_arbiter_corrects_on_the_round_page_which_says_the_later_pairings_st
     assert "Rondes 2, 3 zijn ingedeeld vóór deze correctie; hun indelingen blijven zoals ze zijn." in page
     game = board(blitz, 1, 1)
     response = client.post(reverse("events:game_correct", args=[blitz.pk, game.pk]),
-                           {"result": "0-1", "version": game.version}, follow=True)
+                           {"result": "0-1", "version": game.version, "confirm": "1"}, follow=True)
     text = response.content.decode()
     assert response.redirect_chain[-1][0] == url + "#board-1"
-    assert "Board 1 corrected" in text and "Rounds 2, 3 were paired before this correction" in text
+    assert "Board 1 changed: 1-0 → 0-1" in text and "Rounds 2, 3 were paired before this correction" in text
     game.refresh_from_db()
     assert (game.white_points, game.black_points) == (0, 1)
 
@@ -201,3 +203,159 @@ def test_the_correction_page_of_an_unfinished_round_sends_the_arbiter_to_his_pag
     response = client.get(reverse("events:round_correct", args=[blitz.pk, 3]))
     assert response.status_code == 302
     assert response["Location"] == reverse("events:arbiter", args=[blitz.pk]) + "#round"
+
+
+# --- Changing an entered result asks first, says what changed and offers an undo ---------
+
+
+def rows(event):
+    return {row.entrant.pk: (row.rank, row.points) for row in sel.event_standings(event)}
+
+
+def test_changing_a_finished_rounds_result_asks_first_naming_points_places_and_later_rounds(client, blitz, people):
+    game = board(blitz, 1, 1)
+    standing = rows(blitz)
+    state = (pairings(blitz, 1), AuditRecord.objects.count())
+    client.force_login(people["arbiter"])
+    url = reverse("events:game_correct", args=[blitz.pk, game.pk])
+    page = client.post(url, {"result": "0-1", "version": game.version}, HTTP_ACCEPT_LANGUAGE="nl")
+    text = page.content.decode()
+    assert page.status_code == 200
+    assert (pairings(blitz, 1), AuditRecord.objects.count()) == state  # nothing saved yet
+    assert f"Bord 1 van ronde 1 ({game.white.name} – {game.black.name}): 1-0 → 0-1." in text
+    w_rank, w_points = standing[game.white_id]
+    b_rank, b_points = standing[game.black_id]
+    after = dict(sel_rows_with(blitz, game, 0, 1))
+    assert (f"{game.white.name}: {w_points} → {w_points - 1} punten, plaats {w_rank} → "
+            f"{after[game.white_id]}.") in text
+    assert (f"{game.black.name}: {b_points} → {b_points + 1} punten, plaats {b_rank} → "
+            f"{after[game.black_id]}.") in text
+    assert "Rondes 2, 3 zijn ingedeeld vóór deze correctie" in text
+    assert 'name="confirm" value="1"' in text and 'value="0-1"' in text
+
+
+def sel_rows_with(event, game, white, black):
+    """The ranks the standings would have with another result on ``game``."""
+    from decimal import Decimal
+
+    changed = SwissGame(pk=game.pk, round=game.round, board=game.board, white_id=game.white_id,
+                        black_id=game.black_id, white_points=Decimal(white),
+                        black_points=Decimal(black), forfeit=False)
+    return [(r.entrant.pk, r.rank) for r in sel.event_standings(event, replacing=changed)]
+
+
+def test_a_confirmed_change_says_what_changed_and_one_tap_undoes_it(client, blitz, people):
+    game = board(blitz, 1, 1)
+    before_rows = rows(blitz)
+    client.force_login(people["arbiter"])
+    correct = reverse("events:round_correct", args=[blitz.pk, 1])
+    response = client.post(reverse("events:game_correct", args=[blitz.pk, game.pk]),
+                           {"result": "0-1", "version": game.version, "confirm": "1"}, follow=True)
+    text = response.content.decode()
+    assert "Board 1 changed: 1-0 → 0-1" in text
+    points = before_rows[game.white_id][1]
+    assert f"{game.white.name}: {points} → {points - 1} points, place" in text
+    assert f'data-previous-result="{game.pk}"' in text and "was 1-0" in text
+    # The leader, who reads the audit trail, gets the previous result as a link to it.
+    client.force_login(people["leader"])
+    page = client.get(correct).content.decode()
+    assert f'{reverse("competition:audit")}?action=event.result_correct">was 1-0</a>' in page
+    trail = client.get(reverse("competition:audit"), {"action": "event.result_correct"}).content.decode()
+    assert "corrected board 1 of round 1 of Blitz 2027" in trail
+    client.force_login(people["arbiter"])
+    assert f'data-undo="{game.pk}"' in text
+    game.refresh_from_db()
+    assert (game.white_points, game.black_points) == (0, 1)
+    response = client.post(reverse("events:game_undo", args=[blitz.pk, game.pk]), follow=True)
+    assert response.redirect_chain[-1][0] == correct + "#board-1"
+    assert "Board 1 undone: 0-1 → 1-0." in response.content.decode()
+    game.refresh_from_db()
+    assert (game.white_points, game.black_points) == (1, 0)
+    assert rows(blitz) == before_rows
+    undo = AuditRecord.objects.filter(action="event.result_correct").latest("pk")
+    assert undo.after["undo"] is True
+    # An undo is not undone again: the button is gone and the post refuses.
+    page = client.get(correct).content.decode()
+    assert f'data-undo="{game.pk}"' not in page
+    state = (pairings(blitz, 1), AuditRecord.objects.count())
+    response = client.post(reverse("events:game_undo", args=[blitz.pk, game.pk]), follow=True)
+    assert "can no longer be undone" in response.content.decode()
+    assert (pairings(blitz, 1), AuditRecord.objects.count()) == state
+
+
+def test_changing_a_live_rounds_result_asks_first_and_says_it_counts_once_finished(client, blitz, people):
+    game = board(blitz, 3, 1)
+    swiss.game_result_set(actor=people["arbiter"], game=game, white_points="1/2", black_points="1/2",
+                          expected_version=game.version)
+    game.refresh_from_db()
+    client.force_login(people["arbiter"])
+    url = reverse("events:game_result", args=[blitz.pk, game.pk])
+    state = (pairings(blitz, 3), AuditRecord.objects.count())
+    text = client.post(url, {"result": "1-0", "version": game.version}).content.decode()
+    assert "Board 1 of round 3" in text and "½-½ → 1-0" in text
+    assert "Round 3 is not finished: its results count in the standings once it is." in text
+    assert (pairings(blitz, 3), AuditRecord.objects.count()) == state
+    response = client.post(url, {"result": "1-0", "version": game.version, "confirm": "1"}, follow=True)
+    assert "Board 1 changed: ½-½ → 1-0" in response.content.decode()
+    assert f'data-undo="{game.pk}"' in response.content.decode()
+    response = client.post(reverse("events:game_undo", args=[blitz.pk, game.pk]), follow=True)
+    assert response.redirect_chain[-1][0] == reverse("events:arbiter", args=[blitz.pk]) + "#board-1"
+    game.refresh_from_db()
+    assert (game.white_points, game.black_points) == (Decimal("0.5"), Decimal("0.5"))
+
+
+def test_a_first_result_is_saved_without_asking(client, blitz, people):
+    game = board(blitz, 3, 2)
+    client.force_login(people["arbiter"])
+    response = client.post(reverse("events:game_result", args=[blitz.pk, game.pk]),
+                           {"result": "1-0", "version": game.version}, follow=True)
+    assert "Board 2 saved." in response.content.decode()
+    game.refresh_from_db()
+    assert (game.white_points, game.black_points) == (1, 0)
+
+
+@pytest.mark.parametrize("result", ["9-0", "", "1-0F-"])
+def test_a_bad_result_is_refused_without_a_confirmation_and_saves_nothing(client, blitz, people, result):
+    game = board(blitz, 1, 1)
+    client.force_login(people["arbiter"])
+    state = (pairings(blitz, 1), AuditRecord.objects.count())
+    response = client.post(reverse("events:game_correct", args=[blitz.pk, game.pk]),
+                           {"result": result, "version": game.version}, follow=True)
+    assert "Unknown result" in response.content.decode()
+    assert (pairings(blitz, 1), AuditRecord.objects.count()) == state
+
+
+def test_only_the_author_undoes_and_only_for_a_few_minutes(blitz, people):
+    game = board(blitz, 1, 1)
+    swiss.game_result_correct(actor=people["arbiter"], game=game, white_points=0, black_points=1,
+                              expected_version=game.version)
+    state = (pairings(blitz, 1), AuditRecord.objects.count())
+    with pytest.raises(ValidationError, match="can no longer be undone"):
+        swiss.game_result_undo(actor=people["leader"], game=game)
+    record = AuditRecord.objects.filter(action="event.result_correct").latest("pk")
+    with pytest.raises(ValidationError, match="can no longer be undone"):
+        swiss.game_result_undo(actor=people["arbiter"], game=game,
+                               now=record.at + sel.UNDO_WINDOW + dt.timedelta(seconds=1))
+    with pytest.raises(PermissionDenied):
+        swiss.game_result_undo(actor=f.member(), game=game)
+    assert (pairings(blitz, 1), AuditRecord.objects.count()) == state
+    swiss.game_result_undo(actor=people["arbiter"], game=game, now=record.at + sel.UNDO_WINDOW)
+    game.refresh_from_db()
+    assert (game.white_points, game.black_points) == (1, 0)
+
+
+def test_the_consequences_cost_the_same_queries_whatever_the_number_of_players(
+        django_assert_max_num_queries, people):
+    counts = []
+    for size in (6, 14):
+        season = f.season(players=0)
+        event = swiss.event_create(actor=people["leader"], season=season, kind="blitz",
+                                   name=f"Blitz {size}", date=dt.date(2027, 6, 11), rounds=3)
+        for i in range(size):
+            swiss.entrant_add(actor=people["leader"], event=event, member=f.member(rating=2000 - 10 * i))
+        play(people["arbiter"], event)
+        game = board(event, 1, 1)
+        with django_assert_max_num_queries(10) as queries:
+            sel.result_change_consequences(game, Fraction(0), Fraction(1), False)
+        counts.append(len(queries))
+    assert counts[0] == counts[1]

@@ -500,7 +500,11 @@ MATRIX: list[Row] = [
        label="GET round_correct (round not finished: sent to the arbiter's page)"),
     _r("events:game_correct",           POST, ["done_event", "done_game"], LOGIN,     403,   DONE,   DONE,  DONE,
        data=lambda w: {"result": "0-1",
-                       "version": next_version("done_game", SwissGame)(w)},
+                       "version": next_version("done_game", SwissGame)(w),
+                       "confirm": "1"},  # it has a result: changing it is confirmed
+       state=audit_and(swiss_state("done_event"))),
+    # Undo is for the author of a change, within minutes: nobody here made one.
+    _r("events:game_undo",              POST, ["done_event", "done_game"], LOGIN,     403,   302,    302,   302,
        state=audit_and(swiss_state("done_event"))),
     _r("events:game_correct",           POST, ["live_event", "live_game"], LOGIN,     403,   302,    302,   302,
        data=lambda w: {"result": "1-0",
