@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "django_tables2",
     "csp",
     "ninja",  # the API's documentation page, its assets served from our own static files
+    "core",
     "members",
     "competition",
     "pairing",
