@@ -234,11 +234,6 @@ CELERY_BEAT_SCHEDULE = {
         "task": "core.tasks.send_mails_pending",
         "schedule": crontab(minute="*"),
     },
-    # Catch-up: club duty decisions whose e-mail task was lost.
-    "club-duty-notices-catch-up": {
-        "task": "competition.tasks.send_club_duty_notices_undelivered",
-        "schedule": crontab(minute="*/5"),
-    },
 }
 
 # --- Accounts ---------------------------------------------------------------------------

@@ -27,7 +27,6 @@ log = logging.getLogger(__name__)
 # None where nothing does yet and the person who asked must ask again (said at each).
 TASKS: dict[str, str | None] = {
     "competition.tasks.recalculate_half": "competition.tasks.recalculate_stale_seasons",
-    "competition.tasks.send_club_duty_notice": "competition.tasks.send_club_duty_notices_undelivered",
     "pairing.tasks.send_pairing_notices": "pairing.tasks.close_due_evenings",
     "pairing.tasks.notify_withdrawals": "pairing.tasks.close_due_evenings",
     # Queued by the deadline job itself, one per due evening; the next minute's run
@@ -42,10 +41,12 @@ TASKS: dict[str, str | None] = {
 
 # Tasks no service queues any more, still registered so that a message already in the
 # queue when the code changed finds its task: the invitation and the e-mail change now go
-# through the outbox (core.mail) and its catch-up.
+# and the club duty decision through the outbox (core.mail) and its catch-up.
 RETIRED: frozenset[str] = frozenset({
     "members.tasks.send_invitation",
     "members.tasks.send_email_change",
+    "competition.tasks.send_club_duty_notice",
+    "competition.tasks.send_club_duty_notices_undelivered",
 })
 
 # What the broker raises when it is down or hangs: only these are "try again later". Any

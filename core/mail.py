@@ -60,10 +60,15 @@ MESSAGE_ERRORS: tuple[type[Exception], ...] = (ValueError, smtplib.SMTPRecipient
 Outgoing = tuple[Any, EmailMessage | None]
 
 
+def club_language() -> translation.override:
+    """Texts of an e-mail are in the club's language, whoever's action sends it."""
+    return translation.override(settings.LANGUAGE_CODE)
+
+
 def render(template: str, context: dict[str, Any]) -> tuple[str, str]:
     """Subject and body of ``<template>_subject.txt`` and ``<template>_body.txt``, in the
     club's language, whatever the language of the person whose action sends it."""
-    with translation.override(settings.LANGUAGE_CODE):
+    with club_language():
         subject = render_to_string(f"{template}_subject.txt", context).strip()
         body = render_to_string(f"{template}_body.txt", context)
     return subject, body

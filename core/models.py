@@ -20,7 +20,8 @@ MAX_ATTEMPTS = 5
 
 class Mail(models.Model):
     # What the mail is about, unique: queueing the same mail twice (a task that runs twice)
-    # writes one row, e.g. "invitation:12:<token>" or "club-duty:7:<decided at>".
+    # writes one row, e.g. "club-duty:7:3" (request 7, its third version) or
+    # "email_change_confirm:12"; an invitation is new each time the leader asks.
     key = models.CharField(max_length=200, unique=True)
     to = models.JSONField(default=list)
     cc = models.JSONField(default=list, blank=True)

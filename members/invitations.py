@@ -11,6 +11,7 @@ and a mail server that is down delays it instead of losing it.
 from __future__ import annotations
 
 import logging
+import uuid
 
 from allauth.account.forms import default_token_generator
 from allauth.account.utils import user_pk_to_url_str
@@ -36,7 +37,6 @@ def queue(*, member: User, site_url: str) -> bool:
     after commit; False when the member has a password already."""
     if member.has_usable_password() or not member.email:
         return False
-    token = default_token_generator.make_token(member)
     context = {
         "member": member,
         "club": settings.CLUB_NAME,
@@ -45,7 +45,7 @@ def queue(*, member: User, site_url: str) -> bool:
         "days": max(1, settings.PASSWORD_RESET_TIMEOUT // 86400),
     }
     subject, body = mail.render("members/invitation", context)
-    queued = mail.queue(key=f"invitation:{member.pk}:{token}", subject=subject, body=body,
+    queued = mail.queue(key=f"invitation:{member.pk}:{uuid.uuid4().hex}", subject=subject, body=body,
                         to=[member.email])
     if queued:
         log.info("invitation queued for member %s", member.pk)

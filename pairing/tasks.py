@@ -10,6 +10,7 @@ added to its arguments later.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from celery import shared_task
 
@@ -29,15 +30,28 @@ def close_due_evenings() -> list[int]:
     """Beat entry, every minute (each evening has its own deadline): queue one pairing task
     per due evening and return their ids. Safe to run twice at once: a task queued twice
     pairs once (the evening's row lock, and a published evening is left alone)."""
-    queued = [evening_id for evening_id in due_evenings() if enqueue(PAIR_TASK, evening_id)]
+    queued = [evening_id for evening_id in due_evenings()
+              if _queue_or_run(PAIR_TASK, pair_and_publish_evening, evening_id)]
     # A withdrawal whose task was lost (the broker was down) is noticed here; only the
     # evenings with a sign-off nobody has been told of are locked, by their own task.
     for evening_id in evenings_with_unnotified_withdrawals():
-        enqueue(WITHDRAWALS_TASK, evening_id)
+        _queue_or_run(WITHDRAWALS_TASK, notify_withdrawals, evening_id)
     # E-mails left in the outbox (the broker was down, retries ran out) go now.
     for evening_id in notices.evenings_with_pending():
-        enqueue(notices.DELIVER_TASK, evening_id)
+        _queue_or_run(notices.DELIVER_TASK, send_pairing_notices, evening_id)
     return queued
+
+
+def _queue_or_run(name: str, task: Any, evening_id: int) -> bool:
+    """Queue the evening's task; when the broker refuses it, run it here (one failing
+    evening logged, the others still done)."""
+    if enqueue(name, evening_id):
+        return True
+    try:
+        return bool(task(evening_id))
+    except Exception:
+        log.exception("%s for evening %s failed", name, evening_id)
+        return False
 
 
 @shared_task(
