@@ -22,6 +22,7 @@ import logging
 from django.core.mail import EmailMessage
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import date_format, time_format
 
 from competition.models import (
     Attendance,
@@ -172,7 +173,8 @@ def withdrawals(evening: Evening, leader_emails: list[str]) -> int:
 
 
 def _withdrawal_message(
-    notice: PairingNotice, evening: Evening, still_off: set[int], players: dict[int, Player],
+    notice: PairingNotice, evening: Evening, texts: dict[str, str],
+    still_off: set[int], players: dict[int, Player],
 ) -> EmailMessage | None:
     """The opponent's or the leader's e-mail; None when the player is back (signed up
     again before it went)."""
@@ -180,7 +182,7 @@ def _withdrawal_message(
     if withdrawn_id not in still_off:
         return None
     withdrawn = players[withdrawn_id]
-    context = {"evening": evening, "player": notice.player, "withdrawn": withdrawn,
+    context = {"evening": evening, "player": notice.player, "withdrawn": withdrawn, **texts,
                "to_leader": bool(notice.recipient), **_links(evening, withdrawn),
                "leader_url": links.absolute(reverse("pairing:evening", args=[evening.pk]))}
     if not notice.recipient:
@@ -190,7 +192,8 @@ def _withdrawal_message(
 
 
 def _pairing_message(
-    notice: PairingNotice, evening: Evening, games: dict[int, Game], bye: int | None,
+    notice: PairingNotice, evening: Evening, texts: dict[str, str],
+    games: dict[int, Game], bye: int | None,
 ) -> EmailMessage | None:
     """Subject and body from the evening as it is now; None when the row is out of date
     (a later change queued a newer one)."""
@@ -198,9 +201,9 @@ def _pairing_message(
     game = games.get(player.pk)
     if not _same(notice.signature, _signature(player.pk, game, bye)):
         return None
-    context = {"evening": evening, "player": player, "game": game, "bye": game is None,
+    context = {"evening": evening, "player": player, "game": game, "bye": game is None, **texts,
                "approved": game is not None and game.tempo == Tempo.APPROVED,
-               **_links(evening, player)}
+               "player_url": links.player_url(player)}
     template = "tempo_email" if notice.kind == NoticeKind.TEMPO else "email"
     subject, body = mail.render(f"pairing/{template}", context)
     return mail.message(subject, body, [notice.player.member.email])
@@ -210,6 +213,16 @@ def _links(evening: Evening, player: Player) -> dict[str, str]:
     return {"evening_url": links.evening_url(evening), "player_url": links.player_url(player)}
 
 
+def _evening_texts(evening: Evening) -> dict[str, str]:
+    """The evening's date and time as the e-mails write them, formatted once per batch (in
+    the club's language) instead of once per message."""
+    with mail.club_language():
+        return {"day_long": date_format(evening.date, "l j F"),
+                "day_short": date_format(evening.date, "j F"),
+                "start_time": time_format(timezone.localtime(evening.starts_at), "H:i"),
+                "evening_url": links.evening_url(evening)}
+
+
 def _builder(evening: Evening):  # type: ignore[no-untyped-def]
     """The messages of a batch of claimed rows, from the evening read once: its games, its
     bye and who is still signed off, so a batch costs a few queries, not four a message."""
@@ -217,6 +230,7 @@ def _builder(evening: Evening):  # type: ignore[no-untyped-def]
     for g in evening.games.select_related("white__member", "black__member"):
         games[g.white_id] = games[g.black_id] = g
     bye = Bye.objects.filter(evening=evening).values_list("player_id", flat=True).first()
+    texts = _evening_texts(evening)
     state: dict[str, object] = {}
 
     def withdrawn() -> tuple[set[int], dict[int, Player]]:
@@ -230,11 +244,11 @@ def _builder(evening: Evening):  # type: ignore[no-untyped-def]
     def build(ids: list[int]) -> list[mail.Outgoing]:
         out: list[mail.Outgoing] = []
         rows = PairingNotice.objects.filter(pk__in=ids).select_related("player__member")
-        for notice in rows.order_by("id"):
+        for notice in rows.order_by("id"):  # render() switches to the club's language
             if notice.kind == NoticeKind.WITHDRAWAL:
-                out.append((notice, _withdrawal_message(notice, evening, *withdrawn())))
+                out.append((notice, _withdrawal_message(notice, evening, texts, *withdrawn())))
             else:
-                out.append((notice, _pairing_message(notice, evening, games, bye)))
+                out.append((notice, _pairing_message(notice, evening, texts, games, bye)))
         return out
 
     return build
