@@ -89,7 +89,10 @@ def undo(*, token: str) -> str:
     data = read_undo_token(token)
     if data is None:
         raise ValidationError(_("This link is not valid (any more)."))
-    member = User.objects.select_for_update().filter(pk=data["m"]).first()
+    member_id = data["m"]
+    if not isinstance(member_id, int):
+        raise ValidationError(_("This link is not valid (any more)."))
+    member = User.objects.select_for_update().filter(pk=member_id).first()
     old, new = str(data["old"]), str(data["new"])
     if member is None:
         raise ValidationError(_("This link is not valid (any more)."))

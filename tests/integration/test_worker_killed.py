@@ -88,7 +88,7 @@ elif slow == "recalculation":
 if sys.argv[1] == "worker":
     app.worker_main(["worker", "--pool=solo", "--concurrency=1", "--without-heartbeat",
                      "--without-gossip", "--without-mingle", "--loglevel=WARNING",
-                     "-Q", app.conf.task_default_queue])
+                     "-Q", app.conf.task_default_queue + ",mail"])
 else:
     import json
     from tests.integration import test_worker_killed as helpers
