@@ -57,6 +57,7 @@ from config.celery import app
 
 settings.EMAIL_FILE_PATH = os.environ["RANGLIJST_TEST_MAIL_DIR"]
 app.conf.task_default_queue = os.environ["RANGLIJST_TEST_QUEUE"]
+app.conf.task_routes = {}  # the e-mail tasks too: into this test's own queue
 if settings.REDIS_URL:
     app.conf.broker_transport_options = {
         **app.conf.broker_transport_options, "visibility_timeout": 3,
@@ -88,7 +89,7 @@ elif slow == "recalculation":
 if sys.argv[1] == "worker":
     app.worker_main(["worker", "--pool=solo", "--concurrency=1", "--without-heartbeat",
                      "--without-gossip", "--without-mingle", "--loglevel=WARNING",
-                     "-Q", app.conf.task_default_queue + ",mail"])
+                     "-Q", app.conf.task_default_queue])
 else:
     import json
     from tests.integration import test_worker_killed as helpers
