@@ -89,3 +89,43 @@ def test_a_worker_reuses_its_database_connection_across_tasks(monkeypatch):
         fixup.close_database()
         fixup.close_database()
     assert len(closed) <= 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_second_worker_claims_other_rows_without_waiting_for_the_first(monkeypatch):
+    """On PostgreSQL the claim skips rows another worker's transaction holds (``SKIP
+    LOCKED``) instead of waiting for them; on SQLite writers are serialised, and a second
+    claim finds the first one's rows taken."""
+    import threading
+
+    from django.db import connection, connections, transaction
+    from django.utils import timezone
+
+    monkeypatch.setattr("core.jobs.enqueue", lambda *args: True)  # committed, not sent yet
+    ids = _queue(10)
+    pending = Mail.objects.filter(state=MailState.PENDING)
+    if connection.vendor != "postgresql":
+        first = core_mail.claim(pending, timezone.now(), 5)
+        assert first == ids[:5] and core_mail.claim(pending, timezone.now(), 10) == ids[5:]
+        return
+    held, release = threading.Event(), threading.Event()
+
+    def other_worker() -> None:
+        try:
+            with transaction.atomic():
+                list(Mail.objects.select_for_update().filter(pk__in=ids[:5]))
+                held.set()
+                release.wait(10)
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=other_worker)
+    thread.start()
+    try:
+        assert held.wait(10)
+        with connection.cursor() as cursor:
+            cursor.execute("SET lock_timeout = '2s'")  # waiting would fail, not hang
+        assert core_mail.claim(pending, timezone.now(), 10) == ids[5:]
+    finally:
+        release.set()
+        thread.join(10)
