@@ -76,7 +76,7 @@ loadtest: install
 MYPY_TARGETS := competition/scoring competition/events/engine competition/prizes/engine \
 	pairing/engine competition/season/engine/calendar.py competition/season/engine/signup.py competition/season/engine/seasonfile.py \
 	competition/season/services.py competition/season/selectors.py competition/season/standings.py \
-	competition/audit core/jobs.py competition/season/tasks.py competition/season/seasonio.py \
+	competition/audit core/jobs.py core/mail.py core/tasks.py core/models.py competition/season/tasks.py competition/season/seasonio.py \
 	competition/season/notices.py competition/overviews/selectors.py \
 	competition/events/services.py competition/events/selectors.py \
 	competition/prizes/services.py competition/prizes/selectors.py \

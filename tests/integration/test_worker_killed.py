@@ -57,6 +57,7 @@ from config.celery import app
 
 settings.EMAIL_FILE_PATH = os.environ["RANGLIJST_TEST_MAIL_DIR"]
 app.conf.task_default_queue = os.environ["RANGLIJST_TEST_QUEUE"]
+app.conf.task_routes = {}  # the e-mail tasks too: into this test's own queue
 if settings.REDIS_URL:
     app.conf.broker_transport_options = {
         **app.conf.broker_transport_options, "visibility_timeout": 3,
