@@ -17,14 +17,13 @@ from django.db import transaction
 from django.urls import get_resolver
 from django.utils.translation import gettext as _
 
-from core.jobs import enqueue_on_commit
 from core.permissions import Actor
+from members import invitations
 from members.models import Club, Membership, User
 from members.roles import ADMINISTRATOR
 
 log = logging.getLogger(__name__)
 
-INVITE_TASK = "members.tasks.send_invitation"
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 
@@ -92,7 +91,6 @@ def club_create(*, actor: Actor, name: str, slug: str, leader_email: str, leader
         EmailAddress.objects.create(user=leader, email=email, verified=False, primary=True)
     club.save()
     Membership.objects.create(user=leader, club=club, role=ADMINISTRATOR)
-    if not leader.has_usable_password():
-        enqueue_on_commit(INVITE_TASK, leader.pk, site_url)
+    invitations.queue(member=leader, site_url=site_url)  # none for an account with a password
     log.info("club %s created by operator %s; first leader %s", club.slug, actor.pk, leader.pk)
     return club, leader
