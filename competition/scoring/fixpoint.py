@@ -111,9 +111,9 @@ class TotalsMatrix:
             totals.append(running)
         fast = self._batches[: len(totals)]
         # Below EXACT every number and every sum fits int64 exactly.
-        rows, of, coefficients = (np.array(list(chain.from_iterable(b[i] for b in fast)), dtype=np.int64)
-                                  for i in range(3))
-        fixed, amounts = (np.array(list(chain.from_iterable(b[i] for b in fast)), dtype=np.int64) for i in (3, 4))
+        rows, of, coefficients, fixed, amounts = (
+            np.fromiter(chain.from_iterable(b[i] for b in fast), np.int64) for i in range(5)
+        )
         row_counts, fixed_counts = [len(b[0]) for b in fast], [len(b[3]) for b in fast]
         cells = len(fast) * self.size  # (batch, player); float weights: every sum is below EXACT
         abs_coef = np.bincount(np.repeat(np.arange(len(fast)) * self.size, row_counts) + rows,
@@ -123,7 +123,8 @@ class TotalsMatrix:
         abs_coef = np.cumsum(abs_coef, axis=0) + self._abs_coef  # after each batch
         abs_const = np.cumsum(abs_const, axis=0) + self._abs_const
         self._prepared = (
-            rows.astype(np.intp), of.astype(np.intp), coefficients, fixed.astype(np.intp), amounts,
+            rows.astype(np.intp, copy=False), of.astype(np.intp, copy=False), coefficients,
+            fixed.astype(np.intp, copy=False), amounts,
             np.cumsum([0, *row_counts]).tolist(), np.cumsum([0, *fixed_counts]).tolist(),
             abs_coef, abs_const, abs_coef.max(axis=1, initial=0).tolist(),
             abs_const.max(axis=1, initial=0).tolist(), totals,
@@ -207,12 +208,12 @@ class TotalsMatrix:
         count = len(active)
         if count == self.size:  # everybody is in the standings: no copy
             players = np.arange(count, dtype=np.intp)
-            return players, self.coef, self.const, np.array(start, dtype=np.intp)
+            return players, self.coef, self.const, np.fromiter(start, np.intp, count)
         players = np.array(sorted(active), dtype=np.intp)  # local index -> player
         local = np.empty(self.size, dtype=np.intp)
         local[players] = np.arange(count, dtype=np.intp)
         coef = self.coef[np.ix_(players, players)]
-        return players, coef, self.const[players], local[np.array(start, dtype=np.intp)]
+        return players, coef, self.const[players], local[np.fromiter(start, np.intp, count)]
 
     def _base(self, count: int) -> npt.NDArray[np.int64]:
         """The value of each place, best first (made once per count: read only)."""
@@ -274,6 +275,22 @@ class TotalsMatrix:
             remember(new)
             order, key = new, new_key
         cycle_orders = orders[cycle_from:] if cycle_from >= 0 else orders[-3:-1]
+        n = len(cycle_orders)
+        if n * count * (bound + 1) < EXACT:
+            # The summed totals in one product, exact as the keys are (every partial sum
+            # below n × count × (bound + 1)): the values summed over the orders times
+            # -count, and n for the constant column, give n × index - count × summed total.
+            summed = np.zeros(count + 1, dtype=np.float64)
+            summed[count] = n
+            for cycle_order in cycle_orders:  # each a permutation: no index twice
+                summed[cycle_order] += base_float
+            dot(summed, key_of)
+            totals = ((n * positions - key_of) / count).astype(np.int64)
+            # -count × summed total + index: ascending is the highest summed total first,
+            # ties by starting position, as in `_result`
+            settled = (key_of - (n - 1) * positions).argsort()
+            summed_values = (summed[:count] / -count).astype(np.int64)
+            return self._full(players, settled, totals, summed_values, n, True, iterations)
         return self._result(players, coef, const, base, bound, cycle_orders, True, iterations)
 
     def score_once(self, active: Sequence[int], start: Order) -> Recalculation | None:
