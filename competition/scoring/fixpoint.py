@@ -65,11 +65,8 @@ class TotalsMatrix:
         self._max_abs_coef = self._max_abs_const = 0
         self.usable = True  # False once a coefficient could overflow: use the plain loop
         self._bases: dict[int, npt.NDArray[np.int64]] = {}
-        self._base_floats: dict[int, npt.NDArray[np.float64]] = {}
-        self._positions: dict[int, npt.NDArray[np.float64]] = {}
-        self._buffers: dict[int, tuple[
-            npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]
-        ]] = {}
+        # per count (`_base`): the values times -count, the positions, and the working arrays
+        self._buffers: dict[int, tuple[npt.NDArray[np.float64], ...]] = {}
         # Batches given to `prepare`: the next to add, and how many are prepared (in numpy).
         self._batches: list[Batch] = []
         self._next = self._fast = 0
@@ -220,15 +217,16 @@ class TotalsMatrix:
         base = self._bases.get(count)
         if base is None:
             base = self._bases[count] = self.top - self.step * np.arange(count, dtype=np.int64)
-            base.flags.writeable = False
-            self._base_floats[count] = (-count * base).astype(np.float64)  # see `recalculate`
-            self._base_floats[count].flags.writeable = False
-            self._positions[count] = np.arange(count, dtype=np.float64)
-            self._positions[count].flags.writeable = False
-            # `recalculate`'s working arrays, refilled by each (its values up to the 1 at the end)
+            base_float = (-count * base).astype(np.float64)  # see `recalculate`
+            positions = np.arange(count, dtype=np.float64)
+            for constant in (base, base_float, positions):
+                constant.flags.writeable = False
+            # `recalculate`'s working arrays, refilled by each (its values up to the 1 at the
+            # end; the key matrix's last column, the constant one, as a view)
+            keys = np.empty((count, count + 1), dtype=np.float64)
             self._buffers[count] = (
-                np.empty((count, count + 1), dtype=np.float64), np.ones(count + 1, dtype=np.float64),
-                np.empty(count, dtype=np.float64),
+                base_float, positions, keys, np.ones(count + 1, dtype=np.float64),
+                np.empty(count, dtype=np.float64), keys[:, count],
             )
         return base
 
@@ -245,10 +243,10 @@ class TotalsMatrix:
         # total first, equal totals by starting position, and no two keys are equal. The
         # values go in times -count (`_base`), the constant column is index - count × const.
         base = self._base(count)
-        base_float, positions = self._base_floats[count], self._positions[count]
-        keys, values, key_of = self._buffers[count]  # values: the last 1 picks the constant column
-        keys[:, :count] = coef
-        np.subtract(positions, count * const, out=keys[:, count])
+        base_float, positions, keys, values, key_of, constant = self._buffers[count]
+        keys[:, :count] = coef  # values: the last 1 picks the constant column
+        np.multiply(const, -count, out=constant)
+        constant += positions
 
         key = order.tobytes()
         seen = {key: 0}
