@@ -190,13 +190,11 @@ def _counts_after(events: Sequence[Sequence[_Event]], size: int) -> list[dict[st
     events first tallied by (player, outcome, colour) (thousands a season, a few
     hundred distinct)."""
     counts = [new_counts() for _ in range(size)]
-    fields_of = _FIELDS_OF
     for (player, outcome, colour), n in Counter(map(_COUNTED, chain.from_iterable(events))).items():
         player_counts = counts[player]
-        first, second = fields_of[outcome, colour]
-        player_counts[first] += n
-        if second is not None:
-            player_counts[second] += n
+        player_counts[_COUNTERS[outcome]] += n
+        if colour is not None and outcome in _PLAYED:
+            player_counts["whites" if colour == "white" else "blacks"] += n
     return counts
 
 
@@ -354,14 +352,6 @@ _COUNTERS = {
 }
 _PLAYED = frozenset({Outcome.WIN, Outcome.DRAW, Outcome.LOSS})
 _COUNTED = itemgetter(_PLAYER, _OUTCOME, 3)  # an event's player, outcome and colour
-# The counts an event adds to, by its outcome and colour (`count_event`, as a table):
-# the outcome's, and for a game played over the board the colour's (or None).
-_FIELDS_OF: Final = {
-    (outcome, colour): (field, None if colour is None or outcome not in _PLAYED
-                        else "whites" if colour == "white" else "blacks")
-    for outcome, field in _COUNTERS.items()
-    for colour in ("white", "black", None)
-}
 _FIRST = itemgetter(_PLAYER)
 
 
