@@ -9,9 +9,11 @@ Exactness: float64 holds every integer below 2**53 exactly, and so does every pa
 sum of the product while `|const| + Σ|coef| × max|value|` stays below that bound (checked
 before each recalculation with the largest `Σ|const|` and `Σ|coef|` of any player; above
 it the caller uses the plain loop). Under that bound every sort key is an exact integer,
-so a settled order's totals are read back from its keys; after a cycle the summed totals
-are recomputed in integers (Python ints beyond int64). The results equal the plain
-loop's (`keizer._recalculate`) bit for bit.
+so a settled order's totals are read back from its keys; after a cycle of n orders the
+summed totals come from one more product with the summed values (exact while
+`n × count × (bound + 1)` stays below 2**53), else they are recomputed in integers
+(Python ints beyond int64). The results equal the plain loop's (`keizer._recalculate`)
+bit for bit.
 """
 
 from __future__ import annotations
