@@ -9,9 +9,11 @@ Exactness: float64 holds every integer below 2**53 exactly, and so does every pa
 sum of the product while `|const| + Σ|coef| × max|value|` stays below that bound (checked
 before each recalculation with the largest `Σ|const|` and `Σ|coef|` of any player; above
 it the caller uses the plain loop). Under that bound every sort key is an exact integer,
-so a settled order's totals are read back from its keys; after a cycle the summed totals
-are recomputed in integers (Python ints beyond int64). The results equal the plain
-loop's (`keizer._recalculate`) bit for bit.
+so a settled order's totals are read back from its keys; after a cycle of n orders the
+summed totals come from one more product with the summed values (exact while
+`n × count × (bound + 1)` stays below 2**53), else they are recomputed in integers
+(Python ints beyond int64). The results equal the plain loop's (`keizer._recalculate`)
+bit for bit.
 """
 
 from __future__ import annotations
@@ -65,11 +67,8 @@ class TotalsMatrix:
         self._max_abs_coef = self._max_abs_const = 0
         self.usable = True  # False once a coefficient could overflow: use the plain loop
         self._bases: dict[int, npt.NDArray[np.int64]] = {}
-        self._base_floats: dict[int, npt.NDArray[np.float64]] = {}
-        self._positions: dict[int, npt.NDArray[np.float64]] = {}
-        self._buffers: dict[int, tuple[
-            npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]
-        ]] = {}
+        # per count (`_base`): the values times -count, the positions, and the working arrays
+        self._buffers: dict[int, tuple[npt.NDArray[np.float64], ...]] = {}
         # Batches given to `prepare`: the next to add, and how many are prepared (in numpy).
         self._batches: list[Batch] = []
         self._next = self._fast = 0
@@ -111,9 +110,9 @@ class TotalsMatrix:
             totals.append(running)
         fast = self._batches[: len(totals)]
         # Below EXACT every number and every sum fits int64 exactly.
-        rows, of, coefficients = (np.array(list(chain.from_iterable(b[i] for b in fast)), dtype=np.int64)
-                                  for i in range(3))
-        fixed, amounts = (np.array(list(chain.from_iterable(b[i] for b in fast)), dtype=np.int64) for i in (3, 4))
+        rows, of, coefficients, fixed, amounts = (
+            np.fromiter(chain.from_iterable(b[i] for b in fast), np.int64) for i in range(5)
+        )
         row_counts, fixed_counts = [len(b[0]) for b in fast], [len(b[3]) for b in fast]
         cells = len(fast) * self.size  # (batch, player); float weights: every sum is below EXACT
         abs_coef = np.bincount(np.repeat(np.arange(len(fast)) * self.size, row_counts) + rows,
@@ -123,7 +122,8 @@ class TotalsMatrix:
         abs_coef = np.cumsum(abs_coef, axis=0) + self._abs_coef  # after each batch
         abs_const = np.cumsum(abs_const, axis=0) + self._abs_const
         self._prepared = (
-            rows.astype(np.intp), of.astype(np.intp), coefficients, fixed.astype(np.intp), amounts,
+            rows.astype(np.intp, copy=False), of.astype(np.intp, copy=False), coefficients,
+            fixed.astype(np.intp, copy=False), amounts,
             np.cumsum([0, *row_counts]).tolist(), np.cumsum([0, *fixed_counts]).tolist(),
             abs_coef, abs_const, abs_coef.max(axis=1, initial=0).tolist(),
             abs_const.max(axis=1, initial=0).tolist(), totals,
@@ -207,27 +207,28 @@ class TotalsMatrix:
         count = len(active)
         if count == self.size:  # everybody is in the standings: no copy
             players = np.arange(count, dtype=np.intp)
-            return players, self.coef, self.const, np.array(start, dtype=np.intp)
+            return players, self.coef, self.const, np.fromiter(start, np.intp, count)
         players = np.array(sorted(active), dtype=np.intp)  # local index -> player
         local = np.empty(self.size, dtype=np.intp)
         local[players] = np.arange(count, dtype=np.intp)
         coef = self.coef[np.ix_(players, players)]
-        return players, coef, self.const[players], local[np.array(start, dtype=np.intp)]
+        return players, coef, self.const[players], local[np.fromiter(start, np.intp, count)]
 
     def _base(self, count: int) -> npt.NDArray[np.int64]:
         """The value of each place, best first (made once per count: read only)."""
         base = self._bases.get(count)
         if base is None:
             base = self._bases[count] = self.top - self.step * np.arange(count, dtype=np.int64)
-            base.flags.writeable = False
-            self._base_floats[count] = (-count * base).astype(np.float64)  # see `recalculate`
-            self._base_floats[count].flags.writeable = False
-            self._positions[count] = np.arange(count, dtype=np.float64)
-            self._positions[count].flags.writeable = False
-            # `recalculate`'s working arrays, refilled by each (its values up to the 1 at the end)
+            base_float = (-count * base).astype(np.float64)  # see `recalculate`
+            positions = np.arange(count, dtype=np.float64)
+            for constant in (base, base_float, positions):
+                constant.flags.writeable = False
+            # `recalculate`'s working arrays, refilled by each (its values up to the 1 at the
+            # end; the key matrix's last column, the constant one, as a view)
+            keys = np.empty((count, count + 1), dtype=np.float64)
             self._buffers[count] = (
-                np.empty((count, count + 1), dtype=np.float64), np.ones(count + 1, dtype=np.float64),
-                np.empty(count, dtype=np.float64),
+                base_float, positions, keys, np.ones(count + 1, dtype=np.float64),
+                np.empty(count, dtype=np.float64), keys[:, count],
             )
         return base
 
@@ -244,10 +245,10 @@ class TotalsMatrix:
         # total first, equal totals by starting position, and no two keys are equal. The
         # values go in times -count (`_base`), the constant column is index - count × const.
         base = self._base(count)
-        base_float, positions = self._base_floats[count], self._positions[count]
-        keys, values, key_of = self._buffers[count]  # values: the last 1 picks the constant column
-        keys[:, :count] = coef
-        np.subtract(positions, count * const, out=keys[:, count])
+        base_float, positions, keys, values, key_of, constant = self._buffers[count]
+        keys[:, :count] = coef  # values: the last 1 picks the constant column
+        np.multiply(const, -count, out=constant)
+        constant += positions
 
         key = order.tobytes()
         seen = {key: 0}
@@ -274,6 +275,22 @@ class TotalsMatrix:
             remember(new)
             order, key = new, new_key
         cycle_orders = orders[cycle_from:] if cycle_from >= 0 else orders[-3:-1]
+        n = len(cycle_orders)
+        if n * count * (bound + 1) < EXACT:
+            # The summed totals in one product, exact as the keys are (every partial sum
+            # below n × count × (bound + 1)): the values summed over the orders times
+            # -count, and n for the constant column, give n × index - count × summed total.
+            summed = np.zeros(count + 1, dtype=np.float64)
+            summed[count] = n
+            for cycle_order in cycle_orders:  # each a permutation: no index twice
+                summed[cycle_order] += base_float
+            dot(summed, key_of)
+            totals = ((n * positions - key_of) / count).astype(np.int64)
+            # -count × summed total + index: ascending is the highest summed total first,
+            # ties by starting position, as in `_result`
+            settled = (key_of - (n - 1) * positions).argsort()
+            summed_values = (summed[:count] / -count).astype(np.int64)
+            return self._full(players, settled, totals, summed_values, n, True, iterations)
         return self._result(players, coef, const, base, bound, cycle_orders, True, iterations)
 
     def score_once(self, active: Sequence[int], start: Order) -> Recalculation | None:

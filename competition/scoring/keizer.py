@@ -110,6 +110,9 @@ class _Units:
                 self.rules[outcome] = ("fixed", int(rule.amount * self.total_unit))
             else:
                 self.rules[outcome] = (rule.basis, int(rule.amount * self.factor_unit))
+        # The rules that add to a total: a term of nothing (a loss scoring 0 fixed points,
+        # say: half of an evening's terms) changes no total, so the terms leave it out.
+        self.scoring = {outcome: rule for outcome, rule in self.rules.items() if rule[1] != 0}
 
     def values(self, order: Order, size: int) -> list[int]:
         """Scaled value of every player index; players not in `order` get 0."""
@@ -161,9 +164,9 @@ class _Totals:
 
 
 def _evening_terms(units: _Units, events: Sequence[_Event]) -> _Terms:
-    """An evening's scoring terms."""
+    """An evening's scoring terms (those of nothing left out: `_Units.scoring`)."""
     terms = _Terms([], [], [], [], [])
-    rules = units.rules
+    rules = units.scoring
     # thousands of events a season: the list methods bound once
     add_row, add_of, add_coefficient = terms.rows.append, terms.of.append, terms.coefficients.append
     add_fixed, add_amount = terms.fixed.append, terms.amounts.append
@@ -277,16 +280,16 @@ def _events(
     entering: list[list[int]] = []
     absent: dict[int, _Event] = {}  # a player's absence without notice: one tuple all half
     for k, evening in enumerate(evenings):
-        evening_events = _mentioned_events(evening, index, limit, absences)
-        mentioned = set(map(_FIRST, evening_events))
+        evening_events, mentioned = _mentioned_events(evening, index, limit, absences)
         new = {index[p] for p in present_from_start if p in index} if k == 0 else set()
         new = (new | mentioned) - active
         active |= new
-        for p in sorted(active - mentioned):
-            event = absent.get(p)
-            if event is None:
-                event = absent[p] = _event(p, Outcome.ABSENT_WITHOUT_NOTICE)
-            evening_events.append(event)
+        if len(mentioned) < len(active):
+            missing = sorted(active - mentioned)
+            for p in missing:
+                if p not in absent:
+                    absent[p] = _event(p, Outcome.ABSENT_WITHOUT_NOTICE)
+            evening_events += map(absent.__getitem__, missing)
         events.append(evening_events)
         entering.append(sorted(new))
     return events, entering
@@ -294,7 +297,7 @@ def _events(
 
 def _mentioned_events(
     evening: Evening, index: Mapping[int, int], limit: int | None, absences: dict[int, int]
-) -> list[_Event]:
+) -> tuple[list[_Event], set[int]]:
     try:
         return _mentioned(evening, index, limit, absences)
     except KeyError:
@@ -307,7 +310,8 @@ def _mentioned_events(
 
 def _mentioned(
     evening: Evening, index: Mapping[int, int], limit: int | None, absences: dict[int, int]
-) -> list[_Event]:
+) -> tuple[list[_Event], set[int]]:
+    """The evening's events of the players it mentions, and those players."""
     events: list[_Event] = []
     append = events.append
     outcomes = RESULT_OUTCOMES
@@ -324,9 +328,10 @@ def _mentioned(
         absences[p] = before + 1
         over = not absence_with_notice_scores(before, limit)
         append(_event(p, Outcome.ABSENT_WITH_NOTICE, over_limit=over))
-    if len(events) != len(set(map(_FIRST, events))):
+    mentioned = set(map(_FIRST, events))
+    if len(events) != len(mentioned):
         raise ValueError(f"a player appears twice in evening {evening.date}")
-    return events
+    return events, mentioned
 
 
 # ---------------------------------------------------------------------------
