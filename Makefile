@@ -43,25 +43,28 @@ run: demo
 	DJANGO_DEBUG=1 PORT=$(PORT) $(BIN)/python scripts/serve.py
 
 # One pytest process per core (pytest-xdist); PYTEST_ARGS come after, so
-# `make test PYTEST_ARGS="-n 0 -k signup"` runs in one process.
+# `make test PYTEST_ARGS="-n 0 -k signup"` runs in one process. A test file goes to one
+# worker whole (--dist loadfile): a module's fixture (the demo club of test_pages.py,
+# test_api.py, ...) is built once, not once in each worker.
 PYTEST_WORKERS ?= auto
 test: install
-	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 # The rules' own tests in a virtualenv holding only what the pure packages import (and
 # pytest, hypothesis), at the versions and hashes of requirements-dev.lock: no Django, no
 # Celery. Proves that tests/unit/ and the engines need nothing of the shell.
 UNIT_VENV := .venv-unit
+# pytest-xdist (and its execnet): one process per core here too.
 UNIT_PACKAGES := pytest iniconfig packaging pluggy pygments hypothesis sortedcontainers \
 	py4swiss pydantic pydantic-core typing-extensions annotated-types typing-inspection \
-	numpy networkx defusedxml trf
+	numpy networkx defusedxml trf pytest-xdist execnet
 test-unit:
 	@test -x $(UNIT_VENV)/bin/python || $(PYTHON) -m venv $(UNIT_VENV)
 	$(PYTHON) scripts/lock_subset.py requirements-dev.lock $(UNIT_PACKAGES) > $(UNIT_VENV)/requirements.txt
 	$(UNIT_VENV)/bin/python -m pip install --quiet --require-hashes --no-deps -r $(UNIT_VENV)/requirements.txt
 	$(UNIT_VENV)/bin/python -m pip check
 	@! $(UNIT_VENV)/bin/python -c "import django" 2>/dev/null || { echo "Django found in $(UNIT_VENV)"; exit 1; }
-	$(UNIT_VENV)/bin/python -m pytest -q -W ignore::pytest.PytestConfigWarning tests/unit
+	$(UNIT_VENV)/bin/python -m pytest -q -n $(PYTEST_WORKERS) -W ignore::pytest.PytestConfigWarning tests/unit
 
 bench: install
 	@for f in bench/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
