@@ -42,6 +42,7 @@ from competition.ratings import selectors as rating_selectors
 from competition.ratings.forms import CompetitionRatingsForm
 from competition.season import selectors, services
 from competition.season.charts import place_chart_svg
+from competition.season.engine.signup import is_late
 from competition.season.forms import (
     REQUEST_CLUB_DUTY,
     DeadlineForm,
@@ -77,8 +78,23 @@ def home(request: HttpRequest) -> HttpResponse:
             me=selectors.player_for(request.user, season),
         )
         if context["me"]:
-            context.update(selectors.member_overview(context["me"]), now=timezone.now())
+            context.update(selectors.member_overview(context["me"]))
+            context["my_statuses"] = _with_offers(request, context["me"], context["my_statuses"])
     return render(request, "competition/home.html", context)
+
+
+def _with_offers(request: HttpRequest, me: Player, statuses: list) -> list:
+    """(evening, status, explicit, offer): ``offer`` is the status the evening's button
+    posts (a sign-off when he counts as present, else a sign-up), or None when the service
+    would refuse it (``services.can_register``), so no button is shown."""
+    now = timezone.now()
+    sign_off = Attendance.ABSENT_WITH_NOTICE if me.is_fixed else Attendance.ABSENT_WITHOUT_NOTICE
+    rows = []
+    for evening, status, explicit in statuses:
+        wanted = sign_off if status == Attendance.PRESENT else Attendance.PRESENT
+        offer = wanted if services.can_register(request.user, me, evening, wanted, now) else None
+        rows.append((evening, status, explicit, offer))
+    return rows
 
 
 # --- Standings --------------------------------------------------------------------------
@@ -289,12 +305,13 @@ def signup(request: HttpRequest) -> HttpResponse:
                 return redirect(target)
             return redirect("competition:signup")
     duty_requests = selectors.club_duty_requests_of(me, upcoming)
+    now = timezone.now()
     return render(
         request,
         "competition/signup.html",
-        {"season": season, "me": me, "form": form, "now": timezone.now(),
+        {"season": season, "me": me, "form": form,
          "absence_limit": absence_limit(me), "absences_used": len(absences_with_notice(me)),
-         "statuses": [(e, status, explicit, duty_requests.get(e.pk))
+         "statuses": [(e, status, explicit, duty_requests.get(e.pk), is_late(now, e.deadline))
                       for e, status, explicit in selectors.statuses_for(me, upcoming)]},
     )
 
