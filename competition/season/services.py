@@ -223,6 +223,57 @@ def competition_set_parameters(
     return competition
 
 
+# The competition's settings the administrator changes in the admin; the system and its
+# parameters, the deadline and the ratings have services and pages of their own.
+COMPETITION_SETTINGS = (
+    "name", "max_meetings_per_season", "max_meetings_per_half", "min_evenings_between",
+    "bye_policy", "start_time", "evenings_per_half", "eligibility_percentage",
+    "eligibility_min_games", "eligibility_max_exempted", "venue_city", "chief_arbiter",
+)
+
+
+def can_change_competition_settings(actor: Actor) -> bool:
+    """Whether ``competition_settings_set`` takes this actor's change (the admin shows
+    the competition's form only then)."""
+    try:
+        require(actor, Perm.MANAGE_SEASON)
+    except PermissionDenied:
+        return False
+    return True
+
+
+@transaction.atomic
+def competition_settings_set(
+    *, actor: Actor, competition: Competition, changes: dict[str, Any]
+) -> Competition:
+    """Change the competition's pairing, calendar and prize settings (the admin's
+    competition page): checked, locked, validated, audited; the standings are computed
+    anew (the eligibility numbers are stored with them)."""
+    require(actor, Perm.MANAGE_SEASON)
+    unknown = sorted(set(changes) - set(COMPETITION_SETTINGS))
+    if unknown:
+        raise ValidationError(_("These settings are changed elsewhere: %(names)s.")
+                              % {"names": ", ".join(unknown)})
+    competition = Competition.objects.select_for_update().get(pk=competition.pk)
+    before = {name: getattr(competition, name) for name in changes}
+    for name, value in changes.items():
+        setattr(competition, name, value)
+    competition.full_clean()
+    competition.save(update_fields=list(changes) or None)
+    audit.record(
+        actor=actor, action=Action.COMPETITION_PARAMETERS, season=competition.season,
+        before=_json_values(before), after=_json_values(changes),
+    )
+    pages_changed()
+    for half_id in competition.season.halves.values_list("id", flat=True):
+        schedule_recalculation(half_id)
+    return competition
+
+
+def _json_values(values: dict[str, Any]) -> dict[str, Any]:
+    return {k: v.strftime("%H:%M") if isinstance(v, dt.time) else v for k, v in values.items()}
+
+
 def evenings_to_move(competition: Competition, now: dt.datetime | None = None) -> list[Evening]:
     """The evenings whose deadline a new deadline setting moves: playing evenings not yet
     paired whose deadline is still to come (a paired evening keeps what its players had)."""
