@@ -159,3 +159,40 @@ def test_a_refused_sign_up_is_said_in_dutch(client, at):
         services.registration_set(actor=flexible.member, player=flexible, evenings=[evening],
                                   status="absent_with_notice", now=evening.deadline - HOUR)
     assert "Als flexibele speler meld je je aan of niet" in refused.value.messages[0]
+
+
+# --- can_request_tempo: the tempo page's form and the service agree ------------------------
+
+
+@pytest.mark.parametrize("state", ["open", "not_published", "started", "result", "requested", "decided"])
+def test_the_tempo_form_is_offered_exactly_when_the_service_takes_the_request(client, at, state):
+    from competition.models import Evening, Tempo
+    from pairing import services as pairing_services
+
+    s = f.season(players=4)
+    evening = f.playing_evenings(s)[0]
+    pairing_services.evening_pair_and_publish(actor=None, system=True, evening_id=evening.pk,
+                                              now=evening.deadline)
+    game = Game.objects.select_related("evening", "white__member", "black__member").get(
+        evening=evening, board=1)
+    now = evening.starts_at - HOUR
+    if state == "not_published":
+        Evening.objects.filter(pk=evening.pk).update(status="open")
+    elif state == "started":
+        now = evening.starts_at
+    elif state == "result":
+        Game.objects.filter(pk=game.pk).update(result="1-0")
+    elif state in ("requested", "decided"):
+        Game.objects.filter(pk=game.pk).update(
+            tempo=Tempo.REQUESTED if state == "requested" else Tempo.REFUSED)
+    at(now)
+    page = signed_in(client, game.black.member).get(reverse("pairing:tempo_request", args=[game.pk]))
+    offered = 'name="opponent_agrees"' in page.content.decode()
+    game = Game.objects.select_related("evening").get(pk=game.pk)
+    try:  # the last step: a request taken is saved, and nothing is asked after it
+        pairing_services.tempo_request(actor=game.black.member, game=game,
+                                       opponent_agrees=True, now=now)
+        taken = True
+    except ValidationError:
+        taken = False
+    assert offered == taken == (state == "open")
