@@ -43,7 +43,7 @@ from competition.models import (
 from competition.scoring.params import ParameterError, parse_parameters, preset
 from competition.scoring.presets import COMPETITION_PRESETS
 from competition.season.engine import calendar
-from competition.season.engine.calendar import evening_times, propose_calendar
+from competition.season.engine.calendar import CalendarError, evening_times, propose_calendar
 from competition.season.engine.signup import (
     SignupDecision,
     SignupRefused,
@@ -55,7 +55,7 @@ from competition.season.engine.signup import (
     sign_up_open_after_publication,
 )
 from competition.season.selectors import last_result_change, result_change_undoable
-from competition.season.texts import signup_refusal
+from competition.season.texts import calendar_refusal, signup_refusal
 from competition.validators import require_single_line
 from core.dates import short_day
 from core.jobs import enqueue_on_commit
@@ -147,8 +147,8 @@ def season_set_up(
             extra_rapid=extra_rapid,
             single_period=system == System.LADDER,
         )
-    except ValueError as exc:
-        raise ValidationError(str(exc)) from exc
+    except CalendarError as exc:
+        raise ValidationError(calendar_refusal(exc)) from exc
     season = Season(name=name, slug=slugify(name), start_date=opening, end_date=last_day)
     season.full_clean()
     season.save()
@@ -303,7 +303,7 @@ def competition_set_deadline(
         try:
             _start, deadline = evening_times(evening.date, start=timezone.localtime(evening.starts_at).time(),
                                         deadline_days_before=days_before, deadline_time=time)
-        except ValueError as exc:
+        except CalendarError as exc:
             raise ValidationError(
                 _("The deadline would come after the start of %(date)s.") % {"date": short_day(evening.date)}
             ) from exc

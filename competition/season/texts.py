@@ -1,11 +1,13 @@
-"""The member's words for what the pure sign-up rules refuse (the engine names the
-refusal with a code, ``competition.season.engine.signup.Refusal``; here it is said in the
-club's language)."""
+"""The member's words for what the season's pure rules refuse: the engines name the
+refusal with a code (``competition.season.engine.signup.Refusal``,
+``competition.season.engine.calendar.CalendarRefusal``); here it is said in the club's
+language."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
+from competition.season.engine.calendar import CalendarError, CalendarRefusal
 from competition.season.engine.signup import Refusal, SignupRefused
 
 
@@ -33,3 +35,19 @@ def refusal_texts() -> dict[Refusal, str]:
 def signup_refusal(exc: SignupRefused) -> str:
     """One translated sentence for a refused sign-up."""
     return refusal_texts()[exc.code] % exc.params
+
+
+def calendar_refusal_texts() -> dict[CalendarRefusal, str]:
+    """Every calendar refusal's sentence in the active language."""
+    return {
+        CalendarRefusal.ENDS_BEFORE_OPENING: _("The season must end after its opening."),
+        CalendarRefusal.HALF_WITHOUT_EVENINGS: _("A half needs at least one playing evening."),
+        CalendarRefusal.DEADLINE_AFTER_START: _(
+            "The sign-up deadline must be before the evening starts."
+        ),
+    }
+
+
+def calendar_refusal(exc: CalendarError) -> str:
+    """One translated sentence for a refused calendar."""
+    return calendar_refusal_texts()[exc.code]

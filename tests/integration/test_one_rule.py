@@ -141,13 +141,24 @@ class _Rollback(Exception):
 # --- Error codes: every refusal of the pure rules has its sentence ------------------------
 
 
-def test_every_sign_up_refusal_has_a_dutch_sentence():
+def _code_tables():
+    from competition.events.engine.dutch import BlitzRefusal
+    from competition.events.services import blitz_refusal_texts
+    from competition.season.engine.calendar import CalendarRefusal
+    from competition.season.texts import calendar_refusal_texts
+
+    return [(Refusal, refusal_texts), (CalendarRefusal, calendar_refusal_texts),
+            (BlitzRefusal, blitz_refusal_texts)]
+
+
+@pytest.mark.parametrize("codes, texts", _code_tables(), ids=lambda v: getattr(v, "__name__", ""))
+def test_every_code_of_the_pure_rules_has_a_dutch_sentence(codes, texts):
     with override("nl"):
-        texts = refusal_texts()
-    assert set(texts) == set(Refusal)
+        dutch = texts()
     with override("en"):
-        english = refusal_texts()
-    for code, text in texts.items():
+        english = texts()
+    assert set(dutch) == set(codes)
+    for code, text in dutch.items():
         assert text != english[code], f"{code.name} has no Dutch translation"
 
 
@@ -196,3 +207,10 @@ def test_the_tempo_form_is_offered_exactly_when_the_service_takes_the_request(cl
     except ValidationError:
         taken = False
     assert offered == taken == (state == "open")
+
+
+def test_a_refused_calendar_is_said_in_dutch():
+    with override("nl"), pytest.raises(ValidationError) as refused:
+        services.season_set_up(actor=f.admin(), name="Omgekeerd", opening=dt.date(2027, 7, 1),
+                               last_day=dt.date(2026, 9, 1), system="pion")
+    assert refused.value.messages == ["Het seizoen moet na de opening eindigen."]
