@@ -11,7 +11,6 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -24,7 +23,6 @@ from django_tables2 import RequestConfig
 from competition.history import selectors as history_selectors
 from competition.models import (
     Attendance,
-    Evening,
     EveningKind,
     Half,
     HalfKind,
@@ -42,7 +40,7 @@ from competition.ratings import selectors as rating_selectors
 from competition.ratings.forms import CompetitionRatingsForm
 from competition.season import selectors, services
 from competition.season.charts import place_chart_svg
-from competition.season.engine.signup import is_late
+from competition.season.engine.signup import is_late, sign_off_status
 from competition.season.forms import (
     REQUEST_CLUB_DUTY,
     DeadlineForm,
@@ -88,7 +86,7 @@ def _with_offers(request: HttpRequest, me: Player, statuses: list) -> list:
     posts (a sign-off when he counts as present, else a sign-up), or None when the service
     would refuse it (``services.can_register``), so no button is shown."""
     now = timezone.now()
-    sign_off = Attendance.ABSENT_WITH_NOTICE if me.is_fixed else Attendance.ABSENT_WITHOUT_NOTICE
+    sign_off = sign_off_status(me.is_fixed)
     rows = []
     for evening, status, explicit in statuses:
         wanted = sign_off if status == Attendance.PRESENT else Attendance.PRESENT
@@ -268,7 +266,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         chosen = [e for e in upcoming if str(e.pk) in form.cleaned_data["evenings"]]
         duty = form.cleaned_data["status"] == REQUEST_CLUB_DUTY
         # A club duty request scores as a sign-off until the leader approves it.
-        status = Attendance.ABSENT_WITH_NOTICE if duty else form.cleaned_data["status"]
+        status = sign_off_status(me.is_fixed) if duty else form.cleaned_data["status"]
         late = late_sign_offs(me, chosen, status, timezone.now())
         over = absences_over_limit(me, chosen, status, timezone.now())
         if (late or over) and not confirmed(request):
@@ -281,7 +279,10 @@ def signup(request: HttpRequest) -> HttpResponse:
             })
         try:
             if duty:
-                _club_duty_request(request, me, chosen, form.cleaned_data["duty_note"])
+                services.club_duty_request_evenings(
+                    actor=request.user, player=me, evenings=chosen,
+                    note=form.cleaned_data["duty_note"],
+                )
             else:
                 services.registration_set(
                     actor=request.user, player=me, evenings=chosen,
@@ -314,16 +315,6 @@ def signup(request: HttpRequest) -> HttpResponse:
          "statuses": [(e, status, explicit, duty_requests.get(e.pk), is_late(now, e.deadline))
                       for e, status, explicit in selectors.statuses_for(me, upcoming)]},
     )
-
-
-def _club_duty_request(request: HttpRequest, me: Player, chosen: list[Evening], note: str) -> None:
-    """One request per chosen evening, all or none."""
-    if not chosen:
-        raise ValidationError(_("Choose at least one evening."))
-    with transaction.atomic():
-        for evening_obj in chosen:
-            services.club_duty_request(actor=request.user, player=me, evening=evening_obj,
-                                       note=note)
 
 
 @login_required

@@ -639,6 +639,18 @@ def club_duty_request(
 
 
 @transaction.atomic
+def club_duty_request_evenings(
+    *, actor: Actor, player: Player, evenings: Sequence[Evening], note: str = "",
+    now: dt.datetime | None = None,
+) -> list[ClubDutyRequest]:
+    """A player asks for club duty on the chosen evenings: one request each, all or none."""
+    if not evenings:
+        raise ValidationError(_("Choose at least one evening."))
+    return [club_duty_request(actor=actor, player=player, evening=evening, note=note, now=now)
+            for evening in evenings]
+
+
+@transaction.atomic
 def club_duty_decide(
     *, actor: Actor, request: ClubDutyRequest, approve: bool, now: dt.datetime | None = None
 ) -> ClubDutyRequest:

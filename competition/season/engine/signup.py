@@ -67,6 +67,13 @@ def default_status(fixed: bool) -> str:
     return PRESENT if fixed else ABSENT_WITHOUT_NOTICE
 
 
+def sign_off_status(fixed: bool) -> str:
+    """The status a player's own sign-off asks for (docs/rules.md 3): absent with notice for
+    a fixed player, not signed up (absent without notice) for a flexible one. A request
+    for club duty asks for it too until the leader approves."""
+    return ABSENT_WITH_NOTICE if fixed else ABSENT_WITHOUT_NOTICE
+
+
 def is_late(now: dt.datetime, deadline: dt.datetime) -> bool:
     """The one definition of "after the deadline" (docs/rules.md 3): from the deadline on,
     the deadline itself included. The engine's decision, the warning before a sign-off,
@@ -138,10 +145,9 @@ def club_duty_pending_status(
     from then on only the leader records club duty."""
     if now >= starts_at:
         raise SignupRefused(Refusal.EVENING_STARTED)
-    if not fixed:
-        return ABSENT_WITHOUT_NOTICE
     return decide_signup(
-        fixed=True, requested=ABSENT_WITH_NOTICE, now=now, deadline=deadline, by_leader=False
+        fixed=fixed, requested=sign_off_status(fixed), now=now, deadline=deadline,
+        by_leader=False,
     ).status
 
 
