@@ -55,7 +55,7 @@ from competition.season.engine.signup import (
     sign_up_open_after_publication,
 )
 from competition.season.selectors import last_result_change, result_change_undoable
-from competition.season.texts import calendar_refusal, signup_refusal
+from competition.season.texts import calendar_refusal, parameter_refusal, signup_refusal
 from competition.validators import require_single_line
 from core.dates import short_day
 from core.jobs import enqueue_on_commit
@@ -203,7 +203,7 @@ def competition_set_parameters(
     try:
         params = parse_parameters(system, overrides or {})
     except ParameterError as exc:
-        raise ValidationError({"parameters": str(exc)}) from exc
+        raise ValidationError({"parameters": parameter_refusal(exc)}) from exc
     from competition.scoring.params import parameters_to_dict
 
     before = {"system": competition.system, "parameters": competition.parameters}

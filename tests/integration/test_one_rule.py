@@ -144,11 +144,12 @@ class _Rollback(Exception):
 def _code_tables():
     from competition.events.engine.dutch import BlitzRefusal
     from competition.events.services import blitz_refusal_texts
+    from competition.scoring.params import ParamRefusal
     from competition.season.engine.calendar import CalendarRefusal
-    from competition.season.texts import calendar_refusal_texts
+    from competition.season.texts import calendar_refusal_texts, parameter_refusal_texts
 
     return [(Refusal, refusal_texts), (CalendarRefusal, calendar_refusal_texts),
-            (BlitzRefusal, blitz_refusal_texts)]
+            (BlitzRefusal, blitz_refusal_texts), (ParamRefusal, parameter_refusal_texts)]
 
 
 @pytest.mark.parametrize("codes, texts", _code_tables(), ids=lambda v: getattr(v, "__name__", ""))
@@ -214,3 +215,11 @@ def test_a_refused_calendar_is_said_in_dutch():
         services.season_set_up(actor=f.admin(), name="Omgekeerd", opening=dt.date(2027, 7, 1),
                                last_day=dt.date(2026, 9, 1), system="pion")
     assert refused.value.messages == ["Het seizoen moet na de opening eindigen."]
+
+
+def test_refused_parameters_are_said_in_dutch():
+    s = f.season(players=0)
+    with override("nl"), pytest.raises(ValidationError) as refused:
+        services.competition_set_parameters(actor=f.admin(), competition=s.competition,
+                                            system="classic", overrides={"step": -1})
+    assert refused.value.message_dict == {"parameters": ["De stap mag niet negatief zijn."]}
