@@ -1,21 +1,18 @@
-"""The Django admin for the administrator: season set-up and corrections.
+"""The Django admin for the administrator: a window on the data, not a way around the rules.
 
-Results, sign-ups and pairings have their own pages (with audit and recalculation);
-here they are read-only lists, so that no write bypasses the services.
+Every row whose writes have rules (seasons, evenings, players, results, sign-ups,
+pairings, events, prizes) is read-only here, with a pointer to the leader's page whose
+service writes it (permission, lock, validation, audit, recalculation). The
+competition's remaining settings are saved through ``competition_settings_set``.
 """
 
-import json
 from typing import Any
 
 from django import forms
-from django.contrib import admin
-from django.core.exceptions import ValidationError
-from django.core.serializers.json import DjangoJSONEncoder
-from django.forms.models import model_to_dict
+from django.contrib import admin, messages
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from competition.models import (
     AuditRecord,
@@ -37,145 +34,15 @@ from competition.models import (
     SwissGame,
     SwissRound,
 )
-from competition.season.services import schedule_recalculation
-from core.pagecache import pages_changed
-
-from . import audit
-from .scoring.params import ParameterError, parameters_to_dict, parse_parameters
-
-
-class CompetitionForm(forms.ModelForm):
-    class Meta:
-        model = Competition
-        exclude: tuple[str, ...] = ()
-
-    def clean(self):
-        data = super().clean()
-        system = data.get("system")
-        if system:
-            try:
-                params = parse_parameters(system, data.get("parameters") or {})
-            except ParameterError as exc:
-                raise ValidationError({"parameters": str(exc)}) from exc
-            data["parameters"] = parameters_to_dict(params)
-        return data
-
-
-def _plain(obj: Any) -> dict[str, Any] | None:
-    if obj is None:
-        return None
-    return json.loads(json.dumps(model_to_dict(obj), cls=DjangoJSONEncoder))
-
-
-class AuditedAdmin(admin.ModelAdmin):
-    """Admin edits are writes like any other: recorded in the audit trail (who, when,
-    before, after), and the season's standings are recalculated after commit."""
-
-    def _season_id(self, obj: Any) -> int:
-        return obj.pk if isinstance(obj, Season) else obj.season_id
-
-    def _record(self, request, obj, action: audit.Action, before, after) -> None:
-        audit.record(
-            actor=request.user, action=action,
-            season=self._season_id(obj),
-            evening=obj if isinstance(obj, Evening) else None,
-            player=obj if isinstance(obj, Player) else None,
-            before=before, after={"model": obj._meta.model_name, **(after or {})},
-        )
-        pages_changed()
-        for half_id in Half.objects.filter(season_id=self._season_id(obj)).values_list(
-            "pk", flat=True
-        ):
-            schedule_recalculation(half_id)
-
-    def save_model(self, request, obj, form, change):
-        before = _plain(type(obj).objects.filter(pk=obj.pk).first()) if change else None
-        super().save_model(request, obj, form, change)
-        self._record(request, obj, audit.Action.ADMIN_CHANGE if change else audit.Action.ADMIN_ADD,
-                     before, _plain(obj))
-
-    def delete_model(self, request, obj):
-        before, season_id = _plain(obj), self._season_id(obj)
-        super().delete_model(request, obj)
-        if not isinstance(obj, Season):
-            audit.record(actor=request.user, action=audit.Action.ADMIN_DELETE,
-                         season=season_id, before=before,
-                         after={"model": obj._meta.model_name})
-            pages_changed()
-
-
-class CompetitionInline(admin.StackedInline):
-    """The sign-up deadline setting is read-only here: changing it on the leader's season
-    page says which open evenings' deadlines move and offers to move them
-    (``competition_set_deadline``); an edit here would silently leave them behind."""
-
-    model = Competition
-    form = CompetitionForm
-    can_delete = False
-    exclude = ("deadline_days_before", "deadline_time")
-    readonly_fields = ("deadline_setting",)
-
-    @admin.display(description=_("sign-up deadline"))
-    def deadline_setting(self, obj: Competition) -> str:
-        if obj.pk is None:
-            return _("Set it on the leader's season page once the season exists.")
-        when = ngettext("%(n)s day before the evening at %(time)s",
-                        "%(n)s days before the evening at %(time)s", obj.deadline_days_before) % {
-            "n": obj.deadline_days_before, "time": obj.deadline_time.strftime("%H:%M")}
-        return format_html(
-            '{} · <a href="{}">{}</a>', when,
-            reverse("competition:leader_season", args=[obj.season.slug]),
-            _("change it on the leader's season page (it offers to move the open evenings' deadlines)"),
-        )
-
-
-class HalfInline(admin.TabularInline):
-    model = Half
-    extra = 0
-
-
-@admin.register(Season)
-class SeasonAdmin(AuditedAdmin):
-    list_display = ("name", "start_date", "end_date")
-    prepopulated_fields = {"slug": ("name",)}
-    inlines = [CompetitionInline, HalfInline]
-
-    def save_related(self, request, form, formsets, change):
-        season = form.instance
-        before = _plain(Competition.objects.filter(season=season).first())
-        super().save_related(request, form, formsets, change)
-        after = _plain(Competition.objects.filter(season=season).first())
-        if before != after:
-            self._record(request, season, audit.Action.COMPETITION_PARAMETERS, before, after)
-
-
-@admin.register(Evening)
-class EveningAdmin(AuditedAdmin):
-    """The calendar and the pairing own an evening's kind, half and status: they change
-    only through their services (with their checks), never here. A published evening
-    cannot be set back to open from the admin."""
-
-    list_display = ("date", "season", "kind", "half", "status", "deadline")
-    list_filter = ("season", "kind", "status")
-    date_hierarchy = "date"
-    readonly_fields = ("season", "date", "kind", "half", "status", "pairing_seed",
-                       "published_at", "version")
-
-    def has_add_permission(self, request):
-        return False  # evenings come from the season's calendar
-
-
-@admin.register(Player)
-class PlayerAdmin(AuditedAdmin):
-    list_display = ("start", "member", "season", "kind", "rating")
-    list_filter = ("season", "kind")
-    search_fields = ("member__name", "member__email")
-    autocomplete_fields = ("member",)
-    ordering = ("season", "start")
+from competition.season.services import (
+    COMPETITION_SETTINGS,
+    can_change_competition_settings,
+    competition_settings_set,
+)
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request):
+    def has_add_permission(self, request, obj=None):
         return False
 
     def has_change_permission(self, request, obj=None):
@@ -183,6 +50,107 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+class LeaderPageAdmin(ReadOnlyAdmin):
+    """Read-only here: these rows are written by services with rules (permission, lock,
+    validation, audit, recalculation), on the leader's pages. The page says where."""
+
+    def leader_page(self, obj: Any) -> str:
+        raise NotImplementedError
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        obj = self.get_object(request, object_id)
+        if obj is not None:
+            messages.info(request, format_html(
+                _("This is changed on the leader's page, not here: <a href=\"{url}\">{url}</a>"),
+                url=self.leader_page(obj),
+            ))
+        return super().change_view(request, object_id, form_url, extra_context)
+
+
+class HalfInline(admin.TabularInline):
+    model = Half
+    extra = 0
+    can_delete = False
+    readonly_fields = ("kind", "start_date")
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Season)
+class SeasonAdmin(LeaderPageAdmin):
+    """Set up on the leader's page (``season_set_up``), its calendar and parameters there."""
+
+    list_display = ("name", "start_date", "end_date")
+    inlines = [HalfInline]
+
+    def leader_page(self, obj: Any) -> str:
+        return reverse("competition:leader_season", args=[obj.slug])
+
+
+class CompetitionForm(forms.ModelForm):
+    class Meta:
+        model = Competition
+        fields = COMPETITION_SETTINGS
+
+
+@admin.register(Competition)
+class CompetitionAdmin(admin.ModelAdmin):
+    """The settings without a page of their own (meetings, byes, start time, eligibility,
+    the club's TRF details); a save goes through ``competition_settings_set``, so it is
+    checked, validated, audited and recalculated like any other write. The system and
+    its parameters, the deadline and the ratings are changed on the leader's page."""
+
+    form = CompetitionForm
+    list_display = ("season", "name", "system")
+    readonly_fields = ("season", "system", "parameters", "deadline_days_before",
+                       "deadline_time", "start_rating", "trf_rating")
+
+    def has_add_permission(self, request):
+        return False  # a competition comes with its season
+
+    def has_change_permission(self, request, obj=None):
+        return can_change_competition_settings(request.user)
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def save_model(self, request, obj, form, change):
+        changes = {name: form.cleaned_data[name] for name in form.changed_data
+                   if name in COMPETITION_SETTINGS}
+        competition_settings_set(actor=request.user, competition=obj, changes=changes)
+
+
+@admin.register(Evening)
+class EveningAdmin(LeaderPageAdmin):
+    """The calendar and the pairing own an evening (``evening_update``, the pairing's
+    services); a published evening cannot be set back to open from anywhere."""
+
+    list_display = ("date", "season", "kind", "half", "status", "deadline")
+    list_filter = ("season", "kind", "status")
+    date_hierarchy = "date"
+
+    def leader_page(self, obj: Any) -> str:
+        return reverse("competition:leader_season", args=[obj.season.slug])
+
+
+@admin.register(Player)
+class PlayerAdmin(LeaderPageAdmin):
+    """Players are added, changed and moved on the leader's members page
+    (``members.services``)."""
+
+    list_display = ("start", "member", "season", "kind", "rating")
+    list_filter = ("season", "kind")
+    search_fields = ("member__name", "member__email")
+    ordering = ("season", "start")
+
+    def leader_page(self, obj: Any) -> str:
+        return reverse("members:edit", args=[obj.season.slug, obj.pk])
 
 
 @admin.register(Game)
@@ -259,10 +227,15 @@ class SwissEntrantInline(admin.TabularInline):
 
 
 @admin.register(SwissEvent)
-class SwissEventAdmin(AuditedAdmin):
+class SwissEventAdmin(LeaderPageAdmin):
+    """Events are created, entered and paired on their own pages (``events.services``)."""
+
     list_display = ("name", "season", "kind", "date", "rounds")
     list_filter = ("season", "kind")
     inlines = [SwissEntrantInline]
+
+    def leader_page(self, obj: Any) -> str:
+        return reverse("events:event", args=[obj.pk])
 
 
 @admin.register(SwissRound)

@@ -28,7 +28,11 @@ from competition.models import (
     Result,
     Tempo,
 )
-from competition.season.engine.signup import default_status, sign_up_open_after_publication
+from competition.season.engine.signup import (
+    default_status,
+    is_late,
+    sign_up_open_after_publication,
+)
 from competition.season.selectors import club_duty_requests_pending
 from competition.season.standings import compute, load_season_data
 from core.permissions import Actor, Perm
@@ -295,7 +299,7 @@ def publish_consequences(evening: Evening, repair: bool, now: dt.datetime | None
         ]
     n = len(present_players(evening))
     lines = []
-    if now < evening.deadline:
+    if not is_late(now, evening.deadline):
         at = {"deadline": timezone.localtime(now).strftime("%H:%M"),
               "at": date_format(timezone.localtime(evening.deadline), _("D j M H:i"))}
         lines.append(_(

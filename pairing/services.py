@@ -336,14 +336,9 @@ def _locked_game(game: Game) -> Game:
     )
 
 
-@transaction.atomic(durable=True)
-def tempo_request(
-    *, actor: Actor, game: Game, opponent_agrees: bool, now: dt.datetime | None = None
-) -> Game:
-    """One of the two players asks for the alternative tempo, with his opponent's consent,
-    before the evening starts. The leader decides (``tempo_decide``)."""
-    now = now or timezone.now()
-    game = _locked_game(game)
+def _tempo_request_check(actor: Actor, game: Game, now: dt.datetime) -> Any:
+    """The requesting player, or the refusal ``tempo_request`` raises whatever is posted:
+    the one check behind the service and ``can_request_tempo``."""
     player = requesting_player(actor, game)
     if player is None:
         raise PermissionDenied(_("Only the two players of a game can ask for another tempo."))
@@ -357,6 +352,28 @@ def tempo_request(
         raise ValidationError(_("The alternative tempo has been asked for already."))
     if game.tempo in (Tempo.APPROVED, Tempo.REFUSED):
         raise ValidationError(_("The competition leader has decided on this game's tempo already."))
+    return player
+
+
+def can_request_tempo(actor: Actor, game: Game, now: dt.datetime | None = None) -> bool:
+    """Whether ``tempo_request`` takes this player's request now (with his opponent's
+    consent): the tempo page offers its form only then."""
+    try:
+        _tempo_request_check(actor, game, now or timezone.now())
+    except (PermissionDenied, ValidationError):
+        return False
+    return True
+
+
+@transaction.atomic(durable=True)
+def tempo_request(
+    *, actor: Actor, game: Game, opponent_agrees: bool, now: dt.datetime | None = None
+) -> Game:
+    """One of the two players asks for the alternative tempo, with his opponent's consent,
+    before the evening starts. The leader decides (``tempo_decide``)."""
+    now = now or timezone.now()
+    game = _locked_game(game)
+    player = _tempo_request_check(actor, game, now)
     if not opponent_agrees:
         raise ValidationError(_("Your opponent must agree to the alternative tempo."))
     before = {"tempo": game.tempo}

@@ -24,7 +24,6 @@ from competition.models import (
     EveningStatus,
     Game,
     Player,
-    Tempo,
 )
 from competition.season import selectors
 from competition.season.services import registration_set
@@ -349,8 +348,5 @@ def tempo_request(request: HttpRequest, game_id: int) -> HttpResponse:
     return render(request, "pairing/tempo.html", {
         "game": game, "evening": game.evening, "me": me, "opponent": opponent, "form": form,
         "started": timezone.now() >= game.evening.starts_at,
-        "can_request": (
-            game.tempo == Tempo.STANDARD and not game.has_result
-            and timezone.now() < game.evening.starts_at
-        ),
+        "can_request": services.can_request_tempo(request.user, game),
     })

@@ -48,7 +48,7 @@ from core.singleline import NotSingleLine
 
 from .engine import trf
 from .engine.berger import playoff_rounds
-from .engine.dutch import BlitzPairingError, pair_blitz_round, propose_rounds
+from .engine.dutch import BlitzPairingError, BlitzRefusal, pair_blitz_round, propose_rounds
 from .engine.rapid import pair_rapid_round
 from .selectors import (
     event_entrants,
@@ -361,6 +361,21 @@ def presence_set(*, actor: Actor, round: SwissRound, entrant_ids: Iterable[int])
     return rnd
 
 
+def blitz_refusal_texts() -> dict[BlitzRefusal, str]:
+    """Every blitz pairing refusal's sentence in the active language."""
+    return {
+        BlitzRefusal.CANNOT_PAIR: _(
+            "Round %(round)s cannot be paired by the Dutch system: every pairing breaks one "
+            "of its absolute rules (no second game between the same two players, the "
+            "colours). Check who is present."
+        ),
+    }
+
+
+def blitz_refusal(exc: BlitzPairingError) -> str:
+    return blitz_refusal_texts()[exc.code] % exc.params
+
+
 def _pair(event: SwissEvent, rnd: SwissRound, entrants: list[SwissEntrant], present: set[int]):
     tournament = event_tournament(event, before=rnd.number, entrants=entrants)
     if event.kind == EventKind.RAPID:
@@ -368,7 +383,7 @@ def _pair(event: SwissEvent, rnd: SwissRound, entrants: list[SwissEntrant], pres
     try:
         return pair_blitz_round(tournament, present, total_rounds=event.rounds)
     except BlitzPairingError as exc:
-        raise ValidationError(str(exc)) from exc
+        raise ValidationError(blitz_refusal(exc)) from exc
 
 
 @transaction.atomic(durable=True)

@@ -15,6 +15,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
+from competition.scoring.eligibility import EligibilityRule
 from competition.validators import single_line
 
 
@@ -157,6 +158,15 @@ class Competition(models.Model):
     @property
     def is_ladder(self) -> bool:
         return self.system == System.LADDER
+
+    @property
+    def eligibility_rule(self) -> EligibilityRule:
+        """The numbers of docs/rules.md 6 the pure eligibility rule reads."""
+        return EligibilityRule(
+            percentage=self.eligibility_percentage,
+            min_games=self.eligibility_min_games,
+            max_exempted=self.eligibility_max_exempted,
+        )
 
 
 class HalfKind(models.TextChoices):

@@ -6,19 +6,25 @@ notice, by the rule the standings score it with (competition.season.engine.signu
 from __future__ import annotations
 
 import datetime as dt
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.utils import timezone
-from django.utils.formats import date_format
+from django.utils.formats import date_format, number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from competition.models import Attendance, Evening, EveningKind, Player, Registration
 from competition.prizes import selectors as prize_selectors
+from competition.scoring.eligibility import counted_games, most_absences_allowed
 from competition.scoring.params import parse_parameters
-from competition.season.engine.signup import absences_beyond_limit, default_status
+from competition.season import selectors as season_selectors
+from competition.season.engine.signup import (
+    absences_beyond_limit,
+    default_status,
+    is_late,
+    late_sign_off,
+)
 
 SIGN_OFFS = (Attendance.ABSENT_WITH_NOTICE, Attendance.ABSENT_WITHOUT_NOTICE)
 
@@ -42,8 +48,8 @@ def late_sign_offs(
     )
     late = [
         e for e in evenings
-        if now >= e.deadline
-        and regs.get(e.pk, default_status(player.is_fixed)) == Attendance.PRESENT
+        if late_sign_off(current=regs.get(e.pk, default_status(player.is_fixed)),
+                         requested=status, now=now, deadline=e.deadline)
     ]
     return [LateSignOff(e, tuple(_lines(player, e, extra=i))) for i, e in enumerate(late)]
 
@@ -51,9 +57,7 @@ def late_sign_offs(
 def absence_limit(player: Player) -> int | None:
     """The season's limit of absences with notice that score (None: no limit; the ladder
     has none)."""
-    competition = player.season.competition
-    params = parse_parameters(competition.system, competition.parameters)
-    return getattr(params, "absent_with_notice_limit", None)
+    return season_selectors.absence_limit(player.season)
 
 
 def absences_with_notice(player: Player, *, exclude: Sequence[Evening] = ()) -> dict[dt.date, Evening]:
@@ -80,7 +84,7 @@ def absences_over_limit(
         return []
     earlier = absences_with_notice(player, exclude=evenings)
     # After the deadline a sign-off counts as without notice instead (said by late_sign_offs).
-    chosen = {e.date: e for e in evenings if now < e.deadline}
+    chosen = {e.date: e for e in evenings if not is_late(now, e.deadline)}
     before = set(absences_beyond_limit(earlier, limit))
     after = absences_beyond_limit({**earlier, **chosen}, limit)
     ordered = sorted({**earlier, **chosen})
@@ -105,13 +109,18 @@ def absences_over_limit(
 
 
 def _points_line(player: Player) -> str:
+    """What an absence without notice scores, by the parameters the standings use (their
+    defaults included)."""
     competition = player.season.competition
-    if competition.is_ladder:
+    params = parse_parameters(competition.system, competition.parameters)
+    rule = getattr(params, "absent_without_notice", None)
+    if competition.is_ladder or rule is None or isinstance(rule, int):
         return _("It scores nothing that evening: no game and no attendance bonus.")
-    rule = (competition.parameters or {}).get("absent_without_notice", {"fixed": 0})
-    if "fixed" in rule:
-        return _("It scores %(points)s points for the evening.") % {"points": rule["fixed"]}
-    return _("It scores %(factor)s × your value for the evening.") % {"factor": rule["factor"]}
+    amount = rule.amount
+    shown = str(amount) if amount.denominator == 1 else number_format(float(amount), 2)
+    if rule.basis == "fixed":
+        return _("It scores %(points)s points for the evening.") % {"points": shown}
+    return _("It scores %(factor)s × your value for the evening.") % {"factor": str(amount)}
 
 
 def _lines(player: Player, evening: Evening, *, extra: int) -> list[str]:
@@ -126,14 +135,23 @@ def _lines(player: Player, evening: Evening, *, extra: int) -> list[str]:
         return lines
     competition = player.season.competition
     found = prize_selectors.eligibility_detail(half, player)
+    rule = competition.eligibility_rule
     if competition.is_ladder:
-        games = found.games if found else 0
-        lines.append(_(
-            "A season prize needs at least %(min)s games; you have played %(games)s."
-        ) % {"min": competition.eligibility_min_games, "games": games})
+        # The stored eligibility counts the exempted club-team matches as the rule does.
+        games, exempted = (found.games, found.exempted) if found else counted_games(0, 0, rule.max_exempted)
+        lines.append(ngettext(
+            "A season prize needs at least %(min)s games, of which at most %(max)s "
+            "club-team matches; you have %(n)s: %(games)s played and %(exempted)s "
+            "club-team match.",
+            "A season prize needs at least %(min)s games, of which at most %(max)s "
+            "club-team matches; you have %(n)s: %(games)s played and %(exempted)s "
+            "club-team matches.",
+            exempted,
+        ) % {"min": rule.min_games, "max": rule.max_exempted, "n": games + exempted,
+             "games": games, "exempted": exempted})
         return lines
     total = Evening.objects.filter(half=half, kind=EveningKind.PLAYING).count()
-    allowed = total - math.ceil(competition.eligibility_percentage * total / 100)
+    allowed = most_absences_allowed(total, rule.percentage)
     absent = (found.absent_without_notice if found else 0) + extra + 1
     lines.append(ngettext(
         "With this one you are absent without notice %(n)s time this half; "
@@ -143,7 +161,7 @@ def _lines(player: Player, evening: Evening, *, extra: int) -> list[str]:
         "to compete for a prize you may be so at most %(max)s times "
         "(%(pct)s%% of the %(total)s playing evenings present).",
         absent,
-    ) % {"n": absent, "max": allowed, "pct": competition.eligibility_percentage,
+    ) % {"n": absent, "max": allowed, "pct": rule.percentage,
          "total": total})
     if absent > allowed:
         lines.append(_("You would no longer compete for a prize this half."))

@@ -11,7 +11,6 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -24,7 +23,6 @@ from django_tables2 import RequestConfig
 from competition.history import selectors as history_selectors
 from competition.models import (
     Attendance,
-    Evening,
     EveningKind,
     Half,
     HalfKind,
@@ -42,6 +40,7 @@ from competition.ratings import selectors as rating_selectors
 from competition.ratings.forms import CompetitionRatingsForm
 from competition.season import selectors, services
 from competition.season.charts import place_chart_svg
+from competition.season.engine.signup import is_late, sign_off_status
 from competition.season.forms import (
     REQUEST_CLUB_DUTY,
     DeadlineForm,
@@ -78,8 +77,23 @@ def home(request: HttpRequest) -> HttpResponse:
             me=selectors.player_for(request.user, season),
         )
         if context["me"]:
-            context.update(selectors.member_overview(context["me"]), now=timezone.now())
+            context.update(selectors.member_overview(context["me"]))
+            context["my_statuses"] = _with_offers(request, context["me"], context["my_statuses"])
     return render(request, "competition/home.html", context)
+
+
+def _with_offers(request: HttpRequest, me: Player, statuses: list) -> list:
+    """(evening, status, explicit, offer): ``offer`` is the status the evening's button
+    posts (a sign-off when he counts as present, else a sign-up), or None when the service
+    would refuse it (``services.can_register``), so no button is shown."""
+    now = timezone.now()
+    sign_off = sign_off_status(me.is_fixed)
+    rows = []
+    for evening, status, explicit in statuses:
+        wanted = sign_off if status == Attendance.PRESENT else Attendance.PRESENT
+        offer = wanted if services.can_register(request.user, me, evening, wanted, now) else None
+        rows.append((evening, status, explicit, offer))
+    return rows
 
 
 # --- Standings --------------------------------------------------------------------------
@@ -253,7 +267,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         chosen = [e for e in upcoming if str(e.pk) in form.cleaned_data["evenings"]]
         duty = form.cleaned_data["status"] == REQUEST_CLUB_DUTY
         # A club duty request scores as a sign-off until the leader approves it.
-        status = Attendance.ABSENT_WITH_NOTICE if duty else form.cleaned_data["status"]
+        status = sign_off_status(me.is_fixed) if duty else form.cleaned_data["status"]
         late = late_sign_offs(me, chosen, status, timezone.now())
         over = absences_over_limit(me, chosen, status, timezone.now())
         if (late or over) and not confirmed(request):
@@ -266,7 +280,10 @@ def signup(request: HttpRequest) -> HttpResponse:
             })
         try:
             if duty:
-                _club_duty_request(request, me, chosen, form.cleaned_data["duty_note"])
+                services.club_duty_request_evenings(
+                    actor=request.user, player=me, evenings=chosen,
+                    note=form.cleaned_data["duty_note"],
+                )
             else:
                 services.registration_set(
                     actor=request.user, player=me, evenings=chosen,
@@ -290,24 +307,15 @@ def signup(request: HttpRequest) -> HttpResponse:
                 return redirect(target)
             return redirect("competition:signup")
     duty_requests = selectors.club_duty_requests_of(me, upcoming)
+    now = timezone.now()
     return render(
         request,
         "competition/signup.html",
-        {"season": season, "me": me, "form": form, "now": timezone.now(),
+        {"season": season, "me": me, "form": form,
          "absence_limit": absence_limit(me), "absences_used": len(absences_with_notice(me)),
-         "statuses": [(e, status, explicit, duty_requests.get(e.pk))
+         "statuses": [(e, status, explicit, duty_requests.get(e.pk), is_late(now, e.deadline))
                       for e, status, explicit in selectors.statuses_for(me, upcoming)]},
     )
-
-
-def _club_duty_request(request: HttpRequest, me: Player, chosen: list[Evening], note: str) -> None:
-    """One request per chosen evening, all or none."""
-    if not chosen:
-        raise ValidationError(_("Choose at least one evening."))
-    with transaction.atomic():
-        for evening_obj in chosen:
-            services.club_duty_request(actor=request.user, player=me, evening=evening_obj,
-                                       note=note)
 
 
 @login_required

@@ -38,7 +38,7 @@ from competition.models import (
 )
 from competition.scoring import types as t
 from competition.scoring.display import round_points
-from competition.scoring.eligibility import Eligibility, keizer_eligibility, ladder_eligibility
+from competition.scoring.eligibility import Eligibility, eligibility_evenings, half_eligibility
 from competition.season.standings import SeasonData, compute, load_season_data
 from core.dates import club_today, short_day
 
@@ -91,23 +91,13 @@ class SeasonState:
         return result.standings if result is not None else ()
 
     def evening_count(self, half: Half) -> int:
-        if self.data.system == "ladder":
-            return len(self.data.evenings)
-        return sum(1 for e in self.data.evenings if e.half == half.kind)
+        return eligibility_evenings(self.data.evenings, half.kind,
+                                    ladder=isinstance(self.data.params, t.LadderParams))
 
     def eligibility(self, half: Half) -> dict[int, Eligibility]:
-        competition = self.season.competition
         overrides = {p: o.eligible for p, o in self.overrides.get(half.pk, {}).items()}
-        standings = self.standings(half)
-        evenings = self.evening_count(half)
-        if isinstance(self.data.params, t.LadderParams):
-            return ladder_eligibility(
-                standings, evenings, min_games=competition.eligibility_min_games,
-                max_exempted=competition.eligibility_max_exempted, overrides=overrides,
-            )
-        return keizer_eligibility(
-            standings, evenings, percentage=competition.eligibility_percentage, overrides=overrides
-        )
+        return half_eligibility(self.data.params, self.standings(half), self.data.evenings,
+                                half.kind, self.season.competition.eligibility_rule, overrides)
 
 
 def season_state(season: Season, today: dt.date | None = None) -> SeasonState:

@@ -9,7 +9,7 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from .presets import PERCENTAGE
-from .types import LadderStanding, PlayerStats, Standing
+from .types import Evening, LadderParams, LadderStanding, PlayerStats, Standing
 
 MIN_GAMES = 14  # ladder: games for a season prize
 MAX_EXEMPTED = 4  # ladder: Friday club-team matches that count as games
@@ -68,6 +68,65 @@ def absences_without_notice(stats: PlayerStats, evenings: int) -> int:
     return stats.absent_without_notice + stats.forfeit_losses + before_entry
 
 
+@dataclass(frozen=True)
+class EligibilityRule:
+    """The competition's numbers for prize eligibility (docs/rules.md 6): Keizer, the
+    percentage of the half's evenings not absent without notice; the ladder, the games
+    needed, of which up to ``max_exempted`` club-team matches."""
+
+    percentage: int = PERCENTAGE
+    min_games: int = MIN_GAMES
+    max_exempted: int = MAX_EXEMPTED
+
+
+def present_enough(present: int, evenings: int, percentage: int) -> bool:
+    """Keizer: not absent without notice on at least ``percentage``% of ``evenings``
+    (exactly the percentage is enough)."""
+    return present * 100 >= percentage * evenings
+
+
+def most_absences_allowed(evenings: int, percentage: int) -> int:
+    """Keizer: the most evenings of ``evenings`` a player may be absent without notice
+    and still compete for a prize, by ``present_enough`` itself."""
+    return max(a for a in range(evenings + 1) if present_enough(evenings - a, evenings, percentage))
+
+
+def counted_games(games: int, club_duty: int, max_exempted: int) -> tuple[int, int]:
+    """Ladder: (games played, club-team matches counted as games): at most
+    ``max_exempted`` club duties count."""
+    return games, min(club_duty, max_exempted)
+
+
+def enough_games(games: int, exempted: int, min_games: int) -> bool:
+    """Ladder: games over the board plus the exempted club-team matches reach ``min_games``."""
+    return games + exempted >= min_games
+
+
+def eligibility_evenings(evenings: Sequence[Evening], half: str, *, ladder: bool) -> int:
+    """The evenings eligibility counts: the half's (the ladder: the season's)."""
+    if ladder:
+        return len(evenings)
+    return sum(1 for e in evenings if e.half == half)
+
+
+def half_eligibility(
+    params: object,
+    standings: Sequence[Any],
+    evenings: Sequence[Evening],
+    half: str,
+    rule: EligibilityRule,
+    overrides: Mapping[int, bool] | None = None,
+) -> dict[int, Eligibility]:
+    """Who competes for a prize in a half, by the system's rule: the one entry the
+    recalculation (which stores it) and the prize pages (which propose the prizes) call."""
+    ladder = isinstance(params, LadderParams)
+    count = eligibility_evenings(evenings, half, ladder=ladder)
+    if ladder:
+        return ladder_eligibility(standings, count, min_games=rule.min_games,
+                                  max_exempted=rule.max_exempted, overrides=overrides)
+    return keizer_eligibility(standings, count, percentage=rule.percentage, overrides=overrides)
+
+
 def keizer_eligibility(
     standings: Sequence[Standing],
     evenings: int,
@@ -81,7 +140,7 @@ def keizer_eligibility(
     for row in standings:
         absent = absences_without_notice(row.stats, evenings)
         present = evenings - absent
-        eligible = present * 100 >= percentage * evenings
+        eligible = present_enough(present, evenings, percentage)
         verdict = "" if eligible else f"; at least {percentage}% needed"
         reason = f"not absent without notice on {present} of {evenings} evenings{verdict}"
         out[row.player_id] = Eligibility(row.player_id, eligible, evenings, absent, row.stats.games, 0, reason)
@@ -100,9 +159,8 @@ def ladder_eligibility(
     `max_exempted` club duties (Friday club-team matches) count as games."""
     out: dict[int, Eligibility] = {}
     for row in standings:
-        games = row.stats.games
-        exempted = min(row.stats.club_duty, max_exempted)
-        eligible = games + exempted >= min_games
+        games, exempted = counted_games(row.stats.games, row.stats.club_duty, max_exempted)
+        eligible = enough_games(games, exempted, min_games)
         verdict = "" if eligible else f"; at least {min_games} needed"
         reason = f"{games} games + {exempted} exempted club-team matches{verdict}"
         absent = absences_without_notice(row.stats, evenings)

@@ -13,6 +13,7 @@ Numbers may be JSON numbers or exact fraction strings ("2/3"); they become
 
 from __future__ import annotations
 
+import enum
 import math
 import re
 from collections.abc import Mapping
@@ -30,8 +31,42 @@ from competition.scoring.types import (
 )
 
 
+class ParamRefusal(enum.Enum):
+    """Why parameters are refused: a code the shell words in the member's language
+    (``competition.season.texts.parameter_refusal``); the value is the English text."""
+
+    UNKNOWN_SYSTEM = "unknown system '{system}' (known: {known})"
+    NOT_A_MAPPING = "the parameters must be a mapping of names to values"
+    UNKNOWN_PARAMETER = "unknown parameter '{key}' for the system '{system}'"
+    BAD_METHOD = "parameter 'method' must be one of {known}, not {value}"
+    TOP_NOT_POSITIVE = "parameter 'top' must be greater than 0"
+    STEP_NEGATIVE = "parameter 'step' must not be negative"
+    BAD_LIMIT = (
+        "parameter 'absent_with_notice_limit' must be a whole number of at least 0, "
+        "or null for no limit"
+    )
+    BAD_RULE = (
+        'parameter \'{key}\' must be {{"of": "opponent" or "own", "factor": number}} '
+        'or {{"fixed": number}}'
+    )
+    BAD_RULE_KEYS = (
+        "parameter '{key}' must have either the key 'fixed', or the keys 'of' and 'factor' "
+        "(it has {keys})"
+    )
+    BAD_BASIS = "parameter '{key}.of' must be 'opponent' or 'own', not {value}"
+    NO_OPPONENT = "parameter '{key}' cannot use the opponent's value: there is no opponent"
+    NOT_BOOLEAN = "parameter '{key}' must be true or false, not {value}"
+    NOT_A_NUMBER = 'parameter \'{key}\' must be a number or a fraction like "2/3", not {value}'
+
+
 class ParameterError(ValueError):
-    """A parameter is unknown or has a wrong value; the message names it."""
+    """A parameter is unknown or has a wrong value: ``code`` says which refusal, ``params``
+    (strings) fill it in; ``str()`` is the English text (season files, the command line)."""
+
+    def __init__(self, code: ParamRefusal, **params: str) -> None:
+        self.code = code
+        self.params = params
+        super().__init__(code.value.format(**params))
 
 
 LADDER_SYSTEMS = ("ladder",)
@@ -103,7 +138,7 @@ def preset_names() -> list[str]:
 def preset(name: str) -> dict[str, Any]:
     """A full, JSON-serialisable copy of a preset's parameters."""
     if name not in _PRESETS:
-        raise ParameterError(f"unknown system '{name}' (known: {', '.join(_PRESETS)})")
+        raise ParameterError(ParamRefusal.UNKNOWN_SYSTEM, system=name, known=", ".join(_PRESETS))
     return parameters_to_dict(parse_parameters(name, None))
 
 
@@ -114,14 +149,14 @@ def is_ladder(system: str) -> bool:
 def parse_parameters(system: str, overrides: Mapping[str, Any] | None) -> KeizerParams | LadderParams:
     """Merge `overrides` onto the preset `system` and validate every key and value."""
     if system not in _PRESETS:
-        raise ParameterError(f"unknown system '{system}' (known: {', '.join(_PRESETS)})")
+        raise ParameterError(ParamRefusal.UNKNOWN_SYSTEM, system=system, known=", ".join(_PRESETS))
     if overrides is not None and not isinstance(overrides, Mapping):
-        raise ParameterError("the parameters must be a mapping of names to values")
+        raise ParameterError(ParamRefusal.NOT_A_MAPPING)
     merged = dict(_PRESETS[system])
     allowed = _LADDER_KEYS if is_ladder(system) else _KEIZER_KEYS
     for key, value in (overrides or {}).items():
         if key not in allowed:
-            raise ParameterError(f"unknown parameter '{key}' for the system '{system}'")
+            raise ParameterError(ParamRefusal.UNKNOWN_PARAMETER, key=str(key), system=system)
         merged[key] = value
     if is_ladder(system):
         return _parse_ladder(merged)
@@ -141,18 +176,16 @@ def normalise_overrides(system: str, overrides: Mapping[str, Any] | None) -> dic
 def _parse_keizer(raw: Mapping[str, Any]) -> KeizerParams:
     method = raw["method"]
     if method not in METHODS:
-        raise ParameterError(f"parameter 'method' must be one of {', '.join(METHODS)}, not {method!r}")
+        raise ParameterError(ParamRefusal.BAD_METHOD, known=", ".join(METHODS), value=repr(method))
     top = parse_number("top", raw["top"])
     step = parse_number("step", raw["step"])
     if top <= 0:
-        raise ParameterError("parameter 'top' must be greater than 0")
+        raise ParameterError(ParamRefusal.TOP_NOT_POSITIVE)
     if step < 0:
-        raise ParameterError("parameter 'step' must not be negative")
+        raise ParameterError(ParamRefusal.STEP_NEGATIVE)
     limit = raw["absent_with_notice_limit"]
     if limit is not None and (not _is_int(limit) or limit < 0):
-        raise ParameterError(
-            "parameter 'absent_with_notice_limit' must be a whole number of at least 0, or null for no limit"
-        )
+        raise ParameterError(ParamRefusal.BAD_LIMIT)
     rules = {key: _rule(Outcome(key), raw[key]) for key in _OUTCOME_KEYS}
     return KeizerParams(
         method=method,
@@ -179,21 +212,17 @@ def _parse_ladder(raw: Mapping[str, Any]) -> LadderParams:
 def _rule(outcome: Outcome, raw: Any) -> Rule:
     key = outcome.value
     if not isinstance(raw, Mapping):
-        raise ParameterError(
-            f'parameter \'{key}\' must be {{"of": "opponent" or "own", "factor": number}} or {{"fixed": number}}'
-        )
+        raise ParameterError(ParamRefusal.BAD_RULE, key=key)
     if set(raw) == {"fixed"}:
         return Rule("fixed", parse_number(f"{key}.fixed", raw["fixed"]))
     if set(raw) != {"of", "factor"}:
-        raise ParameterError(
-            f"parameter '{key}' must have either the key 'fixed', or the keys 'of' and 'factor'"
-            f" (it has {', '.join(sorted(map(str, raw))) or 'none'})"
-        )
+        raise ParameterError(ParamRefusal.BAD_RULE_KEYS, key=key,
+                             keys=", ".join(sorted(map(str, raw))) or "none")
     basis = raw["of"]
     if basis not in ("opponent", "own"):
-        raise ParameterError(f"parameter '{key}.of' must be 'opponent' or 'own', not {basis!r}")
+        raise ParameterError(ParamRefusal.BAD_BASIS, key=key, value=repr(basis))
     if basis == "opponent" and outcome not in OUTCOMES_WITH_OPPONENT:
-        raise ParameterError(f"parameter '{key}' cannot use the opponent's value: there is no opponent")
+        raise ParameterError(ParamRefusal.NO_OPPONENT, key=key)
     return Rule(basis, parse_number(f"{key}.factor", raw["factor"]))
 
 
@@ -203,7 +232,7 @@ def _is_int(value: Any) -> bool:
 
 def _bool(key: str, value: Any) -> bool:
     if not isinstance(value, bool):
-        raise ParameterError(f"parameter '{key}' must be true or false, not {value!r}")
+        raise ParameterError(ParamRefusal.NOT_BOOLEAN, key=key, value=repr(value))
     return value
 
 
@@ -214,20 +243,20 @@ MAX_NUMBER = 10**12
 
 def parse_number(key: str, value: Any) -> Fraction:
     """An exact number from an int, a float (by its shortest decimal) or a string."""
-    message = f'parameter \'{key}\' must be a number or a fraction like "2/3", not {value!r}'
+    message = ParameterError(ParamRefusal.NOT_A_NUMBER, key=key, value=repr(value))
     if isinstance(value, bool):
-        raise ParameterError(message)
+        raise message
     if isinstance(value, str) and not NUMBER_TEXT.fullmatch(value.strip()):
-        raise ParameterError(message)  # also "1e999999", which would build a huge number
+        raise message  # also "1e999999", which would build a huge number
     if isinstance(value, int) and abs(value) > MAX_NUMBER:
-        raise ParameterError(message)
+        raise message
     if isinstance(value, float) and math.isfinite(value) and abs(value) > MAX_NUMBER:
-        raise ParameterError(message)
+        raise message
     if isinstance(value, int):
         return Fraction(value)
     if isinstance(value, float):
         if not math.isfinite(value):
-            raise ParameterError(message)
+            raise message
         return Fraction(repr(value))
     if isinstance(value, Fraction):
         return value
@@ -235,8 +264,8 @@ def parse_number(key: str, value: Any) -> Fraction:
         try:
             return Fraction(value.strip())
         except (ValueError, ZeroDivisionError):
-            raise ParameterError(message) from None
-    raise ParameterError(message)
+            raise message from None
+    raise message
 
 
 # ---------------------------------------------------------------------------

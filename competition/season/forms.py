@@ -19,6 +19,7 @@ from competition.scoring.params import (
     preset,
 )
 from competition.scoring.types import OUTCOMES_WITH_OPPONENT
+from competition.season.texts import parameter_refusal
 from competition.validators import single_line
 
 OUTCOME_KEYS = (
@@ -232,7 +233,8 @@ class ParametersForm(forms.Form):
                 parse_parameters(self.system, self.overrides())
             except ParameterError as exc:
                 raise forms.ValidationError(
-                    _("These parameters cannot be used together (%(detail)s).") % {"detail": exc}
+                    _("These parameters cannot be used together (%(detail)s).")
+                    % {"detail": parameter_refusal(exc)}
                 ) from exc
         return data
 

@@ -39,7 +39,7 @@ from competition.models import (
 from competition.scoring.display import rounding_difference
 from competition.scoring.params import parse_parameters
 from competition.season.engine.calendar import evening_times
-from competition.season.engine.signup import default_status, may_sign_up_himself
+from competition.season.engine.signup import default_status
 from core.dates import club_today
 from members.models import User
 from members.names import public_name as public_name  # the API, feed and embeds name members so
@@ -292,14 +292,7 @@ def member_overview(player: Player) -> dict[str, Any]:
         .order_by("evening__date")
         .first()
     )
-    now = timezone.now()
-    open_for_sign_up = {
-        e.pk for e in upcoming
-        if may_sign_up_himself(published=e.status == EveningStatus.PUBLISHED, now=now,
-                               deadline=e.deadline)
-    }
-    return {"my_statuses": statuses_for(player, upcoming), "next_game": next_game,
-            "open_for_sign_up": open_for_sign_up}
+    return {"my_statuses": statuses_for(player, upcoming), "next_game": next_game}
 
 
 # --- Players ----------------------------------------------------------------------------
@@ -400,7 +393,8 @@ def _explanation_line(line: dict[str, Any], names: dict[int, str]) -> dict[str, 
 NEAR_LIMIT = 1  # "near" the absence limit: this many absences with notice to go
 
 
-def _absence_limit(season: Season) -> int | None:
+def absence_limit(season: Season) -> int | None:
+    """The season's limit of absences with notice that score (None: no limit)."""
     params = parse_parameters(season.competition.system, season.competition.parameters)
     return getattr(params, "absent_with_notice_limit", None)  # the ladder has no such limit
 
@@ -451,7 +445,7 @@ def leader_todo(season: Season, now: dt.datetime) -> dict[str, Any]:
         .order_by("evening__date", "board")
     )
     club_duty = list(club_duty_requests_pending(season=season))
-    limit = _absence_limit(season)
+    limit = absence_limit(season)
     absences: list[dict[str, Any]] = []
     if limit is not None:
         counted = (

@@ -18,7 +18,6 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
 from competition import audit
 from competition.audit import Action
@@ -45,13 +44,15 @@ from competition.scoring.params import ParameterError, parse_parameters, preset
 from competition.scoring.presets import COMPETITION_PRESETS
 from competition.season import notices
 from competition.season.engine import calendar
-from competition.season.engine.calendar import evening_times, propose_calendar
+from competition.season.engine.calendar import CalendarError, evening_times, propose_calendar
 from competition.season.engine.signup import (
+    SignupDecision,
     SignupRefused,
     club_duty_decided_status,
     club_duty_pending_status,
     decide_signup,
     default_status,
+    is_late,
     sign_up_open_after_publication,
 )
 from competition.season.selectors import (
@@ -61,6 +62,7 @@ from competition.season.selectors import (
     open_evenings,
     result_change_undoable,
 )
+from competition.season.texts import calendar_refusal, parameter_refusal, signup_refusal
 from competition.validators import require_single_line
 from core.dates import short_day
 from core.jobs import enqueue_on_commit
@@ -68,17 +70,6 @@ from core.pagecache import pages_changed, recalculation_scheduled
 from core.permissions import Actor, Perm, person, require
 from members.clubs import home_club
 from members.models import Club
-
-# The pure sign-up rules (competition/season/engine/signup.py) refuse in English; these marks put their
-# messages in the catalogue, so the service's _(str(exc)) finds the member's language.
-SIGNUP_REFUSALS = (
-    gettext_noop("Choose 'absent with notice' to sign off."),
-    gettext_noop("The sign-up deadline has passed; ask the competition leader to add you."),
-    gettext_noop(
-        "As a flexible player you sign up or you do not; only the competition leader "
-        "can record an absence with notice or club duty for you."
-    ),
-)
 
 log = logging.getLogger(__name__)
 
@@ -168,8 +159,8 @@ def season_set_up(
             extra_rapid=extra_rapid,
             single_period=system == System.LADDER,
         )
-    except ValueError as exc:
-        raise ValidationError(str(exc)) from exc
+    except CalendarError as exc:
+        raise ValidationError(calendar_refusal(exc)) from exc
     season = Season(club=club, name=name, slug=slugify(name), start_date=opening, end_date=last_day)
     season.full_clean()
     season.save()
@@ -224,7 +215,7 @@ def competition_set_parameters(
     try:
         params = parse_parameters(system, overrides or {})
     except ParameterError as exc:
-        raise ValidationError({"parameters": str(exc)}) from exc
+        raise ValidationError({"parameters": parameter_refusal(exc)}) from exc
     from competition.scoring.params import parameters_to_dict
 
     before = {"system": competition.system, "parameters": competition.parameters}
@@ -242,6 +233,57 @@ def competition_set_parameters(
     for half_id in competition.season.halves.values_list("id", flat=True):
         schedule_recalculation(half_id)
     return competition
+
+
+# The competition's settings the administrator changes in the admin; the system and its
+# parameters, the deadline and the ratings have services and pages of their own.
+COMPETITION_SETTINGS = (
+    "name", "max_meetings_per_season", "max_meetings_per_half", "min_evenings_between",
+    "bye_policy", "start_time", "evenings_per_half", "eligibility_percentage",
+    "eligibility_min_games", "eligibility_max_exempted", "venue_city", "chief_arbiter",
+)
+
+
+def can_change_competition_settings(actor: Actor) -> bool:
+    """Whether ``competition_settings_set`` takes this actor's change (the admin shows
+    the competition's form only then)."""
+    try:
+        require(actor, Perm.MANAGE_SEASON)
+    except PermissionDenied:
+        return False
+    return True
+
+
+@transaction.atomic
+def competition_settings_set(
+    *, actor: Actor, competition: Competition, changes: dict[str, Any]
+) -> Competition:
+    """Change the competition's pairing, calendar and prize settings (the admin's
+    competition page): checked, locked, validated, audited; the standings are computed
+    anew (the eligibility numbers are stored with them)."""
+    require(actor, Perm.MANAGE_SEASON)
+    unknown = sorted(set(changes) - set(COMPETITION_SETTINGS))
+    if unknown:
+        raise ValidationError(_("These settings are changed elsewhere: %(names)s.")
+                              % {"names": ", ".join(unknown)})
+    competition = Competition.objects.select_for_update().get(pk=competition.pk)
+    before = {name: getattr(competition, name) for name in changes}
+    for name, value in changes.items():
+        setattr(competition, name, value)
+    competition.full_clean()
+    competition.save(update_fields=list(changes) or None)
+    audit.record(
+        actor=actor, action=Action.COMPETITION_PARAMETERS, season=competition.season,
+        before=_json_values(before), after=_json_values(changes),
+    )
+    pages_changed()
+    for half_id in competition.season.halves.values_list("id", flat=True):
+        schedule_recalculation(half_id)
+    return competition
+
+
+def _json_values(values: dict[str, Any]) -> dict[str, Any]:
+    return {k: v.strftime("%H:%M") if isinstance(v, dt.time) else v for k, v in values.items()}
 
 
 @transaction.atomic(durable=True)
@@ -386,6 +428,70 @@ def renumber(objects: Sequence[Any], field: str) -> None:
 # --- Signing up and off -----------------------------------------------------------------
 
 
+def _registration_check(
+    *, by_leader: bool, player: Player, evening: Evening, status: str, now: dt.datetime,
+    force_majeure: bool = False,
+) -> SignupDecision:
+    """The status ``registration_set`` saves for this evening, or the ValidationError it
+    refuses with: the one check behind the service and ``can_register``."""
+    if evening.season_id != player.season_id:
+        raise ValidationError(_("That evening belongs to another season."))
+    if evening.kind != EveningKind.PLAYING:
+        raise ValidationError(
+            _("%(date)s is not a playing evening.") % {"date": short_day(evening.date)}
+        )
+    if (
+        not by_leader
+        and evening.status == EveningStatus.PUBLISHED
+        and not sign_up_open_after_publication(status)
+    ):
+        # The pairing is out: joining it means changing a game, which is the leader's
+        # job. Signing off stays possible (it counts as late, docs/rules.md 3); the leader's
+        # evening page shows the paired player who signed off.
+        raise ValidationError(
+            _("The pairing of %(date)s is published; ask the competition leader.")
+            % {"date": short_day(evening.date)}
+        )
+    try:
+        return decide_signup(
+            fixed=player.is_fixed,
+            requested=status,
+            now=now,
+            deadline=evening.deadline,
+            by_leader=by_leader,
+            force_majeure=force_majeure,
+        )
+    except SignupRefused as exc:
+        raise ValidationError(
+            _("%(date)s: %(reason)s") % {"date": short_day(evening.date), "reason": signup_refusal(exc)}
+        ) from exc
+
+
+def _registers_as_leader(actor: Actor, player: Player) -> bool:
+    """True for the leader; False for the player himself; PermissionDenied for anybody else."""
+    if actor is not None and actor.has_perm(Perm.MANAGE_REGISTRATIONS):
+        return True
+    require(actor, Perm.REGISTER_SELF)
+    if player.member_id != actor.pk:
+        raise PermissionDenied(_("You can only change your own sign-ups."))
+    return False
+
+
+def can_register(
+    actor: Actor, player: Player, evening: Evening, status: str, now: dt.datetime | None = None
+) -> bool:
+    """Whether ``registration_set`` would save this status for this evening now: the
+    buttons on the home page ask this, so a button is shown exactly when the service
+    takes it."""
+    try:
+        by_leader = _registers_as_leader(actor, player)
+        _registration_check(by_leader=by_leader, player=player, evening=evening,
+                            status=status, now=now or timezone.now())
+    except (PermissionDenied, ValidationError):
+        return False
+    return True
+
+
 @transaction.atomic
 def registration_set(
     *,
@@ -402,11 +508,7 @@ def registration_set(
     leader may change anybody's at any time and record force majeure.
     """
     now = now or timezone.now()
-    by_leader = actor is not None and actor.has_perm(Perm.MANAGE_REGISTRATIONS)
-    if not by_leader:
-        require(actor, Perm.REGISTER_SELF)
-        if player.member_id != actor.pk:
-            raise PermissionDenied(_("You can only change your own sign-ups."))
+    by_leader = _registers_as_leader(actor, player)
     if not evenings:
         raise ValidationError(_("Choose at least one evening."))
     evening_ids = [e.pk for e in evenings]
@@ -419,37 +521,8 @@ def registration_set(
     }
     saved: list[Registration] = []
     for evening in locked:
-        if evening.season_id != player.season_id:
-            raise ValidationError(_("That evening belongs to another season."))
-        if evening.kind != EveningKind.PLAYING:
-            raise ValidationError(
-                _("%(date)s is not a playing evening.") % {"date": short_day(evening.date)}
-            )
-        if (
-            not by_leader
-            and evening.status == EveningStatus.PUBLISHED
-            and not sign_up_open_after_publication(status)
-        ):
-            # The pairing is out: joining it means changing a game, which is the leader's
-            # job. Signing off stays possible (it counts as late, docs/rules.md 3); the leader's
-            # evening page shows the paired player who signed off.
-            raise ValidationError(
-                _("The pairing of %(date)s is published; ask the competition leader.")
-                % {"date": short_day(evening.date)}
-            )
-        try:
-            decision = decide_signup(
-                fixed=player.is_fixed,
-                requested=status,
-                now=now,
-                deadline=evening.deadline,
-                by_leader=by_leader,
-                force_majeure=force_majeure,
-            )
-        except SignupRefused as exc:
-            raise ValidationError(
-                _("%(date)s: %(reason)s") % {"date": short_day(evening.date), "reason": _(str(exc))}
-            ) from exc
+        decision = _registration_check(by_leader=by_leader, player=player, evening=evening,
+                                       status=status, now=now, force_majeure=force_majeure)
         reg = existing.get(evening.pk)
         before = {"status": reg.status, "force_majeure": reg.force_majeure} if reg else None
         if reg is None:
@@ -532,7 +605,9 @@ def club_duty_request(
             fixed=player.is_fixed, now=now, deadline=evening.deadline, starts_at=evening.starts_at
         )
     except SignupRefused as exc:
-        raise ValidationError(f"{day}: {_(str(exc))}") from exc
+        raise ValidationError(
+            _("%(date)s: %(reason)s") % {"date": day, "reason": signup_refusal(exc)}
+        ) from exc
     before = {"status": reg.status if reg else None}
     if reg is None:
         reg = Registration(evening=evening, player=player)
@@ -559,11 +634,23 @@ def club_duty_request(
         player=player,
         before=before,
         after={"status": pending, "state": duty.state, "note": duty.note,
-               "late": now >= evening.deadline},
+               "late": is_late(now, evening.deadline)},
     )
     if evening.status != EveningStatus.OPEN or evening.date <= now.date():
         schedule_recalculation(evening.half_id)
     return duty
+
+
+@transaction.atomic
+def club_duty_request_evenings(
+    *, actor: Actor, player: Player, evenings: Sequence[Evening], note: str = "",
+    now: dt.datetime | None = None,
+) -> list[ClubDutyRequest]:
+    """A player asks for club duty on the chosen evenings: one request each, all or none."""
+    if not evenings:
+        raise ValidationError(_("Choose at least one evening."))
+    return [club_duty_request(actor=actor, player=player, evening=evening, note=note, now=now)
+            for evening in evenings]
 
 
 @transaction.atomic

@@ -37,7 +37,7 @@ from competition.models import (
 )
 from competition.scoring import types as t
 from competition.scoring.display import round_points
-from competition.scoring.eligibility import keizer_eligibility, ladder_eligibility
+from competition.scoring.eligibility import half_eligibility as half_eligibility_rule
 from competition.scoring.keizer import compute_keizer_season
 from competition.scoring.ladder import compute_ladder
 from competition.scoring.params import parse_parameters
@@ -200,21 +200,12 @@ def half_eligibility(
     """Who competes for a prize after the half's last counted evening (docs/rules.md 6), with
     the administrator's overrides: stored with the latest snapshot, so a page reads it
     with the standings instead of computing it."""
-    competition = season.competition
     half = data.halves[kind]
     overrides = dict(
         EligibilityOverride.objects.filter(half=half).values_list("player_id", "eligible")
     )
-    if isinstance(data.params, t.LadderParams):
-        found = ladder_eligibility(
-            result.standings, len(data.evenings), min_games=competition.eligibility_min_games,
-            max_exempted=competition.eligibility_max_exempted, overrides=overrides,
-        )
-    else:
-        evenings = sum(1 for e in data.evenings if e.half == kind)
-        found = keizer_eligibility(result.standings, evenings,
-                                   percentage=competition.eligibility_percentage,
-                                   overrides=overrides)
+    found = half_eligibility_rule(data.params, result.standings, data.evenings, kind,
+                                  season.competition.eligibility_rule, overrides)
     return {str(player_id): e.to_json() for player_id, e in found.items()}
 
 

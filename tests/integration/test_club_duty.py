@@ -514,3 +514,16 @@ def test_a_player_still_in_the_pairing_cannot_be_given_club_duty_until_removed(c
     pairing_remove_player(actor=leader, evening_id=evening.pk, player_id=fixed.pk)
     assert services.club_duty_decide(actor=leader, request=duty, approve=True).state == "approved"
     assert status(fixed, evening) == "club_duty"
+
+
+def test_club_duty_on_several_evenings_is_one_service_all_or_none(club):
+    s, fixed, _flex, _leader = club
+    first, second = evenings(s, 2)
+    ask(fixed, second)  # already asked for the second: the whole request is refused
+    with pytest.raises(ValidationError, match="requested club duty already"):
+        services.club_duty_request_evenings(actor=fixed.member, player=fixed,
+                                            evenings=[first, second], now=first.deadline - DAY)
+    assert not ClubDutyRequest.objects.filter(player=fixed, evening=first).exists()
+    assert status(fixed, first) is None
+    with pytest.raises(ValidationError, match="Choose at least one evening"):
+        services.club_duty_request_evenings(actor=fixed.member, player=fixed, evenings=[])

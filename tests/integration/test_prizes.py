@@ -396,3 +396,12 @@ def test_eligibility_marks_cost_one_query_once_cached(django_assert_num_queries)
         assert prize_selectors.eligibility_marks(winter) == computed
     with django_assert_num_queries(1):
         assert prize_selectors.eligibility_detail(winter, first).eligible
+
+
+def test_the_manage_pages_eligibility_tooltip_is_said_in_dutch_not_the_engines_english(client):
+    season = import_season(full_winter())
+    client.force_login(f.admin())
+    page = client.get(reverse("prizes:manage", args=[season.slug]),
+                      HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert "not absent without notice on" not in page  # the engine's own (English) reason
+    assert "afwezig zonder bericht" in page.split("<tbody>", 1)[1]

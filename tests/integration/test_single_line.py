@@ -92,14 +92,15 @@ def test_the_admins_model_forms_refuse_it_through_the_model_fields():
         season.full_clean()
 
 
-def test_a_season_name_in_the_admin_is_refused_with_the_message(client):
+def test_a_competition_name_in_the_admin_is_refused_with_the_message(client):
     admin = User.objects.create_superuser(email="root@example.org", password="x", name="Root")
     season = f.season(players=0)
     client.force_login(admin)
-    form = client.get(reverse("admin:competition_season_change", args=[season.pk])).context["adminform"].form
+    url = reverse("admin:competition_competition_change", args=[season.competition.pk])
+    form = client.get(url).context["adminform"].form
     data = {k: v for k, v in form.initial.items() if v is not None and not isinstance(v, (list, dt.date))}
-    data.update({"name": "Seizoen\nvals", "opening": season.opening.isoformat() if hasattr(season, "opening") else ""})
-    bound = type(form)(data=data, instance=season)
+    data.update({"name": "Interne\nvals"})
+    bound = type(form)(data=data, instance=season.competition)
     assert not bound.is_valid() and "name" in bound.errors
 
 

@@ -10,11 +10,13 @@ absent players are listed on an ``XXZ`` line, the top seed has white in round 1
 
 from __future__ import annotations
 
+import enum
 import math
 import tempfile
 from collections.abc import Collection
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from py4swiss.engines import DutchEngine
 from py4swiss.engines.common import PairingError
@@ -26,8 +28,21 @@ from .tiebreaks import Entrant, RoundPairing, Tournament
 MAX_ROUNDS = 11
 
 
+class BlitzRefusal(enum.Enum):
+    """Why a blitz round is not paired: a code the shell words in the member's language
+    (``competition.events.services``); the value is the English text."""
+
+    CANNOT_PAIR = "round {round} cannot be paired: {detail}"
+
+
 class BlitzPairingError(ValueError):
-    """No pairing of the round satisfies the Dutch system's absolute criteria."""
+    """No pairing of the round satisfies the Dutch system's absolute criteria; ``code``
+    and ``params`` (``round``, the pairing library's ``detail``) say so."""
+
+    def __init__(self, code: BlitzRefusal, **params: Any) -> None:
+        self.code = code
+        self.params = params
+        super().__init__(code.value.format(**params))
 
 
 def propose_rounds(n_players: int) -> int:
@@ -90,7 +105,8 @@ def pair_blitz_round(
     try:
         pairings = DutchEngine.generate_pairings(parsed)
     except PairingError as exc:
-        raise BlitzPairingError(f"round {tournament.rounds + 1} cannot be paired: {exc}") from exc
+        raise BlitzPairingError(BlitzRefusal.CANNOT_PAIR, round=tournament.rounds + 1,
+                                detail=str(exc)) from exc
     games = tuple((back[p.white], back[p.black]) for p in pairings if p.black)
     byes = [back[p.white] for p in pairings if not p.black]
     return RoundPairing(games, byes[0] if byes else None)

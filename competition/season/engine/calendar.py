@@ -8,11 +8,30 @@ correct the proposal afterwards; this is only the rule.
 from __future__ import annotations
 
 import datetime as dt
+import enum
 from collections.abc import Iterable
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
 FRIDAY = 4
+
+
+class CalendarRefusal(enum.Enum):
+    """Why a calendar cannot be made: a code the shell words in the member's language
+    (``competition.season.texts``); the value is the English text."""
+
+    ENDS_BEFORE_OPENING = "The season must end after its opening."
+    HALF_WITHOUT_EVENINGS = "A half needs at least one playing evening."
+    DEADLINE_AFTER_START = "The sign-up deadline must be before the evening starts."
+
+
+class CalendarError(ValueError):
+    """A calendar the rules refuse; ``code`` says why."""
+
+    def __init__(self, code: CalendarRefusal) -> None:
+        self.code = code
+        super().__init__(code.value)
+
 CLUB_TZ = ZoneInfo("Europe/Amsterdam")
 
 PLAYING = "playing"
@@ -88,9 +107,9 @@ def propose_calendar(
     ladder) makes every available Friday a playing evening of one period, ``season``.
     """
     if last_day <= opening:
-        raise ValueError("The season must end after its opening.")
+        raise CalendarError(CalendarRefusal.ENDS_BEFORE_OPENING)
     if evenings_per_half < 1:
-        raise ValueError("A half needs at least one playing evening.")
+        raise CalendarError(CalendarRefusal.HALF_WITHOUT_EVENINGS)
     rapid = rapid_fridays(knsb_rounds) | set(extra_rapid)
     closed_days = set(closed)
     evenings: list[ProposedEvening] = []
@@ -142,5 +161,5 @@ def evening_times(
     deadline_day = day - dt.timedelta(days=deadline_days_before)
     deadline = dt.datetime.combine(deadline_day, deadline_time, tzinfo=CLUB_TZ)
     if deadline > starts_at:
-        raise ValueError("The sign-up deadline must be before the evening starts.")
+        raise CalendarError(CalendarRefusal.DEADLINE_AFTER_START)
     return starts_at, deadline

@@ -15,8 +15,10 @@ fixed player (without notice after the deadline), not signed up for a flexible p
 from __future__ import annotations
 
 import datetime as dt
+import enum
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from competition.scoring.keizer import absence_with_notice_scores
 
@@ -27,8 +29,32 @@ CLUB_DUTY = "club_duty"
 STATUSES = (PRESENT, ABSENT_WITH_NOTICE, ABSENT_WITHOUT_NOTICE, CLUB_DUTY)
 
 
+class Refusal(enum.Enum):
+    """Why a change is refused: a code the shell turns into the member's language
+    (``competition.season.texts.signup_refusal``); the value is the English text, for logs
+    and tests."""
+
+    UNKNOWN_STATUS = "Unknown status '{status}'."
+    SIGN_OFF_WITH_NOTICE = "Choose 'absent with notice' to sign off."
+    CLUB_DUTY_IS_REQUESTED = (
+        "Club duty is approved by the competition leader: choose 'request club duty'."
+    )
+    DEADLINE_PASSED = "The sign-up deadline has passed; ask the competition leader to add you."
+    FLEXIBLE_SIGNS_UP_OR_NOT = (
+        "As a flexible player you sign up or you do not; only the competition leader "
+        "can record an absence with notice or club duty for you."
+    )
+    EVENING_STARTED = "The evening has started; ask the competition leader to record club duty."
+
+
 class SignupRefused(ValueError):
-    """The change is not allowed; the message says why, for the member."""
+    """The change is not allowed: ``code`` says why (``params`` fill it in); ``str()`` is
+    the English text, never shown to a member."""
+
+    def __init__(self, code: Refusal, **params: Any) -> None:
+        self.code = code
+        self.params = params
+        super().__init__(code.value.format(**params))
 
 
 @dataclass(frozen=True)
@@ -39,6 +65,32 @@ class SignupDecision:
 
 def default_status(fixed: bool) -> str:
     return PRESENT if fixed else ABSENT_WITHOUT_NOTICE
+
+
+def sign_off_status(fixed: bool) -> str:
+    """The status a player's own sign-off asks for (docs/rules.md 3): absent with notice for
+    a fixed player, not signed up (absent without notice) for a flexible one. A request
+    for club duty asks for it too until the leader approves."""
+    return ABSENT_WITH_NOTICE if fixed else ABSENT_WITHOUT_NOTICE
+
+
+def is_late(now: dt.datetime, deadline: dt.datetime) -> bool:
+    """The one definition of "after the deadline" (docs/rules.md 3): from the deadline on,
+    the deadline itself included. The engine's decision, the warning before a sign-off,
+    the audit's "late", the buttons on the home page and the sign-up page's "passed" all
+    ask this."""
+    return now >= deadline
+
+
+def late_sign_off(*, current: str, requested: str, now: dt.datetime, deadline: dt.datetime) -> bool:
+    """Whether a player's own change is a sign-off after the deadline by a player who
+    counts as present: it scores as absent without notice (docs/rules.md 3), so the
+    sign-up page says what it costs before it is saved."""
+    return (
+        current == PRESENT
+        and requested in (ABSENT_WITH_NOTICE, ABSENT_WITHOUT_NOTICE)
+        and is_late(now, deadline)
+    )
 
 
 def decide_signup(
@@ -52,8 +104,8 @@ def decide_signup(
 ) -> SignupDecision:
     """The status a request results in, or SignupRefused with the reason."""
     if requested not in STATUSES:
-        raise SignupRefused(f"Unknown status '{requested}'.")
-    late = now >= deadline
+        raise SignupRefused(Refusal.UNKNOWN_STATUS, status=requested)
+    late = is_late(now, deadline)
     if by_leader:
         if late and requested == ABSENT_WITH_NOTICE and not force_majeure:
             return SignupDecision(ABSENT_WITHOUT_NOTICE, late)
@@ -61,19 +113,15 @@ def decide_signup(
     if not fixed:
         return _flexible_players_own_choice(requested, late)
     if requested == ABSENT_WITHOUT_NOTICE:
-        raise SignupRefused("Choose 'absent with notice' to sign off.")
+        raise SignupRefused(Refusal.SIGN_OFF_WITH_NOTICE)
     if requested == CLUB_DUTY:
-        raise SignupRefused(
-            "Club duty is approved by the competition leader: choose 'request club duty'."
-        )
+        raise SignupRefused(Refusal.CLUB_DUTY_IS_REQUESTED)
     if not late:
         return SignupDecision(requested, late)
     if requested == ABSENT_WITH_NOTICE:
         # Signing off after the deadline is allowed but counts as without notice.
         return SignupDecision(ABSENT_WITHOUT_NOTICE, late)
-    raise SignupRefused(
-        "The sign-up deadline has passed; ask the competition leader to add you."
-    )
+    raise SignupRefused(Refusal.DEADLINE_PASSED)
 
 
 def _flexible_players_own_choice(requested: str, late: bool) -> SignupDecision:
@@ -81,14 +129,9 @@ def _flexible_players_own_choice(requested: str, late: bool) -> SignupDecision:
     unless signed up. An absence with notice or club duty would score without playing,
     so only the leader records those for him (force majeure)."""
     if requested in (ABSENT_WITH_NOTICE, CLUB_DUTY):
-        raise SignupRefused(
-            "As a flexible player you sign up or you do not; only the competition leader "
-            "can record an absence with notice or club duty for you."
-        )
+        raise SignupRefused(Refusal.FLEXIBLE_SIGNS_UP_OR_NOT)
     if requested == PRESENT and late:
-        raise SignupRefused(
-            "The sign-up deadline has passed; ask the competition leader to add you."
-        )
+        raise SignupRefused(Refusal.DEADLINE_PASSED)
     return SignupDecision(requested, late)
 
 
@@ -101,13 +144,10 @@ def club_duty_pending_status(
     is not signed up, which is absent without notice. Refused once the evening started:
     from then on only the leader records club duty."""
     if now >= starts_at:
-        raise SignupRefused(
-            "The evening has started; ask the competition leader to record club duty."
-        )
-    if not fixed:
-        return ABSENT_WITHOUT_NOTICE
+        raise SignupRefused(Refusal.EVENING_STARTED)
     return decide_signup(
-        fixed=True, requested=ABSENT_WITH_NOTICE, now=now, deadline=deadline, by_leader=False
+        fixed=fixed, requested=sign_off_status(fixed), now=now, deadline=deadline,
+        by_leader=False,
     ).status
 
 
@@ -122,12 +162,6 @@ def sign_up_open_after_publication(requested: str) -> bool:
     published: signing off stays possible (it counts as late after the deadline, docs/rules.md
     3), but joining the pairing changes a game, which is the leader's job."""
     return requested in (ABSENT_WITH_NOTICE, ABSENT_WITHOUT_NOTICE)
-
-
-def may_sign_up_himself(*, published: bool, now: dt.datetime, deadline: dt.datetime) -> bool:
-    """Whether a player can still sign up himself for an evening (the home page offers the
-    button only then; the service refuses otherwise)."""
-    return now < deadline and (not published or sign_up_open_after_publication(PRESENT))
 
 
 def absences_beyond_limit(dates: Iterable[dt.date], limit: int | None) -> tuple[dt.date, ...]:

@@ -131,3 +131,28 @@ def test_unknown_or_self_imposed_absence_without_notice_is_refused():
     with pytest.raises(SignupRefused):
         decide_signup(fixed=True, requested=ABSENT_WITHOUT_NOTICE, now=BEFORE,
                       deadline=DEADLINE, by_leader=False)
+
+
+def test_late_is_one_definition_the_deadline_itself_included():
+    from competition.season.engine.signup import is_late, late_sign_off
+
+    deadline = dt.datetime(2026, 10, 1, 18, 0, tzinfo=dt.UTC)
+    minute = dt.timedelta(minutes=1)
+    assert not is_late(deadline - minute, deadline)
+    assert is_late(deadline, deadline) and is_late(deadline + minute, deadline)
+    for now in (deadline - minute, deadline, deadline + minute):
+        decision = decide_signup(fixed=True, requested=ABSENT_WITH_NOTICE, now=now,
+                                 deadline=deadline, by_leader=False)
+        assert decision.late == is_late(now, deadline)
+        assert late_sign_off(current=PRESENT, requested=ABSENT_WITH_NOTICE, now=now,
+                             deadline=deadline) == (decision.status == ABSENT_WITHOUT_NOTICE)
+
+
+def test_every_refusal_carries_its_code():
+    from competition.season.engine.signup import Refusal
+
+    with pytest.raises(SignupRefused) as refused:
+        decide_signup(fixed=False, requested=ABSENT_WITH_NOTICE, now=dt.datetime(2026, 1, 1),
+                      deadline=dt.datetime(2026, 1, 2), by_leader=False)
+    assert refused.value.code is Refusal.FLEXIBLE_SIGNS_UP_OR_NOT
+    assert str(refused.value) == Refusal.FLEXIBLE_SIGNS_UP_OR_NOT.value
