@@ -50,3 +50,14 @@ def test_load_demo_in_development_keeps_the_published_password():
     call_command("load_demo", "--if-empty", stdout=out, stderr=StringIO())
     assert f"'{PASSWORD}'" in out.getvalue()
     assert User.objects.get(email="speler1@demo.club").check_password(PASSWORD)
+
+
+@override_settings(DEBUG=True, EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend")
+def test_load_demo_sends_no_mail_and_leaves_the_mail_setting_as_it_was(mailoutbox):
+    """The demo's evenings are published with notices; none of them leaves the machine
+    (nor lands in an outbox), and the club's own mail setting is back afterwards."""
+    from django.conf import settings
+
+    call_command("load_demo", stdout=StringIO(), stderr=StringIO())
+    assert mailoutbox == []
+    assert settings.EMAIL_BACKEND == "django.core.mail.backends.locmem.EmailBackend"
