@@ -52,6 +52,7 @@ def test_load_demo_in_development_keeps_the_published_password():
     assert User.objects.get(email="speler1@demo.club").check_password(PASSWORD)
 
 
+@pytest.mark.django_db(transaction=True)  # each write commits, its e-mails go out then
 @override_settings(DEBUG=True, EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend")
 def test_load_demo_sends_no_mail_and_leaves_the_mail_setting_as_it_was(mailoutbox):
     """The demo's evenings are published with notices; none of them leaves the machine
