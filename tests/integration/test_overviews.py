@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.test import Client
-from django.utils import timezone
 
 from competition.models import Evening, Game, Result, Tempo
 from competition.season import services
@@ -22,17 +21,10 @@ from tests import factories as f
 from tests.integration.test_page_queries import build_club, wipe
 from tests.transactions import rolled_back
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("club_today")]
 
 TODAY = dt.date(2026, 11, 30)
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(autouse=True)
-def club_today(monkeypatch):
-    real_now = timezone.now
-    offset = TODAY - timezone.localdate(real_now())
-    monkeypatch.setattr(timezone, "now", lambda: real_now() + offset)
 
 
 @pytest.fixture(scope="module")
