@@ -9,8 +9,5 @@ class CompetitionConfig(AppConfig):
     def ready(self) -> None:
         # Register the Celery tasks in every process, so services can queue them by name.
         from competition.season import tasks  # noqa: F401
-        from core.labels import translate_labels
 
         from .ratings import tasks as rating_tasks  # noqa: F401
-
-        translate_labels()

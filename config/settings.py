@@ -165,7 +165,7 @@ else:
 if CELERY_BROKER_URL:
     CELERY_RESULT_BACKEND = CELERY_BROKER_URL
     # A web request must not hang when the broker is down or hung: fail fast, the beat
-    # jobs catch up (competition.season.services.enqueue).
+    # jobs catch up (core.jobs.enqueue).
     CELERY_BROKER_TRANSPORT_OPTIONS = REDIS_BROKER_TRANSPORT_OPTIONS
     CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_SOCKET_TIMEOUT
     CELERY_TASK_PUBLISH_RETRY = False

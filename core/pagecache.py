@@ -17,6 +17,7 @@ import datetime as dt
 import functools
 import hashlib
 import time
+import weakref
 from collections.abc import Callable, Collection, Mapping
 from typing import Any
 from urllib.parse import urlencode
@@ -72,50 +73,56 @@ def bump_data_version() -> None:
 # recalculation calls ``recalculation_scheduled`` instead (``schedule_recalculation``
 # does), and then no bump happens at its commit: the recalculation moves the version on
 # when it has stored the new standings, so no visitor caches the standings from before.
-_STATE = "ranglijst_page_changes"
+#
+# The pending changes of a transaction are an object that only its ``on_commit`` callbacks
+# hold (the connection keeps a weak reference to it): when the transaction rolls back,
+# Django drops the callbacks, the object goes with them, and the next write starts afresh.
+# Public API only: ``on_commit`` and ``in_atomic_block``. In a test, whose writes all sit
+# in the test's transaction, the writes whose callbacks have not run share one object:
+# a test that counts the bumps of a write runs the earlier writes' callbacks first
+# (``django_capture_on_commit_callbacks(execute=True)``).
 
 
-def _transaction_key(connection: Any) -> tuple[int, str | None] | None:
-    """The write's own transaction: the outermost atomic block that is not a test case's
-    (the one ``durable=True`` refers to), told apart by its savepoint when it is nested
-    in a test's transaction. None outside a transaction."""
-    blocks = connection.atomic_blocks
-    for depth, block in enumerate(blocks):
-        if not getattr(block, "_from_testcase", False):
-            sid = connection.savepoint_ids[depth - 1] if 0 < depth <= len(
-                connection.savepoint_ids) else None
-            return depth, sid
-    return None
+class _Changes:
+    __slots__ = ("data", "recalculation", "evenings", "flushed", "__weakref__")
+
+    def __init__(self) -> None:
+        self.data = False
+        self.recalculation = False
+        self.evenings: set[str] = set()
+        self.flushed = False
 
 
-def _changes() -> dict[str, Any] | None:
+_pending: weakref.WeakKeyDictionary[Any, weakref.ref[_Changes]] = weakref.WeakKeyDictionary()
+
+
+def _changes() -> _Changes | None:
     """This transaction's pending page changes, flushed once at its commit; None
     outside a transaction (the caller then bumps at once)."""
     connection = transaction.get_connection()
-    key = _transaction_key(connection) if connection.in_atomic_block else None
-    if key is None:
+    if not connection.in_atomic_block:
         return None
-    states = connection.__dict__.setdefault(_STATE, {})
-    state = states.get(key)
-    pending = [func for _sids, func, _robust in connection.run_on_commit]
-    if state is None or state["flush"] not in pending:  # new, or its transaction rolled back
-        state = {"data": False, "recalculation": False, "evenings": set()}
-        state["flush"] = functools.partial(_flush, connection, key, state)
-        states[key] = state
-        transaction.on_commit(state["flush"])
+    ref = _pending.get(connection)
+    state = ref() if ref is not None else None
+    if state is None or state.flushed:  # new, or its transaction rolled back, or done
+        state = _Changes()
+        _pending[connection] = weakref.ref(state)
+    # Each call's callback holds the state (never the other way round); the first to run
+    # at the commit flushes it, the others find it flushed.
+    transaction.on_commit(functools.partial(_flush, state))
     return state
 
 
-def _flush(connection: Any, key: tuple[int, str | None], state: dict[str, Any]) -> None:
-    states = connection.__dict__.get(_STATE, {})
-    if states.get(key) is state:
-        del states[key]
-    if state["recalculation"]:
+def _flush(state: _Changes) -> None:
+    if state.flushed:
+        return
+    state.flushed = True
+    if state.recalculation:
         return  # the recalculation bumps when it has stored the standings
-    if state["data"]:
+    if state.data:
         _bump(VERSION_KEY)
         return
-    for day in state["evenings"]:
+    for day in state.evenings:
         _bump(f"evening-version:{day}")
 
 
@@ -126,16 +133,16 @@ def pages_changed(*, evening_day: dt.date | None = None) -> None:
     if state is None:
         _bump(f"evening-version:{evening_day.isoformat()}" if evening_day else VERSION_KEY)
     elif evening_day is None:
-        state["data"] = True
+        state.data = True
     else:
-        state["evenings"].add(evening_day.isoformat())
+        state.evenings.add(evening_day.isoformat())
 
 
 def recalculation_scheduled() -> None:
     """This transaction's write is shown by the recalculation it scheduled."""
     state = _changes()
     if state is not None:
-        state["recalculation"] = True
+        state.recalculation = True
 
 
 def versioned(parts: tuple[Any, ...], compute: Callable[[], Any], timeout: int = 3600) -> Any:

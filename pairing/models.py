@@ -36,24 +36,24 @@ MAX_ATTEMPTS = OUTBOX_MAX_ATTEMPTS  # the outbox's (core.mail)
 
 class PairingNotice(models.Model):
     evening = models.ForeignKey(
-        "competition.Evening", on_delete=models.CASCADE, related_name="notices"
+        "competition.Evening", on_delete=models.CASCADE, related_name="notices", verbose_name=_("evening")
     )
     player = models.ForeignKey(
-        "competition.Player", on_delete=models.CASCADE, related_name="notices"
+        "competition.Player", on_delete=models.CASCADE, related_name="notices", verbose_name=_("player")
     )
-    signature = models.CharField(max_length=200, help_text=_("colours, opponent, tempo"))
-    kind = models.CharField(max_length=10, choices=NoticeKind.choices, default=NoticeKind.PAIRING)
+    signature = models.CharField(_("signature"), max_length=200, help_text=_("colours, opponent, tempo"))
+    kind = models.CharField(_("kind"), max_length=10, choices=NoticeKind.choices, default=NoticeKind.PAIRING)
     recipient = models.EmailField(
-        blank=True, help_text=_("another address than the player's: the leader's")
+        _("recipient"), blank=True, help_text=_("another address than the player's: the leader's")
     )
     state = models.CharField(
-        max_length=10, choices=NoticeState.choices, default=NoticeState.PENDING, db_index=True
+        _("state"), max_length=10, choices=NoticeState.choices, default=NoticeState.PENDING, db_index=True
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    claimed_at = models.DateTimeField(null=True, blank=True)
-    sent_at = models.DateTimeField(null=True, blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0, help_text=_("failed sending attempts"))
-    last_error = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    claimed_at = models.DateTimeField(_("claimed at"), null=True, blank=True)
+    sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0, help_text=_("failed sending attempts"))
+    last_error = models.CharField(_("last error"), max_length=200, blank=True)
 
     class Meta:
         verbose_name = _("pairing e-mail")

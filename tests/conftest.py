@@ -46,6 +46,19 @@ def _redis_breaker_closed():
     resilient.local.clear()
 
 
+@pytest.fixture(autouse=True)
+def _page_changes_forgotten():
+    """Every test starts with no pending page changes. In production a transaction's
+    changes are flushed at its commit or dropped with its rollback (core/pagecache.py); in
+    a test, whose writes sit in the test's transaction (and a module's data in its own),
+    callbacks never run unless captured, and their changes would join the next test's
+    write. Without Django (``make test-unit``) there is no page cache."""
+    pagecache = sys.modules.get("core.pagecache")
+    if pagecache is not None:
+        pagecache._pending.clear()
+    yield
+
+
 def pytest_sessionstart(session):
     """CI (``.ci/run``) sets RANGLIJST_REQUIRE_SERVICES: then the suite, fuzzing and
     security tests included, must run on PostgreSQL and Redis, or not at all."""

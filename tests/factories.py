@@ -70,3 +70,15 @@ def playing_evenings(s: Season, half: str | None = None):
     if half:
         qs = qs.filter(half__kind=half)
     return list(qs)
+
+
+def swiss_round_played(arbiter, event):
+    """Open, pair and finish the event's next round; the lower start number wins each game."""
+    from competition.events import services as swiss
+
+    rnd = swiss.round_pair(actor=arbiter, round=swiss.round_open(actor=arbiter, event=event))
+    for game in rnd.games.select_related("white", "black").filter(black__isnull=False):
+        won = game.white.number < game.black.number
+        swiss.game_result_set(actor=arbiter, game=game, white_points=1 if won else 0,
+                              black_points=0 if won else 1, expected_version=game.version)
+    return swiss.round_finish(actor=arbiter, round=rnd)

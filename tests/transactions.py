@@ -1,7 +1,8 @@
 """A transaction a module-scoped fixture opens around data it builds once, rolled back
-after the module: it plays the part of Django's ``TestCase.setUpClass`` transaction, so
-services that insist on being the outermost transaction (``atomic(durable=True)``) treat
-it as the test case's own, as Django does for ``TestCase``."""
+after the module: Django's own ``TestCase`` class transaction (``setUpClass`` opens it,
+``tearDownClass`` rolls it back, as pytest-django does for each test), so services that
+insist on being the outermost transaction (``atomic(durable=True)``) treat it as the test
+case's own."""
 
 from __future__ import annotations
 
@@ -9,12 +10,21 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from django.db import DEFAULT_DB_ALIAS, transaction
+from django.test import TestCase
 
 
 @contextmanager
 def rolled_back(using: str = DEFAULT_DB_ALIAS) -> Iterator[None]:
-    atomic = transaction.atomic(using=using)
-    atomic._from_testcase = True  # type: ignore[attr-defined]  # as TestCase._enter_atomics
-    with atomic:
+    if transaction.get_connection(using).in_atomic_block:
+        # tearDownClass closes the connection, which would end a test's own transaction.
+        raise RuntimeError("rolled_back() is for module-scoped fixtures, outside a test")
+
+    class ModuleData(TestCase):
+        databases = {using}
+
+    ModuleData.setUpClass()
+    try:
         yield
-        transaction.set_rollback(True, using=using)
+    finally:
+        ModuleData.tearDownClass()
+        ModuleData.doClassCleanups()

@@ -77,18 +77,18 @@ class AuditAction(models.TextChoices):
 class AuditRecord(models.Model):
     """Who changed what, when: before and after, for every write that matters."""
 
-    at = models.DateTimeField(auto_now_add=True, db_index=True)
+    at = models.DateTimeField(_("at"), auto_now_add=True, db_index=True)
     actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+", verbose_name=_("actor")
     )
     # No ``choices=``: a new audit action is a line in AuditAction, not a migration. The
     # value is checked in code (save), as Zulip checks its audit log's event types.
-    action = models.CharField(max_length=60)
-    season = models.ForeignKey("competition.Season", on_delete=models.CASCADE, null=True, related_name="+")
-    evening = models.ForeignKey("competition.Evening", on_delete=models.SET_NULL, null=True, related_name="+")
-    player = models.ForeignKey("competition.Player", on_delete=models.SET_NULL, null=True, related_name="+")
-    before = models.JSONField(null=True, blank=True)
-    after = models.JSONField(null=True, blank=True)
+    action = models.CharField(_("action"), max_length=60)
+    season = models.ForeignKey("competition.Season", on_delete=models.CASCADE, null=True, related_name="+", verbose_name=_("season"))
+    evening = models.ForeignKey("competition.Evening", on_delete=models.SET_NULL, null=True, related_name="+", verbose_name=_("evening"))
+    player = models.ForeignKey("competition.Player", on_delete=models.SET_NULL, null=True, related_name="+", verbose_name=_("player"))
+    before = models.JSONField(_("before"), null=True, blank=True)
+    after = models.JSONField(_("after"), null=True, blank=True)
 
     class Meta:
         ordering = ["-at", "-id"]

@@ -29,16 +29,16 @@ class SwissEvent(models.Model):
     """A Swiss event: the rapid competition of a half (two-game matches over the rapid
     evenings) or the blitz championship (one evening), or a blitz playoff round robin."""
 
-    season = models.ForeignKey("competition.Season", on_delete=models.CASCADE, related_name="events")
+    season = models.ForeignKey("competition.Season", on_delete=models.CASCADE, related_name="events", verbose_name=_("season"))
     kind = models.CharField(_("kind"), max_length=16, choices=EventKind.choices)
     name = models.CharField(_("name"), max_length=80, validators=[single_line])
     half = models.ForeignKey("competition.Half", on_delete=models.SET_NULL, null=True, blank=True, related_name="events",
-        help_text=_("The half whose rapid champion this event decides."),
+        help_text=_("The half whose rapid champion this event decides."), verbose_name=_("half"),
     )
     date = models.DateField(_("date"), null=True, blank=True, help_text=_("Blitz: the evening."))
     rounds = models.PositiveSmallIntegerField(_("rounds"), default=9)
     rounds_fixed = models.BooleanField(
-        default=False,
+        _("rounds fixed"), default=False,
         help_text=_("Set by the arbiter; until then a blitz follows the proposal for its size."),
     )
     tiebreak_order = models.CharField(
@@ -49,9 +49,9 @@ class SwissEvent(models.Model):
         default=TiebreakRules.FIDE_2024,
     )
     parent = models.ForeignKey(
-        "self", on_delete=models.CASCADE, null=True, blank=True, related_name="playoffs"
+        "self", on_delete=models.CASCADE, null=True, blank=True, related_name="playoffs", verbose_name=_("parent")
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("event")
@@ -75,10 +75,10 @@ class SwissEntrant(models.Model):
     """A player of an event: a member, or a guest (a non-member present on the evening,
     entered by name without an account). Exactly one of ``member`` and ``guest_name``."""
 
-    event = models.ForeignKey(SwissEvent, on_delete=models.CASCADE, related_name="entrants")
+    event = models.ForeignKey(SwissEvent, on_delete=models.CASCADE, related_name="entrants", verbose_name=_("event"))
     member = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="entries",
-        null=True, blank=True,
+        null=True, blank=True, verbose_name=_("member"),
     )
     guest_name = models.CharField(_("guest's name"), max_length=80, blank=True, default="",
                                   validators=[single_line])
@@ -125,17 +125,17 @@ class RoundStatus(models.TextChoices):
 
 
 class SwissRound(models.Model):
-    event = models.ForeignKey(SwissEvent, on_delete=models.CASCADE, related_name="round_set")
+    event = models.ForeignKey(SwissEvent, on_delete=models.CASCADE, related_name="round_set", verbose_name=_("event"))
     number = models.PositiveSmallIntegerField(_("round"))
-    evening = models.ForeignKey("competition.Evening", on_delete=models.SET_NULL, null=True, blank=True, related_name="swiss_rounds"
+    evening = models.ForeignKey("competition.Evening", on_delete=models.SET_NULL, null=True, blank=True, related_name="swiss_rounds", verbose_name=_("evening")
     )
     starts_at = models.DateTimeField(_("starts at"), null=True, blank=True)
     status = models.CharField(
         _("status"), max_length=8, choices=RoundStatus.choices, default=RoundStatus.OPEN
     )
-    notes = models.JSONField(default=list, blank=True)
-    present = models.ManyToManyField(SwissEntrant, blank=True, related_name="present_in")
-    version = models.PositiveIntegerField(default=1)
+    notes = models.JSONField(_("notes"), default=list, blank=True)
+    present = models.ManyToManyField(SwissEntrant, blank=True, related_name="present_in", verbose_name=_("present"))
+    version = models.PositiveIntegerField(_("version"), default=1)
 
     class Meta:
         ordering = ["event", "number"]
@@ -154,16 +154,16 @@ class SwissGame(models.Model):
     """One pairing of a round: a game (blitz), a two-game match (rapid), or the bye
     (``black`` empty). Points are per side: 0, ½, 1 for a game; 0 … 2 for a match."""
 
-    round = models.ForeignKey(SwissRound, on_delete=models.CASCADE, related_name="games")
+    round = models.ForeignKey(SwissRound, on_delete=models.CASCADE, related_name="games", verbose_name=_("round"))
     board = models.PositiveSmallIntegerField(_("board"))
-    white = models.ForeignKey(SwissEntrant, on_delete=models.RESTRICT, related_name="+")
+    white = models.ForeignKey(SwissEntrant, on_delete=models.RESTRICT, related_name="+", verbose_name=_("white"))
     black = models.ForeignKey(
-        SwissEntrant, on_delete=models.RESTRICT, null=True, blank=True, related_name="+"
+        SwissEntrant, on_delete=models.RESTRICT, null=True, blank=True, related_name="+", verbose_name=_("black")
     )
-    white_points = models.DecimalField(max_digits=3, decimal_places=1, null=True, blank=True)
-    black_points = models.DecimalField(max_digits=3, decimal_places=1, null=True, blank=True)
+    white_points = models.DecimalField(_("white points"), max_digits=3, decimal_places=1, null=True, blank=True)
+    black_points = models.DecimalField(_("black points"), max_digits=3, decimal_places=1, null=True, blank=True)
     forfeit = models.BooleanField(_("forfeit"), default=False)
-    version = models.PositiveIntegerField(default=1)
+    version = models.PositiveIntegerField(_("version"), default=1)
 
     class Meta:
         ordering = ["round", "board"]

@@ -16,14 +16,14 @@ from competition.validators import single_line
 class EligibilityOverride(models.Model):
     """The administrator's decision on a player's prize eligibility in a half, with why."""
 
-    half = models.ForeignKey("competition.Half", on_delete=models.CASCADE, related_name="eligibility_overrides")
-    player = models.ForeignKey("competition.Player", on_delete=models.CASCADE, related_name="eligibility_overrides")
+    half = models.ForeignKey("competition.Half", on_delete=models.CASCADE, related_name="eligibility_overrides", verbose_name=_("half"))
+    player = models.ForeignKey("competition.Player", on_delete=models.CASCADE, related_name="eligibility_overrides", verbose_name=_("player"))
     eligible = models.BooleanField(_("eligible"))
     reason = models.CharField(_("reason"), max_length=200, validators=[single_line])
     decided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+", verbose_name=_("decided by")
     )
-    decided_at = models.DateTimeField(auto_now=True)
+    decided_at = models.DateTimeField(_("decided at"), auto_now=True)
 
     class Meta:
         verbose_name = _("eligibility override")
@@ -54,16 +54,16 @@ class Prize(models.Model):
     """A confirmed, published prize. One prize per player per half (docs/rules.md 6);
     ``group`` tells the period or playoff group apart (0 when there is none)."""
 
-    season = models.ForeignKey("competition.Season", on_delete=models.CASCADE, related_name="prizes")
-    half = models.ForeignKey("competition.Half", on_delete=models.CASCADE, null=True, blank=True, related_name="prizes"
+    season = models.ForeignKey("competition.Season", on_delete=models.CASCADE, related_name="prizes", verbose_name=_("season"))
+    half = models.ForeignKey("competition.Half", on_delete=models.CASCADE, null=True, blank=True, related_name="prizes", verbose_name=_("half")
     )
     kind = models.CharField(_("prize"), max_length=20, choices=PrizeKind.choices)
-    group = models.PositiveSmallIntegerField(default=0)
-    member = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="prizes")
+    group = models.PositiveSmallIntegerField(_("group"), default=0)
+    member = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="prizes", verbose_name=_("member"))
     confirmed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+", verbose_name=_("confirmed by")
     )
-    confirmed_at = models.DateTimeField(auto_now_add=True)
+    confirmed_at = models.DateTimeField(_("confirmed at"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("prize")
@@ -91,13 +91,17 @@ class Prize(models.Model):
 
 
 class PlayoffBracket(models.Model):
-    season = models.OneToOneField("competition.Season", on_delete=models.CASCADE, related_name="playoff")
-    seed = models.CharField(max_length=64, help_text=_("The lot for the colours."))
-    groups = models.JSONField(help_text=_("Player ids per group, in seeding order."))
-    created_at = models.DateTimeField(auto_now_add=True)
+    season = models.OneToOneField("competition.Season", on_delete=models.CASCADE, related_name="playoff", verbose_name=_("season"))
+    seed = models.CharField(_("seed"), max_length=64, help_text=_("The lot for the colours."))
+    groups = models.JSONField(_("groups"), help_text=_("Player ids per group, in seeding order."))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+", verbose_name=_("created by")
     )
+
+    class Meta:
+        verbose_name = _("playoff bracket")
+        verbose_name_plural = _("playoff brackets")
 
     def __str__(self) -> str:
         return f"playoffs {self.season_id}"
@@ -106,16 +110,18 @@ class PlayoffBracket(models.Model):
 class PlayoffResult(models.Model):
     """A result of one bracket match; the bracket is rebuilt by replaying these."""
 
-    bracket = models.ForeignKey(PlayoffBracket, on_delete=models.CASCADE, related_name="results")
-    match = models.CharField(max_length=20)
-    result = models.CharField(max_length=10)
+    bracket = models.ForeignKey(PlayoffBracket, on_delete=models.CASCADE, related_name="results", verbose_name=_("bracket"))
+    match = models.CharField(_("match"), max_length=20)
+    result = models.CharField(_("result"), max_length=10)
     played_on = models.DateField(_("played on"), null=True, blank=True)
     entered_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+", verbose_name=_("entered by")
     )
-    entered_at = models.DateTimeField(auto_now_add=True)
+    entered_at = models.DateTimeField(_("entered at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("playoff result")
+        verbose_name_plural = _("playoff results")
         ordering = ["entered_at", "pk"]
         constraints = [
             models.UniqueConstraint(fields=["bracket", "match"], name="playoff_result_once")
@@ -128,11 +134,13 @@ class PlayoffResult(models.Model):
 class PlayoffDate(models.Model):
     """A semi-final moved to another date agreed with the leader (never the top final)."""
 
-    bracket = models.ForeignKey(PlayoffBracket, on_delete=models.CASCADE, related_name="dates")
-    match = models.CharField(max_length=20)
+    bracket = models.ForeignKey(PlayoffBracket, on_delete=models.CASCADE, related_name="dates", verbose_name=_("bracket"))
+    match = models.CharField(_("match"), max_length=20)
     date = models.DateField(_("date"))
 
     class Meta:
+        verbose_name = _("playoff date")
+        verbose_name_plural = _("playoff dates")
         constraints = [
             models.UniqueConstraint(fields=["bracket", "match"], name="playoff_date_once")
         ]

@@ -25,25 +25,25 @@ class RatingImport(models.Model):
     """An uploaded rating list on its way: read by a task (``progress`` 0-100), matched to
     the members (``matching``), shown to the leader, and saved by him in one action."""
 
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+", verbose_name=_("created by")
     )
     file_name = models.CharField(_("file"), max_length=200)
-    path = models.CharField(max_length=400, blank=True, help_text="The upload, until it is read.")
-    size = models.PositiveBigIntegerField(default=0)
+    path = models.CharField(_("path"), max_length=400, blank=True, help_text="The upload, until it is read.")
+    size = models.PositiveBigIntegerField(_("size"), default=0)
     format = models.CharField(_("format"), max_length=10)
     number_kind = models.CharField(_("numbers in the list"), max_length=4)
-    columns = models.JSONField(default=list, blank=True)
-    mapping = models.JSONField(default=dict, blank=True)
+    columns = models.JSONField(_("columns"), default=list, blank=True)
+    mapping = models.JSONField(_("mapping"), default=dict, blank=True)
     status = models.CharField(
         _("status"), max_length=10, choices=RatingImportStatus.choices,
         default=RatingImportStatus.READING,
     )
-    progress = models.PositiveSmallIntegerField(default=0)
+    progress = models.PositiveSmallIntegerField(_("progress"), default=0)
     # When the reading last moved: an import "being read" that has not moved for
     # RATINGS_READING_STUCK_MINUTES is ended by the catch-up job (its task was lost).
-    updated_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(_("updated at"), null=True, blank=True)
     # Which of the member's ratings the list writes (a FIDE list: the FIDE rating), of
     # which list it is (a rapid or blitz list is no standard rating unless the leader says
     # so) and of which month (the first of it; the member's rating date).
@@ -51,9 +51,9 @@ class RatingImport(models.Model):
                                    choices=RatingKind.choices, default=RatingKind.KNSB)
     list_kind = models.CharField(_("kind of list"), max_length=8, default="standard")
     list_date = models.DateField(_("list of"), null=True, blank=True)
-    error = models.JSONField(null=True, blank=True, help_text="code and parameters")
-    matching = models.JSONField(null=True, blank=True)
-    applied_at = models.DateTimeField(null=True, blank=True)
+    error = models.JSONField(_("error"), null=True, blank=True, help_text="code and parameters")
+    matching = models.JSONField(_("matching"), null=True, blank=True)
+    applied_at = models.DateTimeField(_("applied at"), null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-pk"]

@@ -45,12 +45,12 @@ class Season(models.Model):
     )
     end_date = models.DateField(_("last day"))
     inputs_version = models.PositiveBigIntegerField(
-        default=0, editable=False,
+        _("inputs version"), default=0, editable=False,
         help_text="Moved on by every write the standings depend on, in the write's own "
         "transaction; the standings record the version they were computed from "
         "(StandingsState), so a recalculation and the beat's catch-up see what is missing.",
     )
-    inputs_changed_at = models.DateTimeField(null=True, blank=True, editable=False)
+    inputs_changed_at = models.DateTimeField(_("inputs changed at"), null=True, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("season")
@@ -89,7 +89,7 @@ class RatingKind(models.TextChoices):
 class Competition(models.Model):
     """The internal competition of a season: its scoring system and all its parameters."""
 
-    season = models.OneToOneField(Season, on_delete=models.CASCADE, related_name="competition")
+    season = models.OneToOneField(Season, on_delete=models.CASCADE, related_name="competition", verbose_name=_("season"))
     name = models.CharField(_("name"), max_length=80, default="Interne competitie",
                             validators=[single_line])
     system = models.CharField(_("system"), max_length=20, choices=System.choices)
@@ -176,7 +176,7 @@ class HalfKind(models.TextChoices):
 
 
 class Half(models.Model):
-    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="halves")
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="halves", verbose_name=_("season"))
     kind = models.CharField(_("half"), max_length=10, choices=HalfKind.choices)
     start_date = models.DateField(_("first evening"))
 
@@ -207,9 +207,9 @@ class EveningStatus(models.TextChoices):
 
 
 class Evening(models.Model):
-    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="evenings")
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="evenings", verbose_name=_("season"))
     half = models.ForeignKey(
-        Half, on_delete=models.RESTRICT, null=True, blank=True, related_name="evenings"
+        Half, on_delete=models.RESTRICT, null=True, blank=True, related_name="evenings", verbose_name=_("half")
     )
     date = models.DateField(_("date"))
     kind = models.CharField(
@@ -221,9 +221,9 @@ class Evening(models.Model):
         _("status"), max_length=10, choices=EveningStatus.choices, default=EveningStatus.OPEN
     )
     note = models.CharField(_("note"), max_length=200, blank=True, validators=[single_line])
-    pairing_seed = models.CharField(max_length=64, blank=True)
-    published_at = models.DateTimeField(null=True, blank=True)
-    version = models.PositiveIntegerField(default=1)
+    pairing_seed = models.CharField(_("pairing seed"), max_length=64, blank=True)
+    published_at = models.DateTimeField(_("published at"), null=True, blank=True)
+    version = models.PositiveIntegerField(_("version"), default=1)
 
     class Meta:
         verbose_name = _("evening")
@@ -258,9 +258,9 @@ class PlayerKind(models.TextChoices):
 class Player(models.Model):
     """A member taking part in a season's competition."""
 
-    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="players")
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="players", verbose_name=_("season"))
     member = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="players"
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="players", verbose_name=_("member")
     )
     kind = models.CharField(
         _("kind"), max_length=10, choices=PlayerKind.choices, default=PlayerKind.FLEXIBLE
@@ -301,15 +301,15 @@ class Attendance(models.TextChoices):
 class Registration(models.Model):
     """A player's status for one evening. No row: fixed present, flexible absent."""
 
-    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="registrations")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="registrations")
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="registrations", verbose_name=_("evening"))
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="registrations", verbose_name=_("player"))
     status = models.CharField(_("status"), max_length=24, choices=Attendance.choices)
     force_majeure = models.BooleanField(_("force majeure"), default=False)
     changed_at = models.DateTimeField(_("changed at"), auto_now=True)
     changed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+", verbose_name=_("changed by")
     )
-    version = models.PositiveIntegerField(default=1)
+    version = models.PositiveIntegerField(_("version"), default=1)
 
     class Meta:
         verbose_name = _("registration")
@@ -340,8 +340,8 @@ class ClubDutyRequest(models.Model):
     (``competition.season.engine.signup``: until then it scores as the sign-off it implies). One row per
     player and evening: a withdrawn request may be made again, a decided one is not."""
 
-    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="club_duty_requests")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="club_duty_requests")
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="club_duty_requests", verbose_name=_("evening"))
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="club_duty_requests", verbose_name=_("player"))
     state = models.CharField(
         _("state"), max_length=10, choices=ClubDutyState.choices, default=ClubDutyState.REQUESTED
     )
@@ -351,10 +351,10 @@ class ClubDutyRequest(models.Model):
     )
     requested_at = models.DateTimeField(_("requested at"))
     decided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+", verbose_name=_("decided by")
     )
     decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
-    version = models.PositiveIntegerField(default=1)
+    version = models.PositiveIntegerField(_("version"), default=1)
 
     class Meta:
         verbose_name = _("club duty request")
@@ -397,11 +397,11 @@ class GameQuerySet(models.QuerySet["Game"]):
 
 
 class Game(models.Model):
-    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="games")
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="games", verbose_name=_("evening"))
     board = models.PositiveSmallIntegerField(_("board"))
     # RESTRICT: a player with games cannot be deleted, but a whole season can.
-    white = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="games_white")
-    black = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="games_black")
+    white = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="games_white", verbose_name=_("white"))
+    black = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="games_black", verbose_name=_("black"))
     result = models.CharField(
         _("result"), max_length=10, choices=Result.choices, default=Result.PENDING, blank=True
     )
@@ -411,13 +411,13 @@ class Game(models.Model):
     )
     tempo_requested_by = models.ForeignKey(
         Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
-        help_text=_("The player who asked for the alternative tempo, with the opponent's agreement."),
+        help_text=_("The player who asked for the alternative tempo, with the opponent's agreement."), verbose_name=_("tempo requested by"),
     )
     tempo_decided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+", verbose_name=_("tempo decided by")
     )
-    version = models.PositiveIntegerField(default=1)
-    updated_at = models.DateTimeField(auto_now=True)
+    version = models.PositiveIntegerField(_("version"), default=1)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     objects = GameQuerySet.as_manager()
 
@@ -451,10 +451,10 @@ class Game(models.Model):
 class Bye(models.Model):
     """The pairing bye of an evening with an odd number of players present."""
 
-    evening = models.OneToOneField(Evening, on_delete=models.CASCADE, related_name="bye")
-    player = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="byes")
+    evening = models.OneToOneField(Evening, on_delete=models.CASCADE, related_name="bye", verbose_name=_("evening"))
+    player = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="byes", verbose_name=_("player"))
     drawn_from = models.JSONField(
-        default=list, blank=True, help_text=_("Player ids the bye was drawn from, if drawn.")
+        _("drawn from"), default=list, blank=True, help_text=_("Player ids the bye was drawn from, if drawn.")
     )
 
     class Meta:
@@ -468,23 +468,25 @@ class Bye(models.Model):
 class StandingsSnapshot(models.Model):
     """The standings of a half after one evening, as last computed (a cache of inputs)."""
 
-    half = models.ForeignKey(Half, on_delete=models.CASCADE, related_name="snapshots")
-    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="snapshots")
+    half = models.ForeignKey(Half, on_delete=models.CASCADE, related_name="snapshots", verbose_name=_("half"))
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="snapshots", verbose_name=_("evening"))
     cycle = models.BooleanField(_("cycle settled"), default=False)
     cycle_orders = models.PositiveSmallIntegerField(
         _("orders in the cycle"), default=0,
         help_text=_("After a cycle the totals are the average over this many orders."),
     )
-    computed_at = models.DateTimeField(auto_now=True)
-    digest = models.CharField(max_length=64, blank=True, help_text="of the rows, to skip "
+    computed_at = models.DateTimeField(_("computed at"), auto_now=True)
+    digest = models.CharField(_("digest"), max_length=64, blank=True, help_text="of the rows, to skip "
                               "rewriting a snapshot the recalculation left unchanged")
     eligibility = models.JSONField(
-        default=dict, blank=True,
+        _("eligibility"), default=dict, blank=True,
         help_text="The latest snapshot of a half: {player id: Eligibility} with the "
                   "administrator's overrides applied, stored by the recalculation.",
     )
 
     class Meta:
+        verbose_name = _("standings snapshot")
+        verbose_name_plural = _("standings snapshots")
         ordering = ["half", "evening__date"]
         constraints = [
             models.UniqueConstraint(fields=["half", "evening"], name="snapshot_once_per_evening")
@@ -501,13 +503,17 @@ class StandingsState(models.Model):
     touch this row."""
 
     season = models.OneToOneField(
-        Season, on_delete=models.CASCADE, primary_key=True, related_name="standings_state"
+        Season, on_delete=models.CASCADE, primary_key=True, related_name="standings_state", verbose_name=_("season")
     )
     inputs_version = models.BigIntegerField(
-        default=-1, help_text="The season's inputs version the stored standings were "
+        _("inputs version"), default=-1, help_text="The season's inputs version the stored standings were "
         "computed from (-1: never computed)."
     )
-    computed_at = models.DateTimeField(null=True, blank=True)
+    computed_at = models.DateTimeField(_("computed at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("standings state")
+        verbose_name_plural = _("standings states")
 
     def __str__(self) -> str:
         return f"{self.season_id} at {self.inputs_version}"
@@ -516,29 +522,31 @@ class StandingsState(models.Model):
 class Standing(models.Model):
     """One player's row in a snapshot."""
 
-    snapshot = models.ForeignKey(StandingsSnapshot, on_delete=models.CASCADE, related_name="rows")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="standings")
-    rank = models.PositiveIntegerField()
-    score = models.DecimalField(max_digits=12, decimal_places=2)
-    score_exact = models.CharField(max_length=64, help_text="exact fraction")
-    value = models.DecimalField(max_digits=8, decimal_places=2, null=True, blank=True)
-    points = models.DecimalField(max_digits=10, decimal_places=2, null=True, blank=True)
-    pairing_points = models.DecimalField(max_digits=10, decimal_places=2, null=True, blank=True)
-    games = models.PositiveSmallIntegerField(default=0)
-    won = models.PositiveSmallIntegerField(default=0)
-    drawn = models.PositiveSmallIntegerField(default=0)
-    lost = models.PositiveSmallIntegerField(default=0)
-    whites = models.PositiveSmallIntegerField(default=0)
-    blacks = models.PositiveSmallIntegerField(default=0)
-    byes = models.PositiveSmallIntegerField(default=0)
-    absent_with_notice = models.PositiveSmallIntegerField(default=0)
-    absent_without_notice = models.PositiveSmallIntegerField(default=0)
-    club_duty = models.PositiveSmallIntegerField(default=0)
-    game_points = models.DecimalField(max_digits=6, decimal_places=2, default=0)
-    group = models.PositiveSmallIntegerField(null=True, blank=True)  # ladder group 1-4
-    explanation = models.JSONField(default=list)
+    snapshot = models.ForeignKey(StandingsSnapshot, on_delete=models.CASCADE, related_name="rows", verbose_name=_("snapshot"))
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="standings", verbose_name=_("player"))
+    rank = models.PositiveIntegerField(_("rank"))
+    score = models.DecimalField(_("score"), max_digits=12, decimal_places=2)
+    score_exact = models.CharField(_("score exact"), max_length=64, help_text="exact fraction")
+    value = models.DecimalField(_("value"), max_digits=8, decimal_places=2, null=True, blank=True)
+    points = models.DecimalField(_("points"), max_digits=10, decimal_places=2, null=True, blank=True)
+    pairing_points = models.DecimalField(_("pairing points"), max_digits=10, decimal_places=2, null=True, blank=True)
+    games = models.PositiveSmallIntegerField(_("games"), default=0)
+    won = models.PositiveSmallIntegerField(_("won"), default=0)
+    drawn = models.PositiveSmallIntegerField(_("drawn"), default=0)
+    lost = models.PositiveSmallIntegerField(_("lost"), default=0)
+    whites = models.PositiveSmallIntegerField(_("whites"), default=0)
+    blacks = models.PositiveSmallIntegerField(_("blacks"), default=0)
+    byes = models.PositiveSmallIntegerField(_("byes"), default=0)
+    absent_with_notice = models.PositiveSmallIntegerField(_("absent with notice"), default=0)
+    absent_without_notice = models.PositiveSmallIntegerField(_("absent without notice"), default=0)
+    club_duty = models.PositiveSmallIntegerField(_("club duty"), default=0)
+    game_points = models.DecimalField(_("game points"), max_digits=6, decimal_places=2, default=0)
+    group = models.PositiveSmallIntegerField(_("group"), null=True, blank=True)  # ladder group 1-4
+    explanation = models.JSONField(_("explanation"), default=list)
 
     class Meta:
+        verbose_name = _("standing")
+        verbose_name_plural = _("standings")
         ordering = ["snapshot", "rank"]
         constraints = [
             models.UniqueConstraint(fields=["snapshot", "player"], name="standing_player_once"),

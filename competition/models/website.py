@@ -18,7 +18,7 @@ class ClubWebsite(models.Model):
         help_text=_("Origins such as https://www.schaakclub.nl, one a line."),
     )
     changed_at = models.DateTimeField(_("changed at"), auto_now=True)
-    version = models.PositiveIntegerField(default=1)
+    version = models.PositiveIntegerField(_("version"), default=1)
 
     class Meta:
         verbose_name = _("club website")

@@ -383,8 +383,7 @@ def leader_season(request: HttpRequest, season: str) -> HttpResponse:
          "evenings": evenings_list, "kinds": EveningKind.choices,
          "halves": season_obj.halves.order_by("start_date"),
          "players": season_obj.players.select_related("member").order_by("start"),
-         "ratings_form": CompetitionRatingsForm(initial={
-             "start_rating": competition.start_rating, "trf_rating": competition.trf_rating})},
+         "ratings_form": CompetitionRatingsForm(initial={"start_rating": competition.start_rating})},
     )
 
 

@@ -94,10 +94,11 @@ class ExportForm(forms.Form):
 
 
 class CompetitionRatingsForm(forms.Form):
-    """Which rating orders the competition's start, which one its TRF export carries."""
+    """Which rating orders the competition's start. Which one its TRF export carries is
+    set with the export (``TrfSettingsForm``), where the rating officer looks for it."""
 
     start_rating = forms.ChoiceField(label=_("Starting order by"), choices=RatingKind.choices)
-    trf_rating = forms.ChoiceField(label=_("Rating in the TRF export"), choices=RatingKind.choices)
+
 class TrfSettingsForm(forms.Form):
     """What the club's TRF files for rating say of the club (records 022 and 102)."""
 

@@ -118,8 +118,8 @@ def season_start(request: HttpRequest, season: str) -> HttpResponse:
 @require_POST
 @leader_required
 def competition_ratings(request: HttpRequest, season: str) -> HttpResponse:
-    """The leader's choice of the ratings for the starting order and the TRF export (a
-    form on the season's set-up page)."""
+    """The leader's choice of the rating for the starting order (a form on the season's
+    set-up page); the TRF export's rating is kept, it is set with the export."""
     season_obj = get_object_or_404(Season.objects.select_related("competition"), slug=season)
     form = CompetitionRatingsForm(request.POST)
     if not form.is_valid():
@@ -128,8 +128,10 @@ def competition_ratings(request: HttpRequest, season: str) -> HttpResponse:
                 messages.error(request, m)
     else:
         try:
-            services.competition_set_ratings(actor=request.user, competition=season_obj.competition,
-                                             **form.cleaned_data)
+            services.competition_set_ratings(
+                actor=request.user, competition=season_obj.competition,
+                start_rating=form.cleaned_data["start_rating"],
+                trf_rating=season_obj.competition.trf_rating)
         except ValidationError as exc:
             _errors(request, exc)
         else:

@@ -37,7 +37,7 @@ from competition.season import services
 from members.models import User
 from tests.transactions import rolled_back
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("club_today")]
 
 TODAY = dt.date(2026, 11, 30)  # a Monday: ten winter evenings played, summer to come
 PRIVATE_NOTE = "Privé: mijn schoonmoeder is jarig"
@@ -74,13 +74,6 @@ def demo(django_db_setup, django_db_blocker):
                                   expected_version=g.version)
         swiss.round_finish(actor=arbiter, round=rnd)
         yield season
-
-
-@pytest.fixture(autouse=True)
-def club_today(monkeypatch):
-    real_now = timezone.now
-    offset = TODAY - timezone.localdate(real_now())
-    monkeypatch.setattr(timezone, "now", lambda: real_now() + offset)
 
 
 def get_json(client, url: str) -> dict:

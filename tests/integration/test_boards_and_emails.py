@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 from django.core import mail
 from django.test import override_settings
-from django.utils import translation
 
 from competition.models import Bye, Game
 from pairing import notices, services
@@ -15,12 +14,6 @@ from tests import factories as f
 
 pytestmark = pytest.mark.django_db
 SITE = "https://ranglijst.example.nl"
-
-
-@pytest.fixture(autouse=True)
-def english():
-    with translation.override("en"):
-        yield
 
 
 @pytest.fixture

@@ -39,12 +39,6 @@ DAY = dt.timedelta(days=1)
 HOUR = dt.timedelta(hours=1)
 
 
-@pytest.fixture(autouse=True)
-def english():
-    with translation.override("en"):
-        yield
-
-
 @pytest.fixture
 def club():
     """A `pion` season of four fixed players and one flexible one, and a leader."""

@@ -10,7 +10,6 @@ import datetime as dt
 import pytest
 from django.core import mail
 from django.urls import reverse
-from django.utils import timezone, translation
 
 from competition.models import AuditRecord, Registration
 from pairing import services
@@ -20,22 +19,6 @@ from tests import factories as f
 
 pytestmark = pytest.mark.django_db
 HOUR = dt.timedelta(hours=1)
-
-
-@pytest.fixture(autouse=True)
-def english():
-    with translation.override("en"):
-        yield
-
-
-@pytest.fixture
-def at(monkeypatch):
-    """Set the site's clock to a moment."""
-
-    def set_(moment: dt.datetime) -> None:
-        monkeypatch.setattr(timezone, "now", lambda: moment)
-
-    return set_
 
 
 def fixed_player(s):

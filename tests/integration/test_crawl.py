@@ -10,15 +10,12 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from django.db import transaction
 from django.test import Client, override_settings
-from django.utils import timezone
 
-from competition.demo import build_demo
 from members.models import User
 from tests.crawler import crawl, links
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("club_today")]
 
 TODAY = dt.date(2026, 11, 30)  # as test_pages.py: ten winter evenings played
 ACCOUNTS = {
@@ -35,21 +32,6 @@ START = {
     "leader": ["/", "/leader/", "/leader/audit/", "/leader/members/"],
     "administrator": ["/", "/leader/", "/leader/audit/", "/leader/members/"],
 }
-
-
-@pytest.fixture(scope="module")
-def demo(django_db_setup, django_db_blocker):
-    with django_db_blocker.unblock(), transaction.atomic():
-        season = build_demo(today=TODAY)
-        yield season
-        transaction.set_rollback(True)
-
-
-@pytest.fixture(autouse=True)
-def club_today(monkeypatch):
-    real_now = timezone.now
-    offset = TODAY - timezone.localdate(real_now())
-    monkeypatch.setattr(timezone, "now", lambda: real_now() + offset)
 
 
 def _client(role: str) -> Client:

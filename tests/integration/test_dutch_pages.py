@@ -22,7 +22,7 @@ from members.models import User
 from tests.crawler import crawl
 from tests.unit.i18n.test_translations import _entries
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("club_today")]
 
 TODAY = dt.date(2026, 11, 30)
 LOCALE = Path(__file__).resolve().parents[2] / "locale"
@@ -50,13 +50,6 @@ def _language_restored():
 
     yield
     translation.deactivate()
-
-
-@pytest.fixture(autouse=True)
-def club_today(monkeypatch):
-    real_now = timezone.now
-    offset = TODAY - timezone.localdate(real_now())
-    monkeypatch.setattr(timezone, "now", lambda: real_now() + offset)
 
 
 def telling(msgid: str, msgstr: str) -> bool:

@@ -22,19 +22,6 @@ from tests import factories as f
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def english():
-    """Messages are matched in English; a page asked for in Dutch leaves Dutch active."""
-    translation.activate("en")
-    yield
-    translation.activate("en")
-
-
-@pytest.fixture
-def people():
-    return {"leader": f.leader(), "arbiter": f.arbiter()}
-
-
 @pytest.fixture
 def blitz(people):
     """Six members, three rounds; rounds 1 and 2 finished (the lower start number wins),
@@ -45,18 +32,9 @@ def blitz(people):
     for i in range(6):
         swiss.entrant_add(actor=people["leader"], event=event, member=f.member(rating=2000 - 50 * i))
     for _ in range(2):
-        play(people["arbiter"], event)
+        f.swiss_round_played(people["arbiter"], event)
     swiss.round_pair(actor=people["arbiter"], round=swiss.round_open(actor=people["arbiter"], event=event))
     return event
-
-
-def play(arbiter, event):
-    rnd = swiss.round_pair(actor=arbiter, round=swiss.round_open(actor=arbiter, event=event))
-    for game in rnd.games.select_related("white", "black").filter(black__isnull=False):
-        won = game.white.number < game.black.number
-        swiss.game_result_set(actor=arbiter, game=game, white_points=1 if won else 0,
-                              black_points=0 if won else 1, expected_version=game.version)
-    return swiss.round_finish(actor=arbiter, round=rnd)
 
 
 def pairings(event, number):

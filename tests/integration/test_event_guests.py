@@ -11,7 +11,6 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.urls import reverse
-from django.utils import translation
 
 from competition.events import selectors as sel
 from competition.events import services as swiss
@@ -19,19 +18,6 @@ from competition.models import AuditRecord, SwissEntrant, SwissGame
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def english():
-    """Messages are matched in English; a page asked for in Dutch leaves Dutch active."""
-    translation.activate("en")
-    yield
-    translation.activate("en")
-
-
-@pytest.fixture
-def people():
-    return {"leader": f.leader(), "arbiter": f.arbiter()}
 
 
 @pytest.fixture
@@ -43,15 +29,6 @@ def blitz(people):
         swiss.entrant_add(actor=people["leader"], event=event,
                           member=f.member(name=f"Lid {i}", rating=1900 - 100 * i))
     return event
-
-
-def play(arbiter, event):
-    rnd = swiss.round_pair(actor=arbiter, round=swiss.round_open(actor=arbiter, event=event))
-    for game in rnd.games.select_related("white", "black").filter(black__isnull=False):
-        won = game.white.number < game.black.number
-        swiss.game_result_set(actor=arbiter, game=game, white_points=1 if won else 0,
-                              black_points=0 if won else 1, expected_version=game.version)
-    return swiss.round_finish(actor=arbiter, round=rnd)
 
 
 def state(event):
@@ -67,7 +44,7 @@ def test_a_guest_is_numbered_by_rating_paired_ranked_and_in_the_trf(blitz, peopl
     record = AuditRecord.objects.filter(action="event.entrant_add").latest("pk")
     assert record.after["guest"] == "Gijs de Gast" and record.after["member"] is None
     for _ in range(3):
-        play(people["arbiter"], blitz)
+        f.swiss_round_played(people["arbiter"], blitz)
     games = blitz.round_set.get(number=1).games.all()
     assert any(guest.pk in (g.white_id, g.black_id) for g in games)
     scored = sum(
@@ -83,7 +60,7 @@ def test_a_guest_is_numbered_by_rating_paired_ranked_and_in_the_trf(blitz, peopl
 
 def test_the_standings_page_marks_a_guest(client, blitz, people):
     swiss.entrant_add(actor=people["leader"], event=blitz, guest_name="Gijs de Gast")
-    play(people["arbiter"], blitz)
+    f.swiss_round_played(people["arbiter"], blitz)
     page = client.get(reverse("events:event", args=[blitz.pk]), HTTP_ACCEPT_LANGUAGE="nl").content.decode()
     assert "Gijs de Gast" in page and '<span class="badge">gast</span>' in page
 
@@ -91,7 +68,7 @@ def test_the_standings_page_marks_a_guest(client, blitz, people):
 def test_a_trf_with_a_guest_imports_back_only_when_guests_are_allowed(blitz, people):
     swiss.entrant_add(actor=people["leader"], event=blitz, guest_name="Gijs de Gast", rating=1750)
     for _ in range(3):
-        play(people["arbiter"], blitz)
+        f.swiss_round_played(people["arbiter"], blitz)
     text = swiss.event_to_trf(blitz)
     with pytest.raises(ValidationError, match="No member with the name: Gijs de Gast"):
         swiss.event_from_trf(actor=people["leader"], season=blitz.season, text=text, name="Terug")
@@ -123,7 +100,7 @@ def test_a_guest_reaches_the_blitz_playoff(people):
     swiss.entrant_add(actor=people["leader"], event=event, member=f.member(rating=1700))
     for _ in range(2):
         swiss.entrant_add(actor=people["leader"], event=event, member=f.member(rating=1500))
-    play(people["arbiter"], event)  # 1 and 2 win: tied for first on points
+    f.swiss_round_played(people["arbiter"], event)  # 1 and 2 win: tied for first on points
     playoff = swiss.blitz_playoff_create(actor=people["arbiter"], event=event)
     assert sorted(e.name for e in playoff.entrants.all())[0] == "Gijs de Gast"
     assert playoff.entrants.filter(member__isnull=True, guest_name="Gijs de Gast").exists()

@@ -14,7 +14,6 @@ from django.db import connection
 from django.db.models import Q
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from django.utils import timezone
 
 from competition.history import selectors as history
 from competition.models import Game, Half, Player, Prize, Season, Standing
@@ -26,18 +25,11 @@ from competition.season.standings import recalculate_season
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("club_today")]
 
 TODAY = dt.date(2026, 11, 30)  # the current season's summer half has begun
 GAMES = {"1-0", "0-1", "1/2-1/2"}
 RESULTS = ["1-0", "1/2-1/2", "0-1", "1-0F", "1-0", "0-1"]
-
-
-@pytest.fixture(autouse=True)
-def club_today(monkeypatch):
-    real_now = timezone.now
-    offset = TODAY - timezone.localdate(real_now())
-    monkeypatch.setattr(timezone, "now", lambda: real_now() + offset)
 
 
 def club_history(earlier: int, players: int, seed: int = 7, played: int = 3) -> list[Season]:

@@ -1,13 +1,13 @@
 """A hung Redis (it accepts the connection and never answers) must not stall the site
-(issue 12, findings 4 and 5): a page and a sign-in answer within about a second, a task
-that cannot be queued is given up quickly, and while Redis is unreachable the sign-in
-rate limit still holds, counted in the web process."""
+(issue 12, findings 4 and 5): a page and a sign-in pay one short socket timeout in all
+(the breaker skips Redis after it), a task that cannot be queued is given up after one
+try, and while Redis is unreachable the sign-in rate limit still holds, counted in the
+web process. Counted, not timed: what it costs in seconds is a benchmark's to measure."""
 
 from __future__ import annotations
 
 import socket
 import threading
-import time
 import uuid
 
 import pytest
@@ -90,10 +90,20 @@ def hung_redis():
     silent.close()
 
 
-def _timed(fn, *args, **kwargs):
-    start = time.monotonic()
-    result = fn(*args, **kwargs)
-    return result, time.monotonic() - start
+@pytest.fixture
+def timeouts(monkeypatch):
+    """The Redis calls that waited for their socket timeout (each trips the breaker). The
+    breaker stays open for the whole test, so a slow machine does not close it again."""
+    paid: list[None] = []
+    real_trip = resilient.breaker.trip
+
+    def trip() -> None:
+        paid.append(None)
+        real_trip()
+
+    monkeypatch.setattr(resilient.breaker, "trip", trip)
+    with override_settings(CACHE_RETRY_SECONDS=3600):
+        yield paid
 
 
 def _member() -> str:
@@ -103,27 +113,44 @@ def _member() -> str:
     return email
 
 
-def test_pages_answer_within_a_second_while_redis_hangs(hung_redis):
+def test_the_socket_timeouts_are_short():
+    """What a hung Redis costs one call: the socket timeout, for the cache and the broker."""
+    assert settings.REDIS_SOCKET_TIMEOUT <= 0.5
+    options = settings.REDIS_BROKER_TRANSPORT_OPTIONS
+    assert options["socket_connect_timeout"] == options["socket_timeout"] == settings.REDIS_SOCKET_TIMEOUT
+    assert options["max_retries"] == 0
+
+
+def test_pages_pay_one_timeout_in_all_while_redis_hangs(hung_redis, timeouts):
+    """A page answers within about a second: the first cache call waits for its timeout,
+    the breaker opens, and every later call (of that page and the next) skips Redis."""
     f.season(players=4)
     for url in ("/", "/standings/", "/rules/", "/calendar/", "/evenings/"):
-        response, seconds = _timed(Client().get, url)
+        response = Client().get(url)
         assert response.status_code == 200, url
-        assert seconds < 1.0, f"{url} took {seconds:.2f} s"
+        assert len(timeouts) == 1, url
+    assert resilient.breaker.is_open()
 
 
-def test_sign_in_answers_within_a_second_while_redis_hangs(hung_redis):
+def test_sign_in_pays_one_timeout_while_redis_hangs(hung_redis, timeouts):
     email = _member()
     client = Client()
-    response, seconds = _timed(client.post, reverse("account_login"),
-                               {"login": email, "password": PASSWORD})
+    response = client.post(reverse("account_login"), {"login": email, "password": PASSWORD})
     assert response.status_code == 302 and client.session.get("_auth_user_id")
-    assert seconds < 1.0, f"sign-in took {seconds:.2f} s"
+    assert len(timeouts) == 1
 
 
-def test_a_task_that_cannot_be_queued_is_given_up_within_a_second(hung_redis):
-    queued, seconds = _timed(enqueue, "competition.tasks.recalculate_half", 0)
+def test_a_task_that_cannot_be_queued_is_given_up_after_one_try(hung_redis, caplog):
+    """One publish, bounded by the broker's socket timeouts, no retries; then the caller
+    carries on and the warning names who does the work instead."""
+    assert app.conf.broker_connection_timeout == settings.REDIS_SOCKET_TIMEOUT
+    assert app.conf.task_publish_retry is False
+    assert app.conf.broker_transport_options["max_retries"] == 0
+    with caplog.at_level("WARNING", logger="core.jobs"):
+        queued = enqueue("competition.tasks.recalculate_half", 0)
     assert queued is False
-    assert seconds < 1.5, f"queueing took {seconds:.2f} s"
+    warnings = [r for r in caplog.records if r.getMessage().startswith("could not queue")]
+    assert len(warnings) == 1
 
 
 def test_the_sign_in_rate_limit_holds_per_process_while_redis_hangs(hung_redis):

@@ -12,22 +12,10 @@ from competition import audit
 from competition.models import Result, StandingsSnapshot
 from competition.season import services
 from core import pagecache
-from core.pagecache import cache
-from pairing.services import evening_pair_and_publish, tempo_request
+from pairing.services import tempo_request
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def club(django_capture_on_commit_callbacks):
-    cache.clear()
-    s = f.season(players=6)
-    evening = f.playing_evenings(s)[0]
-    with django_capture_on_commit_callbacks(execute=True):
-        evening_pair_and_publish(actor=None, system=True, evening_id=evening.pk,
-                                 now=evening.deadline)
-    return s, evening
 
 
 def version() -> int:
@@ -35,9 +23,9 @@ def version() -> int:
 
 
 def test_a_result_moves_the_pages_on_once_and_only_after_the_standings_are_stored(
-    club, django_capture_on_commit_callbacks
+    paired_club, django_capture_on_commit_callbacks
 ):
-    s, evening = club
+    s, evening = paired_club
     game = evening.games.order_by("board").first()
     seen: list[tuple[int, bool]] = []  # (version, standings stored?) at every bump
     real_bump = pagecache._bump
@@ -56,9 +44,9 @@ def test_a_result_moves_the_pages_on_once_and_only_after_the_standings_are_store
 
 
 def test_a_write_that_does_not_recalculate_moves_the_pages_on_once(
-    club, django_capture_on_commit_callbacks, monkeypatch
+    paired_club, django_capture_on_commit_callbacks, monkeypatch
 ):
-    s, evening = club
+    s, evening = paired_club
     game = evening.games.order_by("board").first()
     before = version()
     with django_capture_on_commit_callbacks(execute=True):
@@ -68,9 +56,9 @@ def test_a_write_that_does_not_recalculate_moves_the_pages_on_once(
 
 
 def test_a_sign_off_for_several_unpaired_evenings_moves_only_those_evenings_pages(
-    club, django_capture_on_commit_callbacks
+    paired_club, django_capture_on_commit_callbacks
 ):
-    s, _evening = club
+    s, _evening = paired_club
     later = f.playing_evenings(s)[-3:]  # still to come: not counted, not paired
     player = s.players.order_by("start").first()
     before = version()
@@ -84,7 +72,7 @@ def test_a_sign_off_for_several_unpaired_evenings_moves_only_those_evenings_page
     ]
 
 
-def test_a_rolled_back_write_moves_nothing(club, django_capture_on_commit_callbacks):
+def test_a_rolled_back_write_moves_nothing(paired_club, django_capture_on_commit_callbacks):
     from django.db import transaction
 
     before = version()
@@ -95,8 +83,8 @@ def test_a_rolled_back_write_moves_nothing(club, django_capture_on_commit_callba
     assert version() == before
 
 
-def test_the_audit_trail_only_records(club, django_capture_on_commit_callbacks):
-    s, evening = club
+def test_the_audit_trail_only_records(paired_club, django_capture_on_commit_callbacks):
+    s, evening = paired_club
     before = version()
     with django_capture_on_commit_callbacks(execute=True):
         audit.record(actor=None, action=audit.Action.EVENING_UPDATE, evening=evening)

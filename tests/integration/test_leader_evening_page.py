@@ -6,19 +6,13 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
 
 from competition.models import AuditRecord, Registration
 from pairing import services
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def english():
-    with translation.override("en"):
-        yield
 
 
 def leader_client(client, leader=None):

@@ -85,3 +85,13 @@ def test_load_demo_builds_three_clubs_from_the_three_rulebooks():
         "de-ladder", next(s for s in clubs if s not in ("de-ladder", "keizer-klassiek"))}
     assert not User.objects.get(email="leider@ladder.demo.club").memberships.exclude(
         club__slug="de-ladder").exists()
+@pytest.mark.django_db(transaction=True)  # each write commits, its e-mails go out then
+@override_settings(DEBUG=True, EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend")
+def test_load_demo_sends_no_mail_and_leaves_the_mail_setting_as_it_was(mailoutbox):
+    """The demo's evenings are published with notices; none of them leaves the machine
+    (nor lands in an outbox), and the club's own mail setting is back afterwards."""
+    from django.conf import settings
+
+    call_command("load_demo", "--one-club", stdout=StringIO(), stderr=StringIO())
+    assert mailoutbox == []
+    assert settings.EMAIL_BACKEND == "django.core.mail.backends.locmem.EmailBackend"

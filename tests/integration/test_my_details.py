@@ -14,11 +14,9 @@ import json
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
 from icalendar import Calendar
 
 from competition.audit import text as audit_text
-from competition.demo import build_demo
 from competition.events import services as events
 from competition.models import (
     AuditAction,
@@ -32,23 +30,9 @@ from competition.season import selectors
 from members import profile
 from members.models import User
 from pairing.services import evening_pair_and_publish, pairing_add_player, pairing_remove_player
-from tests.transactions import rolled_back
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("club_today")]
 TODAY = dt.date(2026, 11, 30)
-
-
-@pytest.fixture(scope="module")
-def demo(django_db_setup, django_db_blocker):
-    with django_db_blocker.unblock(), rolled_back():
-        yield build_demo(today=TODAY)
-
-
-@pytest.fixture(autouse=True)
-def club_today(monkeypatch):
-    real_now = timezone.now
-    offset = TODAY - timezone.localdate(real_now())
-    monkeypatch.setattr(timezone, "now", lambda: real_now() + offset)
 
 
 def me() -> User:

@@ -11,7 +11,7 @@ import datetime as dt
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
 
 from competition.models import Attendance, AuditRecord, Registration
 from competition.scoring.keizer import absence_with_notice_scores
@@ -21,20 +21,6 @@ from tests import factories as f
 
 pytestmark = pytest.mark.django_db
 DAY = dt.timedelta(days=1)
-
-
-@pytest.fixture(autouse=True)
-def english():
-    with translation.override("en"):
-        yield
-
-
-@pytest.fixture
-def at(monkeypatch):
-    def set_(moment: dt.datetime) -> None:
-        monkeypatch.setattr(timezone, "now", lambda: moment)
-
-    return set_
 
 
 def signed_in(client, user):

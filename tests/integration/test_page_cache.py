@@ -8,25 +8,14 @@ from django.urls import reverse
 from competition.pages.views import STANDINGS_PARAMS
 from competition.season import services
 from core.pagecache import cache
-from pairing.services import evening_pair_and_publish
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def club(django_capture_on_commit_callbacks):
-    cache.clear()
-    s = f.season(players=6)
-    evening = f.playing_evenings(s)[0]
-    with django_capture_on_commit_callbacks(execute=True):
-        evening_pair_and_publish(actor=None, system=True, evening_id=evening.pk, now=evening.deadline)
-    return s, evening
-
-
 @override_settings(PAGE_CACHE_SECONDS=600)
 def test_a_second_visit_is_served_from_the_cache_without_queries(
-    client, club, django_assert_max_num_queries
+    client, paired_club, django_assert_max_num_queries
 ):
     url = reverse("competition:standings")
     first = client.get(url)
@@ -38,8 +27,8 @@ def test_a_second_visit_is_served_from_the_cache_without_queries(
 
 
 @override_settings(PAGE_CACHE_SECONDS=600)
-def test_a_new_result_is_visible_at_once(client, club, django_capture_on_commit_callbacks):
-    s, evening = club
+def test_a_new_result_is_visible_at_once(client, paired_club, django_capture_on_commit_callbacks):
+    s, evening = paired_club
     url = reverse("competition:evening", args=[evening.date.isoformat()])
     before = client.get(url).content.decode()
     game = evening.games.order_by("board").first()
@@ -50,19 +39,19 @@ def test_a_new_result_is_visible_at_once(client, club, django_capture_on_commit_
 
 
 @override_settings(PAGE_CACHE_SECONDS=600)
-def test_signed_in_members_and_other_languages_get_their_own_page(client, club):
+def test_signed_in_members_and_other_languages_get_their_own_page(client, paired_club):
     url = reverse("competition:home")
     visitor = client.get(url, HTTP_ACCEPT_LANGUAGE="nl").content.decode()
     english = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert 'lang="nl"' in visitor and 'lang="en"' in english
-    s, _ = club
+    s, _ = paired_club
     client.force_login(s.players.first().member)
     member = client.get(url).content.decode()
     assert member != visitor and "Sign out" in member or "Uitloggen" in member
 
 
 @override_settings(PAGE_CACHE_SECONDS=600)
-def test_public_pages_set_no_cookie_so_they_can_be_cached(client, club):
+def test_public_pages_set_no_cookie_so_they_can_be_cached(client, paired_club):
     for name in ("competition:home", "competition:standings", "competition:calendar",
                  "competition:rules", "competition:evenings"):
         response = client.get(reverse(name))
@@ -71,9 +60,9 @@ def test_public_pages_set_no_cookie_so_they_can_be_cached(client, club):
 
 @override_settings(PAGE_CACHE_SECONDS=600)
 def test_a_sign_off_before_the_pairing_refreshes_its_evening_page_only(
-    client, club, django_capture_on_commit_callbacks, django_assert_max_num_queries
+    client, paired_club, django_capture_on_commit_callbacks, django_assert_max_num_queries
 ):
-    s, _ = club
+    s, _ = paired_club
     later = f.playing_evenings(s)[-1]
     evening_url = reverse("competition:evening", args=[later.date.isoformat()])
     standings_url = reverse("competition:standings")
@@ -90,7 +79,7 @@ def test_a_sign_off_before_the_pairing_refreshes_its_evening_page_only(
 
 @override_settings(PAGE_CACHE_SECONDS=600)
 def test_while_one_visitor_renders_a_new_version_the_others_get_the_previous_one(
-    client, club, django_capture_on_commit_callbacks, django_assert_max_num_queries
+    client, paired_club, django_capture_on_commit_callbacks, django_assert_max_num_queries
 ):
     from core import pagecache
     url = reverse("competition:standings")
@@ -112,11 +101,11 @@ def test_while_one_visitor_renders_a_new_version_the_others_get_the_previous_one
 
 @override_settings(PAGE_CACHE_SECONDS=600, PAGE_STALE_SECONDS=5)
 def test_a_change_reaches_visitors_within_the_stale_window(
-    client, club, django_capture_on_commit_callbacks, monkeypatch
+    client, paired_club, django_capture_on_commit_callbacks, monkeypatch
 ):
     import time as clock
 
-    s, evening = club
+    s, evening = paired_club
     url = reverse("competition:evening", args=[evening.date.isoformat()])
     before = client.get(url).content.decode()
     game = evening.games.order_by("board").first()
@@ -130,9 +119,9 @@ def test_a_change_reaches_visitors_within_the_stale_window(
 
 @override_settings(PAGE_CACHE_SECONDS=600)
 def test_signed_in_members_reuse_the_standings_body_and_render_only_their_header(
-    client, club, django_assert_max_num_queries
+    client, paired_club, django_assert_max_num_queries
 ):
-    s, _evening = club
+    s, _evening = paired_club
     first, second = (p.member for p in s.players.order_by("start")[:2])
     url = reverse("competition:standings_half", args=[s.slug, "winter"])
     client.force_login(first)
@@ -153,7 +142,7 @@ def test_signed_in_members_reuse_the_standings_body_and_render_only_their_header
 
 
 @override_settings(PAGE_CACHE_SECONDS=600)
-def test_junk_query_strings_are_served_from_one_stored_page(client, club, monkeypatch):
+def test_junk_query_strings_are_served_from_one_stored_page(client, paired_club, monkeypatch):
     """A hundred ``?cb=N`` visits render the page once and store one entry."""
     from core import pagecache
     stored: list[str] = []
@@ -173,8 +162,8 @@ def test_junk_query_strings_are_served_from_one_stored_page(client, club, monkey
 
 
 @override_settings(PAGE_CACHE_SECONDS=600)
-def test_the_parameters_a_page_uses_still_give_their_own_page(client, club):
-    s, _ = club
+def test_the_parameters_a_page_uses_still_give_their_own_page(client, paired_club):
+    s, _ = paired_club
     url = reverse("competition:standings_half", args=[s.slug, "winter"])
     short = client.get(url).content
     long = client.get(url, {"all": "1"}).content

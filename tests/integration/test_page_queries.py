@@ -11,7 +11,6 @@ import datetime as dt
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from django.utils import timezone
 
 from competition.models import Attendance, Evening, Player, PlayerKind, Season
 from competition.season import services
@@ -20,19 +19,11 @@ from members.models import User
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("club_today")]
 
 TODAY = dt.date(2026, 11, 30)  # a Monday, five winter evenings played
 PLAYED = 5
 RESULTS = ["1-0", "0-1", "1/2-1/2", "1-0", "0-1F", "postponed"]
-
-
-@pytest.fixture(autouse=True)
-def club_today(monkeypatch):
-    """The site's today is TODAY, whatever day the suite runs."""
-    real_now = timezone.now
-    offset = TODAY - timezone.localdate(real_now())
-    monkeypatch.setattr(timezone, "now", lambda: real_now() + offset)
 
 
 def build_club(size: int) -> tuple[Season, User]:

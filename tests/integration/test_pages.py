@@ -11,35 +11,15 @@ import re
 
 import pytest
 from django.conf import settings
-from django.utils import timezone
 from pytest_django.asserts import assertContains, assertNotContains
 
-from competition.demo import build_demo
 from competition.models import Evening, EveningKind, EveningStatus, Game, Player, Standing
 from members.models import User
-from tests.transactions import rolled_back
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("club_today")]
 
 TODAY = dt.date(2026, 11, 30)  # a Monday: ten winter evenings played, summer to come
 PLAYERS = 30
-
-
-@pytest.fixture(scope="module")
-def demo(django_db_setup, django_db_blocker):
-    """The demo club, built once for this module and rolled back after it; each test runs
-    in a savepoint inside this transaction."""
-    with django_db_blocker.unblock(), rolled_back():
-        season = build_demo(today=TODAY)
-        yield season
-
-
-@pytest.fixture(autouse=True)
-def club_today(monkeypatch):
-    """The site's today is TODAY, whatever day the suite runs."""
-    real_now = timezone.now
-    offset = TODAY - timezone.localdate(real_now())
-    monkeypatch.setattr(timezone, "now", lambda: real_now() + offset)
 
 
 def member(email: str) -> User:

@@ -10,7 +10,6 @@ import pytest
 from django.core import mail
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
-from django.utils import translation
 
 from competition.models import AuditRecord, Bye, Evening, Game, Registration, Result
 from competition.season import services as competition_services
@@ -19,12 +18,6 @@ from tests import factories as f
 
 pytestmark = pytest.mark.django_db
 MINUTE = dt.timedelta(minutes=1)
-
-
-@pytest.fixture(autouse=True)
-def english():
-    with translation.override("en"):
-        yield
 
 
 @pytest.fixture

@@ -72,7 +72,7 @@ from pairing import services as tempo
 from pairing.services import evening_pair_and_publish
 from tests.transactions import rolled_back
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("club_today")]
 
 TODAY = dt.date(2026, 11, 30)  # a Monday: ten winter evenings played, summer to come
 ROLES = ("visitor", "player", "arbiter", "leader", "administrator", "registered")
@@ -207,14 +207,6 @@ def world(django_db_setup, django_db_blocker):
             pending=pending.pk,
             my_token=token,
         )
-
-
-@pytest.fixture(autouse=True)
-def club_today(monkeypatch):
-    """The site's today is TODAY, whatever day the suite runs."""
-    real_now = timezone.now
-    offset = TODAY - timezone.localdate(real_now())
-    monkeypatch.setattr(timezone, "now", lambda: real_now() + offset)
 
 
 # --- What a write posts and what it changes -------------------------------------------------

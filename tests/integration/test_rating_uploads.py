@@ -272,19 +272,36 @@ def test_the_starting_order_uses_the_competitions_rating_kind():
                        (players[0].member_id, 1500)]
 
 
-def test_the_leader_sets_the_competitions_ratings_on_the_settings_page(leader_client):
+def test_the_leader_sets_the_starting_orders_rating_on_the_settings_page(leader_client):
+    """The season's page sets the rating of the starting order; the TRF export's rating is
+    set in one place, with the export (where the rating officer looks), and the season's
+    page shows it with a link there. A posted trf_rating changes nothing."""
     season = f.season(players=2)
     page = leader_client.get(reverse("competition:leader_season", args=[season.slug])).content.decode()
-    assert 'name="start_rating"' in page and 'name="trf_rating"' in page
+    assert 'name="start_rating"' in page and 'name="trf_rating"' not in page
+    assert reverse("ratings:export", args=[season.slug]) in page
     leader_client.post(reverse("ratings:competition_ratings", args=[season.slug]),
                        {"start_rating": "fide", "trf_rating": "knsb"})
     competition = Competition.objects.get(season=season)
-    assert (competition.start_rating, competition.trf_rating) == ("fide", "knsb")
+    assert (competition.start_rating, competition.trf_rating) == ("fide", "fide")
     record = AuditRecord.objects.get(action="competition.ratings")
     assert record.before == {"start_rating": "knsb", "trf_rating": "fide"}
+    assert record.after == {"start_rating": "fide", "trf_rating": "fide"}
     with pytest.raises(PermissionDenied):
         services.competition_set_ratings(actor=f.member(role="arbiter"), competition=competition,
                                          start_rating="knsb", trf_rating="knsb")
+
+
+def test_the_season_page_shows_the_trf_exports_rating_as_set_with_the_export(leader_client):
+    season = f.season(players=2)
+    leader_client.post(reverse("ratings:export", args=[season.slug]),
+                       {"city": "", "arbiter": "", "rating": "knsb"})
+    assert Competition.objects.get(season=season).trf_rating == "knsb"
+    page = leader_client.get(reverse("competition:leader_season", args=[season.slug]),
+                             HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    shown = page[page.index('id="trf-rating"'):]
+    shown = shown[:shown.index("</p>")]
+    assert "KNSB" in shown and "export voor de ratingverwerking" in shown
 
 
 def test_a_member_edit_with_a_fide_start_keeps_the_rating_on_1_september(leader_client):

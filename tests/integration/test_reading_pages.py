@@ -9,22 +9,12 @@ import re
 from decimal import Decimal
 
 import pytest
-from django.db import transaction
-from django.utils import timezone
 
-from competition.demo import build_demo
 from competition.models import EveningKind, Standing
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("club_today")]
 
 TODAY = dt.date(2026, 11, 30)
-
-
-@pytest.fixture(scope="module")
-def demo(django_db_setup, django_db_blocker):
-    with django_db_blocker.unblock(), transaction.atomic():
-        yield build_demo(today=TODAY)
-        transaction.set_rollback(True)
 
 
 @pytest.fixture(autouse=True)
@@ -34,13 +24,6 @@ def _language_restored():
 
     yield
     translation.deactivate()
-
-
-@pytest.fixture(autouse=True)
-def club_today(monkeypatch):
-    real_now = timezone.now
-    offset = TODAY - timezone.localdate(real_now())
-    monkeypatch.setattr(timezone, "now", lambda: real_now() + offset)
 
 
 def body_rows(html: str) -> list[str]:

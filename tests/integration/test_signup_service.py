@@ -18,12 +18,6 @@ pytestmark = pytest.mark.django_db
 HOUR = dt.timedelta(hours=1)
 
 
-@pytest.fixture(autouse=True)
-def english():
-    with translation.override("en"):
-        yield
-
-
 @pytest.fixture
 def season():
     return f.season(players=4, flexible=2)

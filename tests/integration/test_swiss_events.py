@@ -33,11 +33,6 @@ HALF = Fraction(1, 2)
 MATCHES = [(2, 0), (Fraction(3, 2), HALF), (1, 1), (HALF, Fraction(3, 2)), (0, 2)]
 
 
-@pytest.fixture
-def people():
-    return {"leader": f.leader(), "arbiter": f.arbiter()}
-
-
 def enter(event, leader, count, *, ratings=None, names=None):
     ratings = ratings or [1500 + 37 * ((i * 7) % count) for i in range(count)]
     for i in range(count):

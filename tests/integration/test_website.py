@@ -11,9 +11,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
-from django.utils import timezone
 
-from competition.demo import build_demo
 from competition.models import (
     AuditAction,
     AuditRecord,
@@ -24,26 +22,12 @@ from competition.models import (
 )
 from competition.website.services import website_embed_origins_set
 from members.models import User
-from tests.transactions import rolled_back
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("club_today")]
 
 TODAY = dt.date(2026, 11, 30)
 EMBEDS = ("website:embed_standings", "website:embed_pairing", "website:embed_results")
 ATOM = "{http://www.w3.org/2005/Atom}"
-
-
-@pytest.fixture(scope="module")
-def demo(django_db_setup, django_db_blocker):
-    with django_db_blocker.unblock(), rolled_back():
-        yield build_demo(today=TODAY)
-
-
-@pytest.fixture(autouse=True)
-def club_today(monkeypatch):
-    real_now = timezone.now
-    offset = TODAY - timezone.localdate(real_now())
-    monkeypatch.setattr(timezone, "now", lambda: real_now() + offset)
 
 
 def leader() -> User:

@@ -13,15 +13,28 @@ too), printed once beside its address, never the published one and stored nowher
 
 import logging
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
-from django.test.utils import override_settings
 
 from competition.demo import PASSWORD, build_demo, build_other_clubs
 from competition.models import Season
 from config.celery import app
 from members.models import User
+
+
+@contextmanager
+def _no_mail_sent() -> Iterator[None]:
+    """The notices of the demo's evenings go nowhere: Django reads ``EMAIL_BACKEND`` at
+    each send, and the dummy backend drops every message."""
+    before = settings.EMAIL_BACKEND
+    settings.EMAIL_BACKEND = "django.core.mail.backends.dummy.EmailBackend"
+    try:
+        yield
+    finally:
+        settings.EMAIL_BACKEND = before
 
 
 class Command(BaseCommand):
@@ -57,7 +70,7 @@ class Command(BaseCommand):
         eager = app.conf.task_always_eager
         app.conf.task_always_eager = True
         try:
-            with override_settings(EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend"):
+            with _no_mail_sent():
                 season = build_demo(password=password)
                 others = [] if one_club else build_other_clubs(password=password)
         finally:

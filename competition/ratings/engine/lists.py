@@ -53,7 +53,6 @@ from .errors import (
 FIDE_TXT = "fide_txt"
 FIDE_XML = "fide_xml"
 CSV = "csv"
-FORMATS = (FIDE_TXT, FIDE_XML, CSV)
 
 MAX_RATING = 3500
 PROGRESS_EVERY = 20_000  # lines (or players) between two progress reports

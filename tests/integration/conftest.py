@@ -1,0 +1,66 @@
+"""Fixtures the integration tests share. Every test starts in the test settings' language
+(English) already (tests/conftest.py), so no module sets it itself.
+
+A module that plays on a fixed day names it ``TODAY`` and asks for ``club_today`` (the
+site's clock moved to that day) and, where it reads the demo club, ``demo``."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+
+import pytest
+from django.utils import timezone
+
+from competition.demo import build_demo
+from core.pagecache import cache
+from pairing.services import evening_pair_and_publish
+from tests import factories as f
+from tests.transactions import rolled_back
+
+
+@pytest.fixture
+def club_today(request, monkeypatch):
+    """The site's today is the module's ``TODAY``, whatever day the suite runs (the time
+    of day runs on)."""
+    today: dt.date = request.module.TODAY
+    real_now = timezone.now
+    offset = today - timezone.localdate(real_now())
+    monkeypatch.setattr(timezone, "now", lambda: real_now() + offset)
+
+
+@pytest.fixture(scope="module")
+def demo(request, django_db_setup, django_db_blocker):
+    """The demo club on the module's ``TODAY``, built once for the module and rolled back
+    after it; each test runs in a savepoint inside this transaction."""
+    with django_db_blocker.unblock(), rolled_back():
+        yield build_demo(today=request.module.TODAY)
+
+
+@pytest.fixture
+def at(monkeypatch) -> Callable[[dt.datetime], None]:
+    """Set the site's clock to a moment (it stands still there)."""
+
+    def set_(moment: dt.datetime) -> None:
+        monkeypatch.setattr(timezone, "now", lambda: moment)
+
+    return set_
+
+
+@pytest.fixture
+def people() -> dict:
+    """A leader and an arbiter."""
+    return {"leader": f.leader(), "arbiter": f.arbiter()}
+
+
+@pytest.fixture
+def paired_club(django_capture_on_commit_callbacks):
+    """A season of six with its first evening paired and published (its after-commit work
+    run), and an empty page cache: (season, evening)."""
+    cache.clear()
+    s = f.season(players=6)
+    evening = f.playing_evenings(s)[0]
+    with django_capture_on_commit_callbacks(execute=True):
+        evening_pair_and_publish(actor=None, system=True, evening_id=evening.pk,
+                                 now=evening.deadline)
+    return s, evening
