@@ -430,7 +430,7 @@ def renumber(objects: Sequence[Any], field: str) -> None:
 
 def _registration_check(
     *, by_leader: bool, player: Player, evening: Evening, status: str, now: dt.datetime,
-    force_majeure: bool = False,
+    force_majeure: bool = False, current: str | None = None,
 ) -> SignupDecision:
     """The status ``registration_set`` saves for this evening, or the ValidationError it
     refuses with: the one check behind the service and ``can_register``."""
@@ -460,6 +460,7 @@ def _registration_check(
             deadline=evening.deadline,
             by_leader=by_leader,
             force_majeure=force_majeure,
+            current=current,
         )
     except SignupRefused as exc:
         raise ValidationError(
@@ -521,9 +522,10 @@ def registration_set(
     }
     saved: list[Registration] = []
     for evening in locked:
-        decision = _registration_check(by_leader=by_leader, player=player, evening=evening,
-                                       status=status, now=now, force_majeure=force_majeure)
         reg = existing.get(evening.pk)
+        decision = _registration_check(by_leader=by_leader, player=player, evening=evening,
+                                       status=status, now=now, force_majeure=force_majeure,
+                                       current=reg.status if reg else None)
         before = {"status": reg.status, "force_majeure": reg.force_majeure} if reg else None
         if reg is None:
             reg = Registration(evening=evening, player=player)

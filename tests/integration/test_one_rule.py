@@ -223,3 +223,22 @@ def test_refused_parameters_are_said_in_dutch():
         services.competition_set_parameters(actor=f.admin(), competition=s.competition,
                                             system="classic", overrides={"step": -1})
     assert refused.value.message_dict == {"parameters": ["De stap mag niet negatief zijn."]}
+
+
+def test_saving_an_in_time_sign_off_again_after_the_deadline_keeps_the_notice():
+    """Found while putting "late" in one place: the service passed no current status, so
+    the engine turned an earlier absence with notice into one without."""
+    from competition.models import Attendance, Registration
+    from competition.season import services
+    from tests import factories as f
+
+    season = f.season(players=4)
+    evening = f.playing_evenings(season)[0]
+    player = season.players.select_related("member").first()
+    services.registration_set(actor=player.member, player=player, evenings=[evening],
+                              status=Attendance.ABSENT_WITH_NOTICE,
+                              now=evening.deadline - dt.timedelta(days=1))
+    services.registration_set(actor=player.member, player=player, evenings=[evening],
+                              status=Attendance.ABSENT_WITH_NOTICE,
+                              now=evening.deadline + dt.timedelta(hours=1))
+    assert Registration.objects.get(evening=evening, player=player).status == Attendance.ABSENT_WITH_NOTICE

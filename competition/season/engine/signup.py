@@ -101,11 +101,17 @@ def decide_signup(
     deadline: dt.datetime,
     by_leader: bool,
     force_majeure: bool = False,
+    current: str | None = None,
 ) -> SignupDecision:
-    """The status a request results in, or SignupRefused with the reason."""
+    """The status a request results in, or SignupRefused with the reason. ``current``
+    is the player's status for the evening now: a sign-off given in time stays with
+    notice when the same sign-off is saved again after the deadline (docs/rules.md 3:
+    what counts is when he signed off, not when the form was last sent)."""
     if requested not in STATUSES:
         raise SignupRefused(Refusal.UNKNOWN_STATUS, status=requested)
     late = is_late(now, deadline)
+    if late and requested == ABSENT_WITH_NOTICE and current == ABSENT_WITH_NOTICE:
+        return SignupDecision(ABSENT_WITH_NOTICE, late)
     if by_leader:
         if late and requested == ABSENT_WITH_NOTICE and not force_majeure:
             return SignupDecision(ABSENT_WITHOUT_NOTICE, late)

@@ -156,3 +156,16 @@ def test_every_refusal_carries_its_code():
                       deadline=dt.datetime(2026, 1, 2), by_leader=False)
     assert refused.value.code is Refusal.FLEXIBLE_SIGNS_UP_OR_NOT
     assert str(refused.value) == Refusal.FLEXIBLE_SIGNS_UP_OR_NOT.value
+
+
+@pytest.mark.parametrize("by_leader", [False, True])
+def test_a_sign_off_given_in_time_keeps_its_notice_when_saved_again_late(by_leader):
+    """Sending the same sign-off again after the deadline (a second tab, the form for
+    several evenings) does not cost the player his notice; a present player who signs
+    off late is still without notice."""
+    again = decide_signup(fixed=True, requested=ABSENT_WITH_NOTICE, now=AFTER, deadline=DEADLINE,
+                          by_leader=by_leader, current=ABSENT_WITH_NOTICE)
+    assert again.status == ABSENT_WITH_NOTICE and again.late
+    late = decide_signup(fixed=True, requested=ABSENT_WITH_NOTICE, now=AFTER, deadline=DEADLINE,
+                         by_leader=by_leader, current=PRESENT)
+    assert late.status == ABSENT_WITHOUT_NOTICE
