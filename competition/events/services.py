@@ -63,6 +63,7 @@ from .selectors import (
     result_text,
     tied_for_first,
 )
+from .texts import trf_refusal
 
 RAPID_ROUNDS = 9  # docs/rules.md 7
 RAPID_ROUND_START = dt.time(20, 30)  # docs/rules.md 7: rounds on a rapid evening start 20:30
@@ -697,7 +698,7 @@ def event_from_trf(
     try:
         parsed = trf.parse(text)
     except trf.TrfError as exc:
-        raise ValidationError(_("The TRF file cannot be read: %(e)s") % {"e": exc}) from exc
+        raise ValidationError(_("The TRF file cannot be read: %(e)s") % {"e": trf_refusal(exc)}) from exc
     if not parsed.players:
         raise ValidationError(_("The TRF file has no players."))
     counts = Counter(_name_key(p.name) for p in parsed.players)

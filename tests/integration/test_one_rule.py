@@ -3,6 +3,8 @@ the cases where a restated copy would differ (the deadline's own minute, a club-
 match on the ladder), and a button is offered exactly when its service takes it."""
 
 import datetime as dt
+import re
+import string
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -143,13 +145,16 @@ class _Rollback(Exception):
 
 def _code_tables():
     from competition.events.engine.dutch import BlitzRefusal
+    from competition.events.engine.trf import TrfRefusal
     from competition.events.services import blitz_refusal_texts
+    from competition.events.texts import trf_refusal_texts
     from competition.scoring.params import ParamRefusal
     from competition.season.engine.calendar import CalendarRefusal
     from competition.season.texts import calendar_refusal_texts, parameter_refusal_texts
 
     return [(Refusal, refusal_texts), (CalendarRefusal, calendar_refusal_texts),
-            (BlitzRefusal, blitz_refusal_texts), (ParamRefusal, parameter_refusal_texts)]
+            (BlitzRefusal, blitz_refusal_texts), (ParamRefusal, parameter_refusal_texts),
+            (TrfRefusal, trf_refusal_texts)]
 
 
 @pytest.mark.parametrize("codes, texts", _code_tables(), ids=lambda v: getattr(v, "__name__", ""))
@@ -161,6 +166,30 @@ def test_every_code_of_the_pure_rules_has_a_dutch_sentence(codes, texts):
     assert set(dutch) == set(codes)
     for code, text in dutch.items():
         assert text != english[code], f"{code.name} has no Dutch translation"
+
+
+@pytest.mark.parametrize("codes, texts", _code_tables(), ids=lambda v: getattr(v, "__name__", ""))
+def test_every_dutch_sentence_fills_in_only_the_parameters_of_its_code(codes, texts):
+    """The engine's English text names its parameters ({round}); the Dutch sentence names
+    only those (%(round)s), or wording the refusal would fail. The TRF reader's sentences
+    name all of them: each value points at what to correct in the file."""
+    with override("nl"):
+        dutch = texts()
+    for code, text in dutch.items():
+        engine = {name for _, name, _, _ in string.Formatter().parse(code.value) if name}
+        named = set(re.findall(r"%\((\w+)\)s", text))
+        assert named <= engine, code.name
+        if codes.__name__ == "TrfRefusal":
+            assert named == engine, code.name
+
+
+def test_every_field_a_trf_refusal_names_has_its_word():
+    from competition.events.engine.trf import TrfField
+    from competition.events.texts import trf_field_texts
+
+    with override("nl"):
+        assert set(trf_field_texts()) == set(TrfField)
+        assert trf_field_texts()[TrfField.START_NUMBER] == "startnummer"
 
 
 def test_a_refused_sign_up_is_said_in_dutch(client, at):

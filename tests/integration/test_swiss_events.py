@@ -438,9 +438,9 @@ def test_bad_trf_is_refused_with_the_line_and_nothing_is_created(people):
 @pytest.mark.parametrize(
     ("anna", "bram", "words"),
     [
-        ("   2 w 1", "   1 b -", "round 1: result '1' of 1 does not match '-' of 2"),
-        ("   2 b 1", "   1 w -", "round 1: result '1' of 1 does not match '-' of 2"),
-        ("   2 w +", "   1 b 0", "round 1: result '+' of 1 does not match '0' of 2"),
+        ("   2 w 1", "   1 b -", "round 1: result “1” of 1 does not match “-” of 2"),
+        ("   2 b 1", "   1 w -", "round 1: result “1” of 1 does not match “-” of 2"),
+        ("   2 w +", "   1 b 0", "round 1: result “+” of 1 does not match “0” of 2"),
         ("   2 w 1", "   1 w 0", "round 1: 1 and 2 both have white"),
     ],
 )

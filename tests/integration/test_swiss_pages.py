@@ -257,6 +257,32 @@ def test_leader_imports_a_trf_file(client, live_blitz):
     assert response.status_code == 200 and "line 1" in response.content.decode()
 
 
+_TWO = (
+    "012 Kapot\nXXR 1\n"
+    f"001    1      {'Anna Tie':<33} 1800 NED {'':>11} {'':10} {{points}}    1     2 w 1\n"
+    f"001    2      {'Bram Tie':<33} 1700 NED {'':>11} {'':10}  0.0    2     1 b {{theirs}}\n"
+)
+
+
+@pytest.mark.parametrize(("points", "theirs", "dutch"), [
+    (" 1.0", "-", "regel 3: ronde 1: uitslag “1” van 1 past niet bij “-” van 2."),
+    (" 1.5", "0", "regel 3: 1½ punten, maar de uitslagen tellen op tot 1."),
+])
+def test_a_bad_trf_upload_is_refused_in_dutch_naming_the_line(client, live_blitz, points, theirs, dutch):
+    event, leader, _ = live_blitz
+    client.force_login(leader)
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "nl"
+    events = SwissEvent.objects.count()
+    bad = SimpleUploadedFile("kapot.trf", _TWO.format(points=points, theirs=theirs).encode())
+    response = client.post(reverse("events:event_import"),
+                           {"season": event.season.slug, "name": "Kapot", "file": bad})
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert f"Het TRF-bestand kan niet worden gelezen: {dutch}" in page
+    assert "line 3" not in page and "round 1" not in page and "add up" not in page
+    assert SwissEvent.objects.count() == events
+
+
 def test_a_trf_upload_with_a_nul_in_a_name_gets_a_message_saves_nothing_and_leaves_no_file(
     client, live_blitz, settings, tmp_path
 ):

@@ -91,14 +91,14 @@ def read_next_round(text: str) -> NextRound:
         if code == "XXZ":
             for token in value.split():
                 if not (token.isascii() and token.isdigit()):
-                    raise trf.TrfError(line, f"XXZ: {token!r} is not a start number")
+                    raise trf.TrfError(line, trf.TrfRefusal.ABSENT_NOT_A_NUMBER, value=token)
                 if int(token) not in numbers:
-                    raise trf.TrfError(line, f"XXZ: start number {token} is not in the file")
+                    raise trf.TrfError(line, trf.TrfRefusal.ABSENT_NOT_IN_FILE, value=token)
                 absent.add(int(token))
         elif code == "XXR":
             text = value.strip()
             if not (text.isascii() and text.isdigit()) or int(text[:6]) > trf.MAX_ROUNDS:
-                raise trf.TrfError(line, f"XXR: {text!r} is not a number of rounds")
+                raise trf.TrfError(line, trf.TrfRefusal.BAD_ROUND_COUNT, value=text)
             total_rounds = int(value)
     return NextRound(trf.to_tournament(parsed), frozenset(numbers - absent), total_rounds)
 

@@ -13,22 +13,76 @@ then per round ten columns from 92: opponent (4), colour (w/b/-), result.
 from __future__ import annotations
 
 import datetime as dt
+import enum
 import re
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal
+from typing import Any, Literal
 
 from core.singleline import check_single_line, control_characters
 
 from .tiebreaks import Entrant, Kind, RoundResult, Tournament
 
 
-class TrfError(ValueError):
-    """A TRF file that cannot be read; the message names the line number."""
+class TrfField(enum.StrEnum):
+    """A numeric field a refusal names (``TrfRefusal``'s ``field``); the value is English."""
 
-    def __init__(self, line: int, message: str) -> None:
-        super().__init__(f"line {line}: {message}")
+    START_NUMBER = "start number"
+    RATING = "rating"
+    NATIONAL_RATING = "national rating"
+    POINTS = "points"
+    RANK = "rank"
+
+
+class TrfRefusal(enum.Enum):
+    """Why a TRF file cannot be read: a code the shell words in the member's language
+    (``competition.events.texts``); the value is the English text, filled in from
+    ``TrfError.params``."""
+
+    FIELD_MISSING = "{field} is missing"
+    FIELD_NOT_A_NUMBER = "{field} {value!r} is not a number"
+    FIELD_TOO_HIGH = "{field} {value} is above {max}"
+    POINTS_NOT_HALVES = "points {value!r} is not a multiple of 0.5"
+    ROUND_LAYOUT = "round {round}: expected 'oooo c r', got {value!r}"
+    OPPONENT_NOT_A_NUMBER = "round {round} opponent {value!r} is not a number"
+    BAD_COLOUR = "round {round}: colour {value!r} is not w, b or -"
+    UNKNOWN_RESULT = "round {round}: unknown result code {value!r}"
+    BYE_WITH_OPPONENT = "round {round}: bye {result!r} with opponent {opponent}"
+    RESULT_WITHOUT_OPPONENT = "round {round}: result {result!r} needs an opponent"
+    GAME_WITHOUT_COLOUR = "round {round}: a played game needs colour w or b"
+    RECORD_TOO_SHORT = "player record is shorter than {columns} columns"
+    TOO_MANY_ROUNDS = "more than {max} rounds"
+    CONTROL_CHARACTERS = "control characters in the record ({codes})"
+    UNKNOWN_RECORD = "unknown record {value!r}"
+    NUMBER_TWICE = "start number {number} already on line {first}"
+    NATIONAL_WITHOUT_PLAYER = "{federation} record for start number {number}, who is not in the file"
+    SECOND_PAIRING_BYE = (
+        "round {round}: a second pairing-allocated bye (U); {other} already has the one of this round"
+    )
+    OPPONENT_NOT_IN_FILE = "round {round}: opponent {opponent} is not in the file"
+    OPPONENT_DOES_NOT_LIST = "round {round}: opponent {opponent} does not list {number}"
+    RESULTS_DISAGREE = (
+        "round {round}: result {result!r} of {number} does not match {theirs!r} of {opponent}"
+    )
+    BOTH_WHITE = "round {round}: {number} and {opponent} both have white"
+    BOTH_BLACK = "round {round}: {number} and {opponent} both have black"
+    COLOURS_DISAGREE = "round {round}: {number} and {opponent} disagree on the colours"
+    POINTS_DO_NOT_ADD_UP = "points {points} but the results add up to {total}"
+    # The records ``report.read_next_round`` reads (TRF-26 XXZ, XXR).
+    ABSENT_NOT_A_NUMBER = "XXZ: {value!r} is not a start number"
+    ABSENT_NOT_IN_FILE = "XXZ: start number {value} is not in the file"
+    BAD_ROUND_COUNT = "XXR: {value!r} is not a number of rounds"
+
+
+class TrfError(ValueError):
+    """A TRF file that cannot be read: ``line`` is the line number, ``code`` says why and
+    ``params`` fill it in; ``str()`` is the English text (the command line)."""
+
+    def __init__(self, line: int, code: TrfRefusal, **params: Any) -> None:
         self.line = line
+        self.code = code
+        self.params = params
+        super().__init__(f"line {line}: {code.value.format(**params)}")
 
 
 # Result codes: points for a single game, and whether the game was played.
@@ -39,6 +93,7 @@ BYE_CODES = {"H": Fraction(1, 2), "F": Fraction(1), "U": Fraction(1), "Z": Fract
 RESULT_CODES = {**PLAYED_CODES, **UNRATED_CODES, **FORFEIT_CODES, **BYE_CODES}
 
 PLAYER_CODE = "001"
+PLAYER_COLUMNS = 89  # a player record reaches at least to the rank (86-89)
 RESULTS_COLUMN = 91  # 0-based start of round 1
 ROUND_WIDTH = 10
 # Limits that keep a hostile file cheap to refuse: no Swiss has more rounds, no rating is
@@ -106,14 +161,14 @@ class TrfFile:
 # ----------------------------------------------------------------------------------------
 
 
-def _int(field: str, line: int, what: str, default: int | None = None) -> int:
+def _int(field: str, line: int, what: TrfField, default: int | None = None) -> int:
     text = field.strip()
     if not text:
         if default is None:
-            raise TrfError(line, f"{what} is missing")
+            raise TrfError(line, TrfRefusal.FIELD_MISSING, field=what)
         return default
     if not (text.isascii() and text.isdigit()):  # '²'.isdigit() is true
-        raise TrfError(line, f"{what} {text!r} is not a number")
+        raise TrfError(line, TrfRefusal.FIELD_NOT_A_NUMBER, field=what, value=text)
     return int(text)
 
 
@@ -122,50 +177,52 @@ def _points(field: str, line: int) -> Fraction:
     try:
         value = Fraction(text)
     except ValueError:
-        raise TrfError(line, f"points {text!r} is not a number") from None
+        raise TrfError(line, TrfRefusal.FIELD_NOT_A_NUMBER, field=TrfField.POINTS, value=text) from None
     if value < 0 or value * 2 != int(value * 2):
-        raise TrfError(line, f"points {text!r} is not a multiple of 0.5")
+        raise TrfError(line, TrfRefusal.POINTS_NOT_HALVES, value=text)
     return value
 
 
 def _round(chunk: str, line: int, rnd: int) -> TrfRound:
     chunk = chunk.ljust(8)
-    where = f"round {rnd}"
     if chunk[4] != " " or chunk[6] != " ":
-        raise TrfError(line, f"{where}: expected 'oooo c r', got {chunk!r}")
-    opponent = _int(chunk[0:4], line, f"{where} opponent", default=0)
+        raise TrfError(line, TrfRefusal.ROUND_LAYOUT, round=rnd, value=chunk)
+    number = chunk[0:4].strip()
+    if number and not (number.isascii() and number.isdigit()):
+        raise TrfError(line, TrfRefusal.OPPONENT_NOT_A_NUMBER, round=rnd, value=number)
+    opponent = int(number or 0)
     colour = chunk[5].lower() if chunk[5] != " " else "-"
     result = chunk[7].upper() if chunk[7] != " " else "Z"
     if colour not in ("w", "b", "-"):
-        raise TrfError(line, f"{where}: colour {chunk[5]!r} is not w, b or -")
+        raise TrfError(line, TrfRefusal.BAD_COLOUR, round=rnd, value=chunk[5])
     if result not in RESULT_CODES:
-        raise TrfError(line, f"{where}: unknown result code {chunk[7]!r}")
+        raise TrfError(line, TrfRefusal.UNKNOWN_RESULT, round=rnd, value=chunk[7])
     if result in BYE_CODES and opponent:
-        raise TrfError(line, f"{where}: bye {result!r} with opponent {opponent}")
+        raise TrfError(line, TrfRefusal.BYE_WITH_OPPONENT, round=rnd, result=result, opponent=opponent)
     if result == "-" and not opponent:
         result = "Z"  # '0000 - -': not paired, same as a zero bye
     if result not in BYE_CODES and not opponent:
-        raise TrfError(line, f"{where}: result {result!r} needs an opponent")
+        raise TrfError(line, TrfRefusal.RESULT_WITHOUT_OPPONENT, round=rnd, result=result)
     if result in PLAYED_CODES or result in UNRATED_CODES:
         if colour == "-":
-            raise TrfError(line, f"{where}: a played game needs colour w or b")
+            raise TrfError(line, TrfRefusal.GAME_WITHOUT_COLOUR, round=rnd)
     return TrfRound(opponent, colour, result)
 
 
 def _player(text: str, line: int) -> TrfPlayer:
-    if len(text) < 89:
-        raise TrfError(line, "player record is shorter than 89 columns")
+    if len(text) < PLAYER_COLUMNS:
+        raise TrfError(line, TrfRefusal.RECORD_TOO_SHORT, columns=PLAYER_COLUMNS)
     rounds_text = text[RESULTS_COLUMN:].rstrip()
     if len(rounds_text) > MAX_ROUNDS * ROUND_WIDTH:
-        raise TrfError(line, f"more than {MAX_ROUNDS} rounds")
+        raise TrfError(line, TrfRefusal.TOO_MANY_ROUNDS, max=MAX_ROUNDS)
     rounds = []
     for i in range(0, len(rounds_text), ROUND_WIDTH):
         rounds.append(_round(rounds_text[i : i + 8], line, i // ROUND_WIDTH + 1))
-    rating = _int(text[48:52], line, "rating", default=0)
+    rating = _int(text[48:52], line, TrfField.RATING, default=0)
     if rating > MAX_RATING:
-        raise TrfError(line, f"rating {rating} is above {MAX_RATING}")
+        raise TrfError(line, TrfRefusal.FIELD_TOO_HIGH, field=TrfField.RATING, value=rating, max=MAX_RATING)
     return TrfPlayer(
-        number=_int(text[4:8], line, "start number"),
+        number=_int(text[4:8], line, TrfField.START_NUMBER),
         sex=text[9].strip(),
         title=text[10:13].strip(),
         name=text[14:47].strip(),
@@ -174,7 +231,7 @@ def _player(text: str, line: int) -> TrfPlayer:
         fide_id=text[57:68].strip(),
         birth_date=text[69:79].strip(),
         points=_points(text[80:84], line),
-        rank=_int(text[85:89], line, "rank", default=0),
+        rank=_int(text[85:89], line, TrfField.RANK, default=0),
         rounds=tuple(rounds),
     )
 
@@ -199,14 +256,14 @@ def parse(text: str) -> TrfFile:
             continue
         codes = control_characters(line)
         if codes:
-            raise TrfError(n, f"control characters in the record ({', '.join(codes)})")
+            raise TrfError(n, TrfRefusal.CONTROL_CHARACTERS, codes=", ".join(codes))
         code = line[:3]
         if len(code) < 3 or not code.isalnum():
-            raise TrfError(n, f"unknown record {line[:3]!r}")
+            raise TrfError(n, TrfRefusal.UNKNOWN_RECORD, value=line[:3])
         if code == PLAYER_CODE:
             player = _player(line, n)
             if player.number in where:
-                raise TrfError(n, f"start number {player.number} already on line {where[player.number]}")
+                raise TrfError(n, TrfRefusal.NUMBER_TWICE, number=player.number, first=where[player.number])
             where[player.number] = n
             players.append(player)
         elif code in nrs_federations:
@@ -218,19 +275,21 @@ def parse(text: str) -> TrfFile:
     numbers = {p.number for p in players}
     for n, record in national:
         if record.number not in numbers:
-            raise TrfError(n, f"{record.federation} record for start number {record.number}, who is not in the file")
+            raise TrfError(n, TrfRefusal.NATIONAL_WITHOUT_PLAYER, federation=record.federation,
+                           number=record.number)
     trf = TrfFile(tuple(headers), tuple(players), tuple(r for _, r in national))
     _check(trf, where)
     return trf
 
 
 def _national(text: str, line: int) -> TrfNational:
-    rating = _int(text[48:52], line, "national rating", default=0)
+    rating = _int(text[48:52], line, TrfField.NATIONAL_RATING, default=0)
     if rating > MAX_RATING:
-        raise TrfError(line, f"national rating {rating} is above {MAX_RATING}")
+        raise TrfError(line, TrfRefusal.FIELD_TOO_HIGH, field=TrfField.NATIONAL_RATING, value=rating,
+                       max=MAX_RATING)
     return TrfNational(
         federation=text[:3],
-        number=_int(text[4:8], line, "start number"),
+        number=_int(text[4:8], line, TrfField.START_NUMBER),
         rating=rating,
         origin=text[53:56].strip(),
         national_id=text[57:68].strip(),
@@ -257,34 +316,27 @@ def _check(trf: TrfFile, where: dict[int, int]) -> None:
         for rnd, r in enumerate(p.rounds, start=1):
             if r.result == "U":
                 if rnd in byes:
-                    raise TrfError(
-                        line, f"round {rnd}: a second pairing-allocated bye (U); "
-                        f"{byes[rnd]} already has the one of this round"
-                    )
+                    raise TrfError(line, TrfRefusal.SECOND_PAIRING_BYE, round=rnd, other=byes[rnd])
                 byes[rnd] = p.number
             if not r.opponent:
                 continue
             other = by_number.get(r.opponent)
             if other is None:
-                raise TrfError(line, f"round {rnd}: opponent {r.opponent} is not in the file")
+                raise TrfError(line, TrfRefusal.OPPONENT_NOT_IN_FILE, round=rnd, opponent=r.opponent)
+            pair = {"round": rnd, "number": p.number, "opponent": r.opponent}
             if len(other.rounds) < rnd or other.rounds[rnd - 1].opponent != p.number:
-                raise TrfError(line, f"round {rnd}: opponent {r.opponent} does not list {p.number}")
+                raise TrfError(line, TrfRefusal.OPPONENT_DOES_NOT_LIST, **pair)
             theirs = other.rounds[rnd - 1]
             if (r.result, theirs.result) not in AGREEING:
-                raise TrfError(
-                    line, f"round {rnd}: result {r.result!r} of {p.number} does not match "
-                    f"{theirs.result!r} of {r.opponent}"
-                )
+                raise TrfError(line, TrfRefusal.RESULTS_DISAGREE, result=r.result, theirs=theirs.result, **pair)
             if r.colour != "-" and r.colour == theirs.colour:
-                colour = "white" if r.colour == "w" else "black"
-                raise TrfError(line, f"round {rnd}: {p.number} and {r.opponent} both have {colour}")
+                both = TrfRefusal.BOTH_WHITE if r.colour == "w" else TrfRefusal.BOTH_BLACK
+                raise TrfError(line, both, **pair)
             if (r.colour == "-") != (theirs.colour == "-"):
-                raise TrfError(
-                    line, f"round {rnd}: {p.number} and {r.opponent} disagree on the colours"
-                )
+                raise TrfError(line, TrfRefusal.COLOURS_DISAGREE, **pair)
         total = sum((r.points for r in p.rounds), Fraction(0))
         if total != p.points:
-            raise TrfError(line, f"points {float(p.points)} but the results add up to {float(total)}")
+            raise TrfError(line, TrfRefusal.POINTS_DO_NOT_ADD_UP, points=float(p.points), total=float(total))
 
 
 # ----------------------------------------------------------------------------------------

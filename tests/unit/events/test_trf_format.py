@@ -110,6 +110,36 @@ def test_trf_error_is_a_value_error() -> None:
     assert issubclass(trf.TrfError, ValueError)
 
 
+@pytest.mark.parametrize(
+    ("text", "code", "params"),
+    [
+        (HEAD + "001    x m    Anna\n", trf.TrfRefusal.RECORD_TOO_SHORT, {"columns": 89}),
+        (two_players("   2 x 1"), trf.TrfRefusal.BAD_COLOUR, {"round": 1, "value": "x"}),
+        (two_players("   2 w 1", "   1 w 0"), trf.TrfRefusal.BOTH_WHITE,
+         {"round": 1, "number": 1, "opponent": 2}),
+        (two_players(points=("1.5", "0.0")), trf.TrfRefusal.POINTS_DO_NOT_ADD_UP,
+         {"points": 1.5, "total": 1.0}),
+        (HEAD + line(1, "Anna", "0.0", "", rating=3600) + "\n", trf.TrfRefusal.FIELD_TOO_HIGH,
+         {"field": trf.TrfField.RATING, "value": 3600, "max": 3500}),
+    ],
+)
+def test_a_trf_error_carries_a_code_and_its_parameters_and_says_them_in_english(text, code, params) -> None:
+    """The shell words the code in the member's language; str() stays English (the command line)."""
+    with pytest.raises(trf.TrfError) as error:
+        trf.parse(text)
+    assert (error.value.code, error.value.params) == (code, params)
+    assert str(error.value) == f"line 3: {code.value.format(**params)}"
+
+
+def test_the_next_round_records_are_refused_with_a_code_too() -> None:
+    from competition.events.engine.report import read_next_round
+
+    with pytest.raises(trf.TrfError) as error:
+        read_next_round(two_players() + "XXZ 9\n")
+    assert error.value.code is trf.TrfRefusal.ABSENT_NOT_IN_FILE and error.value.line == 5
+    assert str(error.value) == "line 5: XXZ: start number 9 is not in the file"
+
+
 def test_unknown_header_records_are_kept_for_trf_26() -> None:
     text = "012 Club blitz\r\nXXR 3\r\nTTT anything new\r\n"
     assert trf.write(trf.parse(text)) == text
