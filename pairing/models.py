@@ -8,6 +8,8 @@ changed."""
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from members.scoping import ScopedManager
+
 
 class NoticeKind(models.TextChoices):
     PAIRING = "pairing", _("pairing")
@@ -52,6 +54,8 @@ class PairingNotice(models.Model):
     sent_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0, help_text=_("failed sending attempts"))
     last_error = models.CharField(max_length=200, blank=True)
+
+    objects = ScopedManager(club="evening__season__club")
 
     class Meta:
         verbose_name = _("pairing e-mail")

@@ -5,39 +5,41 @@ from __future__ import annotations
 import datetime as dt
 import itertools
 
-from django.contrib.auth.models import Group
-
 from competition.models import PlayerKind, Season
 from competition.season import services
-from members.models import User
-from members.roles import ensure_groups
+from members.clubs import home_club
+from members.context import current_club
+from members.models import Club, User
+from members.roles import set_club_role
 
 _seq = itertools.count(1)
 
 
 def member(*, name: str | None = None, rating: int | None = 1600, role: str | None = "player",
-           email: str | None = None, password: str = "pw-schaak-123") -> User:
+           email: str | None = None, password: str = "pw-schaak-123",
+           club: Club | None = None) -> User:
+    """An account with ``role`` in ``club`` (the current club, else the installation's
+    own); ``role=None``: an account that is no member of any club."""
     n = next(_seq)
     user = User.objects.create_user(
         email=email or f"member{n}@example.org", password=password,
         name=name or f"Member {n}", rating=rating,
     )
     if role:
-        ensure_groups()
-        user.groups.add(Group.objects.get(name=role))
+        set_club_role(user, role, club or current_club() or home_club())
     return user
 
 
-def admin() -> User:
-    return member(name="Admin", role="administrator", rating=None)
+def admin(club: Club | None = None) -> User:
+    return member(name="Admin", role="administrator", rating=None, club=club)
 
 
-def leader() -> User:
-    return member(name="Leader", role="leader", rating=None)
+def leader(club: Club | None = None) -> User:
+    return member(name="Leader", role="leader", rating=None, club=club)
 
 
-def arbiter() -> User:
-    return member(name="Arbiter", role="arbiter", rating=None)
+def arbiter(club: Club | None = None) -> User:
+    return member(name="Arbiter", role="arbiter", rating=None, club=club)
 
 
 def season(
@@ -48,17 +50,21 @@ def season(
     opening: dt.date = dt.date(2026, 9, 4),
     last_day: dt.date = dt.date(2027, 7, 15),
     actor: User | None = None,
+    club: Club | None = None,
+    name: str | None = None,
     **kwargs,
 ) -> Season:
-    """A season with its calendar and ``players`` members (the last ``flexible`` of them
-    flexible), ordered by rating (highest first)."""
-    actor = actor or admin()
+    """A season of ``club`` (the current club, else the installation's own) with its
+    calendar and ``players`` members (the last ``flexible`` of them flexible), ordered by
+    rating (highest first)."""
+    club = club or current_club() or home_club()
+    actor = actor or admin(club)
     s = services.season_set_up(
-        actor=actor, name=f"{opening.year}-{opening.year + 1} #{next(_seq)}",
-        opening=opening, last_day=last_day, system=system, **kwargs,
+        actor=actor, name=name or f"{opening.year}-{opening.year + 1} #{next(_seq)}",
+        opening=opening, last_day=last_day, system=system, club=club, **kwargs,
     )
     for i in range(players):
-        m = member(name=f"Player {i + 1:03d}", rating=max(2400 - 7 * i, 1000))
+        m = member(name=f"Player {i + 1:03d}", rating=max(2400 - 7 * i, 1000), club=club)
         kind = PlayerKind.FLEXIBLE if i >= players - flexible else PlayerKind.FIXED
         services.player_add(actor=actor, season=s, member=m, kind=kind)
     services.players_order_by_rating(actor=actor, season=s)

@@ -16,6 +16,7 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 from competition.validators import single_line
+from members.scoping import ScopedManager
 
 
 class System(models.TextChoices):
@@ -50,6 +51,8 @@ class Season(models.Model):
         "(StandingsState), so a recalculation and the beat's catch-up see what is missing.",
     )
     inputs_changed_at = models.DateTimeField(null=True, blank=True, editable=False)
+
+    objects = ScopedManager(club="club")
 
     class Meta:
         verbose_name = _("season")
@@ -138,6 +141,8 @@ class Competition(models.Model):
         help_text=_("As FIDE lists him or her: Lastname, Firstname."),
     )
 
+    objects = ScopedManager(club="season__club")
+
     class Meta:
         verbose_name = _("competition")
         verbose_name_plural = _("competitions")
@@ -169,6 +174,8 @@ class Half(models.Model):
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="halves")
     kind = models.CharField(_("half"), max_length=10, choices=HalfKind.choices)
     start_date = models.DateField(_("first evening"))
+
+    objects = ScopedManager(club="season__club")
 
     class Meta:
         verbose_name = _("half")
@@ -214,6 +221,8 @@ class Evening(models.Model):
     pairing_seed = models.CharField(max_length=64, blank=True)
     published_at = models.DateTimeField(null=True, blank=True)
     version = models.PositiveIntegerField(default=1)
+
+    objects = ScopedManager(club="season__club")
 
     class Meta:
         verbose_name = _("evening")
@@ -263,6 +272,8 @@ class Player(models.Model):
         _("start points (ladder)"), max_digits=8, decimal_places=2, null=True, blank=True
     )
 
+    objects = ScopedManager(club="season__club")
+
     class Meta:
         verbose_name = _("player")
         verbose_name_plural = _("players")
@@ -300,6 +311,8 @@ class Registration(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     version = models.PositiveIntegerField(default=1)
+
+    objects = ScopedManager(club="evening__season__club")
 
     class Meta:
         verbose_name = _("registration")
@@ -348,6 +361,8 @@ class ClubDutyRequest(models.Model):
     notice_claimed_at = models.DateTimeField(null=True, blank=True)
     notice_sent_at = models.DateTimeField(null=True, blank=True)
     version = models.PositiveIntegerField(default=1)
+
+    objects = ScopedManager(club="evening__season__club")
 
     class Meta:
         verbose_name = _("club duty request")
@@ -412,7 +427,8 @@ class Game(models.Model):
     version = models.PositiveIntegerField(default=1)
     updated_at = models.DateTimeField(auto_now=True)
 
-    objects = GameQuerySet.as_manager()
+
+    objects = ScopedManager(models.Manager.from_queryset(GameQuerySet), club="evening__season__club")
 
     class Meta:
         verbose_name = _("game")
@@ -450,6 +466,8 @@ class Bye(models.Model):
         default=list, blank=True, help_text=_("Player ids the bye was drawn from, if drawn.")
     )
 
+    objects = ScopedManager(club="evening__season__club")
+
     class Meta:
         verbose_name = _("pairing bye")
         verbose_name_plural = _("pairing byes")
@@ -477,6 +495,8 @@ class StandingsSnapshot(models.Model):
                   "administrator's overrides applied, stored by the recalculation.",
     )
 
+    objects = ScopedManager(club="half__season__club")
+
     class Meta:
         ordering = ["half", "evening__date"]
         constraints = [
@@ -501,6 +521,8 @@ class StandingsState(models.Model):
         "computed from (-1: never computed)."
     )
     computed_at = models.DateTimeField(null=True, blank=True)
+
+    objects = ScopedManager(club="season__club")
 
     def __str__(self) -> str:
         return f"{self.season_id} at {self.inputs_version}"
@@ -530,6 +552,8 @@ class Standing(models.Model):
     game_points = models.DecimalField(max_digits=6, decimal_places=2, default=0)
     group = models.PositiveSmallIntegerField(null=True, blank=True)  # ladder group 1-4
     explanation = models.JSONField(default=list)
+
+    objects = ScopedManager(club="snapshot__half__season__club")
 
     class Meta:
         ordering = ["snapshot", "rank"]

@@ -10,16 +10,16 @@ import logging
 import secrets
 
 from django.conf import settings
-from django.core.management.base import BaseCommand
 from django.test.utils import override_settings
 
 from competition.demo import PASSWORD, build_demo
 from competition.models import Season
 from config.celery import app
+from members.commands import ClubCommand
 from members.models import User
 
 
-class Command(BaseCommand):
+class Command(ClubCommand):
     help = "Load a demo club: 30 members, roles, a season under way with results, last season played."
 
     def add_arguments(self, parser):
