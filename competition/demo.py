@@ -12,7 +12,6 @@ import random
 
 from allauth.account.models import EmailAddress
 from django.contrib.auth.hashers import make_password
-from django.contrib.auth.models import Group
 from django.db import transaction
 from django.utils import timezone
 
@@ -42,8 +41,8 @@ def _user(email: str, name: str, rating: int | None, *groups: str, staff: bool =
     if staff:
         user.is_staff = user.is_superuser = True
         user.save(update_fields=["is_staff", "is_superuser"])
-    for group in groups:
-        user.groups.add(Group.objects.get(name=group))
+    if groups:  # his role in the club: the highest named
+        roles.set_club_role(user, max(groups, key=roles.ROLES.index))
     EmailAddress.objects.create(user=user, email=email, verified=True, primary=True)
     return user
 

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING
 
 from django_scopes.state import state as _scope_state
 
+from core.tenancy import Tenant, tenant
+
 if TYPE_CHECKING:
     from members.models import Club
 
@@ -47,7 +49,8 @@ def club_context(club: Club | None) -> Iterator[Club | None]:
     token = _current.set(club)
     scope_token = _scope_state.set(scope)
     try:
-        yield club
+        with tenant(Tenant(f"club-{club.pk}", club.time_zone) if club is not None else None):
+            yield club
     finally:
         _scope_state.reset(scope_token)
         _current.reset(token)

@@ -13,10 +13,16 @@ from .names import INITIALS, public_name
 
 
 class UserQuerySet(models.QuerySet["User"]):
-    def members(self) -> "UserQuerySet":
-        """The club's members: active accounts the club added or accepted. A registration
-        the leader has not accepted yet is nobody's member: it is listed nowhere."""
-        return self.filter(is_active=True, registration_pending=False)
+    def members(self, club: "Club | None" = None) -> "UserQuerySet":
+        """The club's members: active accounts the club added or accepted (a
+        ``Membership`` of ``club``, the current club when not given; outside any club,
+        every club's). A registration the leader has not accepted yet is nobody's member:
+        it is listed nowhere."""
+        from members.context import current_club
+
+        club = club or current_club()
+        found = self.filter(is_active=True, registration_pending=False)
+        return found.filter(memberships__club=club) if club is not None else found
 
 
 class UserManager(BaseUserManager["User"]):
@@ -25,8 +31,8 @@ class UserManager(BaseUserManager["User"]):
     def get_queryset(self) -> UserQuerySet:
         return UserQuerySet(self.model, using=self._db)
 
-    def members(self) -> UserQuerySet:
-        return self.get_queryset().members()
+    def members(self, club: "Club | None" = None) -> UserQuerySet:
+        return self.get_queryset().members(club)
 
     def _create(self, email: str, password: str | None, **extra: object) -> "User":
         if not email:

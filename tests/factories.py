@@ -76,3 +76,41 @@ def playing_evenings(s: Season, half: str | None = None):
     if half:
         qs = qs.filter(half__kind=half)
     return list(qs)
+
+
+def decoy_club(a_season: Season | None = None, *, shared: User | None = None) -> dict:
+    """Club B beside the installation's own club A, made to be confused with it: a season
+    of the same name and dates as ``a_season`` (A's current season when not given), with
+    players of the same names, its own leader, and ``shared`` (by default a player of
+    A's season) a member of both clubs. Returns ``{"club", "season", "leader", "shared"}``.
+    Built in B's own club context; the caller's context is left as it was."""
+    from members.context import club_context
+
+    club_a = current_club() or home_club()
+    if a_season is None:
+        a_season = Season.objects.filter(club=club_a).order_by("-start_date").first()
+    if shared is None and a_season is not None:
+        first = a_season.players.select_related("member").order_by("start").first()
+        shared = first.member if first is not None else None
+    names = ([p.member.name for p in a_season.players.select_related("member").order_by("start")]
+             if a_season else [f"Player {i:03d}" for i in range(1, 9)])
+    club_b = Club.objects.create(name="Schaakclub De Loper", slug="de-loper",
+                                 time_zone="Europe/Amsterdam")
+    with club_context(club_b):
+        leader_b = member(name="Leader", role="leader", rating=None, club=club_b)
+        admin_b = admin(club_b)
+        opening = a_season.start_date if a_season else dt.date(2026, 9, 4)
+        last_day = a_season.end_date if a_season else dt.date(2027, 7, 15)
+        name = a_season.name if a_season else "2026-2027"
+        s = services.season_set_up(actor=admin_b, name=name, opening=opening,
+                                   last_day=last_day, system="pion", club=club_b)
+        for i, player_name in enumerate(names):
+            if shared is not None and player_name == shared.name:
+                continue
+            m = member(name=player_name, rating=max(2400 - 7 * i, 1000), club=club_b)
+            services.player_add(actor=admin_b, season=s, member=m, kind=PlayerKind.FIXED)
+        if shared is not None:
+            set_club_role(shared, "player", club_b)
+            services.player_add(actor=admin_b, season=s, member=shared, kind=PlayerKind.FIXED)
+        services.players_order_by_rating(actor=admin_b, season=s)
+    return {"club": club_b, "season": s, "leader": leader_b, "admin": admin_b, "shared": shared}

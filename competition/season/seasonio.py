@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 from django.contrib.auth.hashers import make_password
-from django.contrib.auth.models import Group
 from django.db import DatabaseError, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -54,7 +53,8 @@ from core.pagecache import pages_changed
 from core.permissions import Actor, Perm, require
 from core.singleline import is_single_line
 from members.clubs import home_club
-from members.models import User
+from members.context import current_club
+from members.models import Membership, User
 from members.roles import PLAYER
 
 IMPORT_DOMAIN = "import.invalid"
@@ -295,11 +295,13 @@ def _members(players: Iterable[t.Player]) -> dict[int, User]:
         if members[p.id].pk is None:
             new.append(members[p.id])
     User.objects.bulk_create(new)
-    group = Group.objects.filter(name=PLAYER).first()
-    if group is not None and new:
-        User.groups.through.objects.bulk_create(
-            User.groups.through(user_id=u.pk, group_id=group.pk) for u in new
-        )
+    # Every player is a member of the club the season is imported into (a player already
+    # a member keeps his role).
+    club = current_club() or home_club()
+    Membership.objects.bulk_create(
+        [Membership(user_id=u.pk, club=club, role=PLAYER) for u in members.values()],
+        ignore_conflicts=True,
+    )
     return members
 
 
