@@ -18,9 +18,9 @@ class UserQuerySet(models.QuerySet["User"]):
         ``Membership`` of ``club``, the current club when not given; outside any club,
         every club's). A registration the leader has not accepted yet is nobody's member:
         it is listed nowhere."""
-        from members.context import current_club
+        from django_scopes.state import get_scope  # the club in scope (members/context.py)
 
-        club = club or current_club()
+        club = club or get_scope().get("club")
         found = self.filter(is_active=True, registration_pending=False)
         return found.filter(memberships__club=club) if club is not None else found
 

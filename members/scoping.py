@@ -22,7 +22,7 @@ def club_filter(model: type[models.Model], path: str, club: Any) -> models.Q:
     if not rest:
         return models.Q(**{first: club})
     related = model._meta.get_field(first).related_model
-    assert related is not None
+    assert isinstance(related, type) and issubclass(related, models.Model)
     inner = related._base_manager.filter(club_filter(related, rest, club)).values("pk")
     return models.Q(**{f"{first}__in": inner})
 
@@ -33,30 +33,30 @@ class OutOfScopeQuerySet(DisabledQuerySet):
     So a form's ``ModelChoiceField(queryset=Player.objects.all())``, built on import,
     reads the club of each request (the field copies its queryset with ``all()``)."""
 
-    def all(self) -> models.QuerySet:  # type: ignore[override]
+    def all(self) -> models.QuerySet:  # type: ignore[override,type-arg]
         if "club" in get_scope() or not get_scope().get("_enabled", True):
             return self.model._default_manager.get_queryset()
         return self._clone()
 
 
-def ScopedManager(_manager_class: type[models.Manager] = models.Manager, *, club: str) -> Any:  # noqa: N802
-    """The default manager of a club-scoped model: every query is the current club's
-    (``members.context.club_context``), and raises ``ScopeError`` with no club in scope."""
-    path = club
+class ScopedManager(models.Manager):  # type: ignore[type-arg]
+    """The default manager of a club-scoped model, ``objects = ScopedManager(club=path)``:
+    every query is the current club's (``members.context.club_context``), and raises
+    ``ScopeError`` with no club in scope. A model with its own queryset uses
+    ``ScopedManager.from_queryset(TheQuerySet)(club=path)``."""
 
-    class ClubScopedManager(_manager_class):  # type: ignore[valid-type,misc]
-        club_path = path
+    def __init__(self, *, club: str) -> None:
+        super().__init__()
+        self.club_path = club
 
-        def get_queryset(self) -> models.QuerySet:
-            scope = get_scope()
-            queryset = super().get_queryset()
-            if not scope.get("_enabled", True):
-                return queryset
-            if "club" not in scope:
-                return OutOfScopeQuerySet(self.model, using=self._db, missing_scopes={"club"})
-            return queryset.filter(club_filter(self.model, path, scope["club"]))
-
-    return ClubScopedManager()
+    def get_queryset(self) -> models.QuerySet:  # type: ignore[type-arg]
+        scope = get_scope()
+        queryset = super().get_queryset()
+        if not scope.get("_enabled", True):
+            return queryset
+        if "club" not in scope:
+            return OutOfScopeQuerySet(self.model, using=self._db, missing_scopes={"club"})
+        return queryset.filter(club_filter(self.model, self.club_path, scope["club"]))
 
 
 def club_path(model: type[models.Model]) -> str | None:

@@ -404,6 +404,9 @@ class GameQuerySet(models.QuerySet["Game"]):
         return self.exclude(result=Result.PENDING)
 
 
+GameManager = ScopedManager.from_queryset(GameQuerySet)
+
+
 class Game(models.Model):
     evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="games")
     board = models.PositiveSmallIntegerField(_("board"))
@@ -428,7 +431,7 @@ class Game(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
 
-    objects = ScopedManager(models.Manager.from_queryset(GameQuerySet), club="evening__season__club")
+    objects = GameManager(club="evening__season__club")
 
     class Meta:
         verbose_name = _("game")

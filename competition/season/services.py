@@ -60,6 +60,7 @@ from core.jobs import enqueue_on_commit
 from core.pagecache import pages_changed, recalculation_scheduled
 from core.permissions import Actor, Perm, person, require
 from members.clubs import home_club
+from members.context import current_club
 from members.models import Club, Membership
 
 # The pure sign-up rules (competition/season/engine/signup.py) refuse in English; these marks put their
@@ -144,9 +145,9 @@ def season_set_up(
     club: Club | None = None,
 ) -> Season:
     """A season with its competition (preset parameters), halves and proposed calendar,
-    in ``club`` (a single-club installation's own club when not given)."""
-    require(actor, Perm.MANAGE_SEASON)
-    club = club or home_club()
+    in ``club`` (the current club when not given; else the installation's own)."""
+    club = club or current_club() or home_club()
+    require(actor, Perm.MANAGE_SEASON, of=club)
     if system not in System.values:
         raise ValidationError({"system": _("Unknown system '%(s)s'.") % {"s": system}})
     require_single_line(name, field="name")
