@@ -244,3 +244,35 @@ def test_adding_a_new_member_makes_him_a_member_of_the_club(clubs):
     assert club_role(player.member) == "player"
     assert current_club() == clubs["a"]
     assert in_b(clubs, lambda: club_role(player.member)) is None
+
+
+# --- Work outside a request runs in a club ----------------------------------------------
+
+
+def test_a_task_outside_any_club_runs_in_the_installations_club_and_leaves_it():
+    from celery.signals import task_postrun, task_prerun
+
+    class Task:
+        pass
+
+    task = Task()
+    with club_context(None):
+        task_prerun.send(sender=None, task=task)
+        assert current_club() == home_club()
+        assert Season.objects.count() == 0  # it may read: a club is in scope
+        task_postrun.send(sender=None, task=task)
+        assert current_club() is None
+        with pytest.raises(ScopeError):
+            Season.objects.count()
+
+
+def test_a_command_runs_in_the_club_it_is_given():
+    from django.core.management import CommandError, call_command
+
+    with pytest.raises(CommandError, match="no club with the address 'nergens'"):
+        call_command("compute_standings", "season.json", "--club", "nergens")
+
+
+def test_a_request_is_in_the_installations_club(client):
+    response = client.get("/")
+    assert response.wsgi_request.club == home_club()
