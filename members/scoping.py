@@ -45,9 +45,15 @@ class ScopedManager(models.Manager):  # type: ignore[type-arg]
     ``ScopeError`` with no club in scope. A model with its own queryset uses
     ``ScopedManager.from_queryset(TheQuerySet)(club=path)``."""
 
-    def __init__(self, *, club: str) -> None:
+    def __init__(self, *, club: str = "") -> None:
         super().__init__()
-        self.club_path = club
+        self._club_path = club
+
+    @property
+    def club_path(self) -> str:
+        """The path to the club; a related manager (``season.evenings``: Django makes it
+        a subclass, built without arguments) takes its model's."""
+        return self._club_path or self.model._default_manager._club_path  # type: ignore[attr-defined]
 
     def get_queryset(self) -> models.QuerySet:  # type: ignore[type-arg]
         scope = get_scope()
