@@ -30,6 +30,13 @@ def member(*, name: str | None = None, rating: int | None = 1600, role: str | No
     return user
 
 
+def join(user: User, role: str = "player", club: Club | None = None) -> User:
+    """Make an account made some other way a member of ``club`` (the current club, else
+    the installation's own) with ``role``: only a member may play in its seasons."""
+    set_club_role(user, role, club or current_club() or home_club())
+    return user
+
+
 def admin(club: Club | None = None) -> User:
     return member(name="Admin", role="administrator", rating=None, club=club)
 

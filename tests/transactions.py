@@ -25,3 +25,15 @@ def rolled_back(using: str = DEFAULT_DB_ALIAS) -> Iterator[None]:
             yield
         transaction.set_rollback(True, using=using)
     forget_home_club()
+
+
+@contextmanager
+def in_home_club() -> Iterator[None]:
+    """Data a module-scoped fixture builds: the installation's own club's, as a test's."""
+    from members.clubs import forget_home_club, home_club
+    from members.context import club_context
+
+    forget_home_club()
+    with club_context(home_club()):
+        yield
+    forget_home_club()

@@ -17,6 +17,7 @@ from django.utils import timezone
 from competition.demo import build_demo
 from members.models import User
 from tests.crawler import crawl, links
+from tests.transactions import in_home_club
 
 pytestmark = pytest.mark.django_db
 
@@ -39,7 +40,7 @@ START = {
 
 @pytest.fixture(scope="module")
 def demo(django_db_setup, django_db_blocker):
-    with django_db_blocker.unblock(), transaction.atomic():
+    with django_db_blocker.unblock(), transaction.atomic(), in_home_club():
         season = build_demo(today=TODAY)
         yield season
         transaction.set_rollback(True)

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from competition.demo import build_demo
 from competition.models import EveningKind, Standing
+from tests.transactions import in_home_club
 
 pytestmark = pytest.mark.django_db
 
@@ -22,7 +23,7 @@ TODAY = dt.date(2026, 11, 30)
 
 @pytest.fixture(scope="module")
 def demo(django_db_setup, django_db_blocker):
-    with django_db_blocker.unblock(), transaction.atomic():
+    with django_db_blocker.unblock(), transaction.atomic(), in_home_club():
         yield build_demo(today=TODAY)
         transaction.set_rollback(True)
 
