@@ -1,5 +1,7 @@
 """The base of the management commands that read or write a club's rows: each runs in a
-club (``--club <address>``; the installation's own club when not given)."""
+club (``--club <address>``; the installation's own club when not given). A command that
+reads only files (``compute_standings``, ``swiss_pair``, ``swiss_tiebreaks``) needs no
+database and stays a plain ``BaseCommand``."""
 
 from __future__ import annotations
 

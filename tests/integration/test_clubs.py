@@ -270,7 +270,7 @@ def test_a_command_runs_in_the_club_it_is_given():
     from django.core.management import CommandError, call_command
 
     with pytest.raises(CommandError, match="no club with the address 'nergens'"):
-        call_command("compute_standings", "season.json", "--club", "nergens")
+        call_command("export_season", "2026-2027", "--club", "nergens")
 
 
 def test_a_request_is_in_the_installations_club(client):

@@ -8,17 +8,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.core.management.base import CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from competition.prizes.engine.report import compute
 from competition.season.engine.seasonfile import SeasonFileError
 from competition.season.seasonio import read_season_file
-from members.commands import ClubCommand
 
 BAD_INPUT = 2
 
 
-class Command(ClubCommand):
+class Command(BaseCommand):
     help = (
         "Compute the standings of a season file (docs/season-file.md) and print them as JSON; "
         "the database is not used."

@@ -5,16 +5,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.core.management.base import CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from competition.events.engine.dutch import BlitzPairingError, pair_blitz_round
 from competition.events.engine.report import pairing_report, read_next_round
 from competition.events.engine.trf import TrfError
 from competition.management.commands.swiss_tiebreaks import BAD_INPUT, read_text
-from members.commands import ClubCommand
 
 
-class Command(ClubCommand):
+class Command(BaseCommand):
     help = (
         "Pair the next round of a single-game Swiss by the FIDE Dutch system and print JSON "
         "{games: [{white, black}], bye} by start numbers. Players on an XXZ record are absent; "

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from competition.events.engine.report import (
     DEFAULT_ORDER,
@@ -15,7 +15,6 @@ from competition.events.engine.report import (
     tiebreak_report,
 )
 from competition.events.engine.trf import TrfError
-from members.commands import ClubCommand
 
 BAD_INPUT = 2
 
@@ -32,7 +31,7 @@ def read_text(path: str) -> str:
         return data.decode("latin-1")
 
 
-class Command(ClubCommand):
+class Command(BaseCommand):
     help = "Print the FIDE tie-breaks (C.07) and the final order of a TRF tournament as JSON."
 
     def add_arguments(self, parser: CommandParser) -> None:
