@@ -26,7 +26,11 @@ ROUNDS = int(sys.argv[1]) if len(sys.argv) > 1 else 60
 
 
 def main() -> None:
+    from members.clubs import home_club
+    from members.context import club_context
+
     setup_test_environment()  # the test client's host and cookie handling
+    club_context(home_club()).__enter__()  # the installation's own club's rows
     player = Player.objects.select_related("member").order_by("start").first()
     client = Client()
     client.force_login(player.member)

@@ -115,7 +115,7 @@ class CompetitionAdmin(admin.ModelAdmin):
         return False  # a competition comes with its season
 
     def has_change_permission(self, request, obj=None):
-        return can_change_competition_settings(request.user)
+        return can_change_competition_settings(request.user, obj)
 
     def has_delete_permission(self, request, obj=None):
         return False

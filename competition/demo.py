@@ -12,7 +12,6 @@ import random
 
 from allauth.account.models import EmailAddress
 from django.contrib.auth.hashers import make_password
-from django.contrib.auth.models import Group
 from django.db import transaction
 from django.utils import timezone
 
@@ -21,7 +20,8 @@ from competition.season import services
 from competition.season.standings import recalculate_season
 from members import roles
 from members.clubs import home_club
-from members.models import Club, Membership, User
+from members.context import club_context
+from members.models import Club, User
 
 PASSWORD = "schaken123"
 FIRST = ["Anna", "Bas", "Cor", "Daan", "Eva", "Floor", "Gert", "Henk Jan", "Ingrid", "Joost",
@@ -43,15 +43,11 @@ def _user(email: str, name: str, rating: int | None, *groups: str, staff: bool =
     if staff:
         user.is_staff = user.is_superuser = True
         user.save(update_fields=["is_staff", "is_superuser"])
-    for group in groups:
-        user.groups.add(Group.objects.get(name=group))
-    _join(user, club or home_club(), max(groups, key=roles.ROLES.index) if groups else roles.PLAYER)
+    if groups:  # his role in the club: the highest named
+        roles.set_club_role(user, max(groups, key=roles.ROLES.index), club=club)
     EmailAddress.objects.create(user=user, email=email, verified=True, primary=True)
     return user
 
-
-def _join(user: User, club: Club, role: str) -> None:
-    Membership.objects.get_or_create(user=user, club=club, defaults={"role": role})
 
 
 @functools.cache
@@ -226,31 +222,32 @@ def build_other_clubs(*, today: dt.date | None = None, password: str = PASSWORD)
         rng = random.Random(spec["seed"])
         club = Club.objects.create(name=spec["name"], slug=spec["slug"], venue=spec["venue"],
                                    default_system=spec["system"])
-        domain = spec["domain"]
-        admin = _user(f"beheer@{domain}", f"Beheerder {spec['name'].split()[-1]}", None,
-                      roles.ADMINISTRATOR, password=password, club=club)
-        leader = _user(f"leider@{domain}", f"Leider {spec['name'].split()[-1]}", 1800,
-                       roles.LEADER, password=password, club=club)
-        arbiter = _user(f"arbiter@{domain}", f"Arbiter {spec['name'].split()[-1]}", 1650,
-                        roles.ARBITER, password=password, club=club)
-        season = services.season_set_up(actor=admin, club=club, **_calendar(year, spec["system"]))
-        members = []
-        for i in range(spec["players"]):
-            rating = int(rng.gauss(spec["first"], 200))
-            first, last = FIRST[(i + spec["seed"]) % len(FIRST)], LAST[(i * 7 + spec["seed"]) % len(LAST)]
-            members.append(_user(f"speler{i + 1}@{domain}", f"{first} {last}", rating,
-                                 roles.PLAYER, password=password, club=club))
-        if spec["system"] == "ladder":
-            shared = User.objects.get(email=SHARED_MEMBER)
-            _join(shared, club, roles.PLAYER)
-            members.append(shared)
-        for i, member in enumerate(members):
-            kind = PlayerKind.FIXED if i % 5 != 4 else PlayerKind.FLEXIBLE
-            services.player_add(actor=admin, season=season, member=member, kind=kind)
-        services.players_order_by_rating(actor=admin, season=season)
-        players = list(season.players.select_related("member"))
-        with services.recalculation_deferred():
-            _play_past_evenings(season, players, leader, arbiter, today, rng)
-        recalculate_season(season.pk, today)
+        with club_context(club):  # its own rows, its own roles
+            domain = spec["domain"]
+            admin = _user(f"beheer@{domain}", f"Beheerder {spec['name'].split()[-1]}", None,
+                          roles.ADMINISTRATOR, password=password, club=club)
+            leader = _user(f"leider@{domain}", f"Leider {spec['name'].split()[-1]}", 1800,
+                           roles.LEADER, password=password, club=club)
+            arbiter = _user(f"arbiter@{domain}", f"Arbiter {spec['name'].split()[-1]}", 1650,
+                            roles.ARBITER, password=password, club=club)
+            season = services.season_set_up(actor=admin, club=club, **_calendar(year, spec["system"]))
+            members = []
+            for i in range(spec["players"]):
+                rating = int(rng.gauss(spec["first"], 200))
+                first, last = FIRST[(i + spec["seed"]) % len(FIRST)], LAST[(i * 7 + spec["seed"]) % len(LAST)]
+                members.append(_user(f"speler{i + 1}@{domain}", f"{first} {last}", rating,
+                                     roles.PLAYER, password=password, club=club))
+            if spec["system"] == "ladder":
+                shared = User.objects.get(email=SHARED_MEMBER)
+                roles.join_club(shared, club, roles.PLAYER)
+                members.append(shared)
+            for i, member in enumerate(members):
+                kind = PlayerKind.FIXED if i % 5 != 4 else PlayerKind.FLEXIBLE
+                services.player_add(actor=admin, season=season, member=member, kind=kind)
+            services.players_order_by_rating(actor=admin, season=season)
+            players = list(season.players.select_related("member"))
+            with services.recalculation_deferred():
+                _play_past_evenings(season, players, leader, arbiter, today, rng)
+            recalculate_season(season.pk, today)
         seasons.append(season)
     return seasons

@@ -68,6 +68,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # The club of the request: every query, role and cache key inside is its own.
+    "members.middleware.ClubMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
@@ -239,6 +241,8 @@ CELERY_BEAT_SCHEDULE = {
 # --- Accounts ---------------------------------------------------------------------------
 AUTH_USER_MODEL = "members.User"
 AUTHENTICATION_BACKENDS = [
+    # The roles' permissions, per club (members/backends.py); first, and final for them.
+    "members.backends.ClubRoleBackend",
     "django.contrib.auth.backends.ModelBackend",
     "allauth.account.auth_backends.AuthenticationBackend",
 ]

@@ -8,6 +8,8 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
+from core.tenancy import current_tenant
+
 
 def short_day(day: dt.date) -> str:
     """Weekday, day and month, abbreviated: "vr 18 dec" in Dutch, "Fri 18 Dec" in English.
@@ -17,5 +19,7 @@ def short_day(day: dt.date) -> str:
 
 
 def club_today() -> dt.date:
-    """Today in the club's time zone (settings.TIME_ZONE), not the server's."""
-    return timezone.localdate()
+    """Today in the current club's time zone (``Club.time_zone``; settings.TIME_ZONE
+    outside any club), not the server's."""
+    club = current_tenant()
+    return timezone.localdate(timezone=club.tzinfo() if club is not None else None)

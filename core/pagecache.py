@@ -29,6 +29,7 @@ from django.http import HttpRequest, HttpResponse, QueryDict
 from django.utils.connection import ConnectionProxy
 
 from core.dates import club_today
+from core.tenancy import tenant_key
 
 # Pages live in a cache of their own that may evict (config/settings.py): never beside the
 # sign-in rate limits, which a flood of distinct pages would otherwise push out.
@@ -36,6 +37,12 @@ PAGES = "pages"
 cache: Any = ConnectionProxy(caches, PAGES)
 
 VERSION_KEY = "club-data-version"
+
+
+def _club_key(key: str) -> str:
+    """Every version, memo and page key is the current club's (core/tenancy.py): a
+    result in one club never moves, nor serves, another club's pages."""
+    return f"{tenant_key()}:{key}"
 
 
 def _version(key: str) -> str:
@@ -49,11 +56,13 @@ def _version(key: str) -> str:
 
 
 def data_version() -> str:
-    return _version(VERSION_KEY)
+    return _version(_club_key(VERSION_KEY))
 
 
 def evening_version(day: str) -> str:
-    return _version(f"evening-version:{day}")
+    """The version of one evening's page: by the club and the evening's date (two clubs
+    playing the same Friday have each their own)."""
+    return _version(_club_key(f"evening-version:{day}"))
 
 
 def _bump(key: str) -> None:
@@ -65,7 +74,8 @@ def _bump(key: str) -> None:
 
 def bump_data_version() -> None:
     """The recalculation's own bump, after it has stored the new standings."""
-    transaction.on_commit(lambda: _bump(VERSION_KEY))
+    key = _club_key(VERSION_KEY)
+    transaction.on_commit(lambda: _bump(key))
 
 
 # One bump per committed write (see docs/architecture.md, "One invalidation story"). A
@@ -84,9 +94,10 @@ def bump_data_version() -> None:
 
 
 class _Changes:
-    __slots__ = ("data", "recalculation", "evenings", "flushed", "__weakref__")
+    __slots__ = ("club", "data", "recalculation", "evenings", "flushed", "__weakref__")
 
-    def __init__(self) -> None:
+    def __init__(self, club: str) -> None:
+        self.club = club
         self.data = False
         self.recalculation = False
         self.evenings: set[str] = set()
@@ -104,8 +115,10 @@ def _changes() -> _Changes | None:
         return None
     ref = _pending.get(connection)
     state = ref() if ref is not None else None
-    if state is None or state.flushed:  # new, or its transaction rolled back, or done
-        state = _Changes()
+    club = tenant_key()
+    # new, or its transaction rolled back, or done, or a write of another club
+    if state is None or state.flushed or state.club != club:
+        state = _Changes(club)
         _pending[connection] = weakref.ref(state)
     # Each call's callback holds the state (never the other way round); the first to run
     # at the commit flushes it, the others find it flushed.
@@ -119,11 +132,12 @@ def _flush(state: _Changes) -> None:
     state.flushed = True
     if state.recalculation:
         return  # the recalculation bumps when it has stored the standings
+    club = state.club  # the club of the write, whatever context runs the commit hooks
     if state.data:
-        _bump(VERSION_KEY)
+        _bump(f"{club}:{VERSION_KEY}")
         return
     for day in state.evenings:
-        _bump(f"evening-version:{day}")
+        _bump(f"{club}:evening-version:{day}")
 
 
 def pages_changed(*, evening_day: dt.date | None = None) -> None:
@@ -131,7 +145,7 @@ def pages_changed(*, evening_day: dt.date | None = None) -> None:
     ``evening_day``, only that evening's page changes (a sign-up before the pairing)."""
     state = _changes()
     if state is None:
-        _bump(f"evening-version:{evening_day.isoformat()}" if evening_day else VERSION_KEY)
+        _bump(_club_key(f"evening-version:{evening_day.isoformat()}" if evening_day else VERSION_KEY))
     elif evening_day is None:
         state.data = True
     else:
@@ -152,7 +166,7 @@ def versioned(parts: tuple[Any, ...], compute: Callable[[], Any], timeout: int =
     if settings.PAGE_CACHE_SECONDS <= 0:
         return compute()
     version = data_version()
-    key = "memo:" + hashlib.sha256(repr((version, *parts)).encode()).hexdigest()
+    key = "memo:" + hashlib.sha256(repr((tenant_key(), version, *parts)).encode()).hexdigest()
     found = cache.get(key)
     if found is None:
         found = compute()
@@ -177,11 +191,11 @@ MAX_PARAM_LENGTH = 64
 
 
 def page_key(request: HttpRequest, params: Params) -> str:
-    """The cache key of a public page: day, language, path and only the parameters the
+    """The cache key of a public page: club, day, language, path and only the parameters the
     page uses, normalised (sorted, first value, allowed values only). Any other query
     string (``?cb=123``) maps to the same key, so junk requests cannot fill the cache."""
     page = "|".join((
-        club_today().isoformat(), getattr(request, "LANGUAGE_CODE", ""),
+        tenant_key(), club_today().isoformat(), getattr(request, "LANGUAGE_CODE", ""),
         request.path, normalised_query(request, params),
     ))
     return "page:" + hashlib.sha256(page.encode()).hexdigest()

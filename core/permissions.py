@@ -3,12 +3,17 @@
 ``require(actor, perm)`` refuses anyone without ``perm``. There is no silent pass: a
 write without a person behind it (the deadline job, a management command run by the
 operator) says so with ``system=True``, as Wagtail's ``skip_permission_checks`` does.
+
+A permission is a role's in a club (members/backends.py): ``require(actor, perm,
+of=obj)`` asks for it in ``obj``'s club (a season, an evening, a game ...), so a leader
+of club A is refused on club B's rows whatever the request's club; without ``of`` it is
+the current club's. Staff and superusers are the platform's operators: allowed everywhere.
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from django.core.exceptions import PermissionDenied
 from django.utils.translation import gettext as _
@@ -37,8 +42,31 @@ class Perm(StrEnum):
     OVERRIDE_ELIGIBILITY = "competition.override_eligibility"
 
 
-def require(actor: Actor | None, perm: str, *, system: bool = False) -> None:
-    """Raise ``PermissionDenied`` unless ``actor`` holds ``perm``.
+# The relations a club-scoped row reaches its club by, nearest first.
+_PARENTS = ("season", "evening", "event", "half", "bracket", "round", "snapshot", "player")
+
+
+def club_of(obj: Any) -> int | None:
+    """The id of the club ``obj`` belongs to (a club, a row with a club, or a row under a
+    season), or None for anything else (no object: the current club decides)."""
+    from members.models import Club
+
+    if obj is None:
+        return None
+    if isinstance(obj, Club):
+        return obj.pk
+    if isinstance(getattr(obj, "club_id", None), int):
+        return obj.club_id
+    for name in _PARENTS:
+        parent = getattr(obj, name, None)
+        if parent is not None and hasattr(parent, "_meta"):
+            return club_of(parent)
+    return None
+
+
+def require(actor: Actor | None, perm: str, *, system: bool = False, of: Any = None) -> None:
+    """Raise ``PermissionDenied`` unless ``actor`` holds ``perm`` (in ``of``'s club when
+    given, else in the current club).
 
     ``actor=None`` is allowed only together with ``system=True``; a person acting is
     always checked, whatever ``system`` says."""
@@ -46,7 +74,7 @@ def require(actor: Actor | None, perm: str, *, system: bool = False) -> None:
         if system:
             return
         raise PermissionDenied(_("You are not allowed to do this."))
-    if not actor.has_perm(perm):
+    if not actor.has_perm(perm, of):
         raise PermissionDenied(_("You are not allowed to do this."))
 
 

@@ -10,7 +10,9 @@ class MembersConfig(AppConfig):
         # Register the Celery tasks in every process, so services can queue them by name.
         from allauth.account.signals import password_reset
 
-        from . import tasks  # noqa: F401
+        from . import clubs, tasks  # noqa: F401  (clubs: forget the home club on a change)
+        from .middleware import task_in_home_club
         from .password_reset import verify_on_reset
 
         password_reset.connect(verify_on_reset, dispatch_uid="members.verify_on_reset")
+        task_in_home_club()

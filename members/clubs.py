@@ -2,14 +2,21 @@
 
 A single-club installation (today's, and every test that does not name a club) has one
 club, created from the settings (``CLUB_NAME``, ``CLUB_SLUG``) by migration
-``members.0007_clubs``; ``home_club`` returns it (and recreates it after a test flush)."""
+``members.0007_clubs``; ``home_club`` returns it (and recreates it after a test flush).
+It is memoised in the process (each request asks for it): a change of any club, or a
+flush of the database (``post_migrate``), forgets it."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
+from django.db.models.signals import post_delete, post_migrate, post_save
 from django.utils.text import slugify
 
 from members.models import Club
+
+_home: list[Club] = []
 
 
 def default_club_fields() -> dict[str, str]:
@@ -23,8 +30,20 @@ def default_club_fields() -> dict[str, str]:
 
 def home_club() -> Club:
     """The installation's first club (the only one on a single-club installation)."""
+    if _home:
+        return _home[0]
     club = Club.objects.order_by("pk").first()
     if club is None:
         fields = default_club_fields()
         club, _ = Club.objects.get_or_create(slug=fields.pop("slug"), defaults=fields)
+    _home[:] = [club]
     return club
+
+
+def forget_home_club(*args: Any, **kwargs: Any) -> None:
+    _home.clear()
+
+
+post_save.connect(forget_home_club, sender=Club, dispatch_uid="home_club_saved")
+post_delete.connect(forget_home_club, sender=Club, dispatch_uid="home_club_deleted")
+post_migrate.connect(forget_home_club, dispatch_uid="home_club_migrated")

@@ -4,7 +4,11 @@
 its ``club`` header) and a management command (``--club``) enter it, and everything
 inside (queries, "today", the site name, cache keys, e-mail sender) is that club's.
 Nested contexts restore the outer one on exit, so two clubs' tasks in one worker never
-inherit each other's club."""
+inherit each other's club.
+
+It also sets django-scopes' scope (``club``): every query of a club-scoped model
+(members/scoping.py) is the club's, and one with no club in scope raises ``ScopeError``.
+``club_context(None)`` is "no club" (the platform's own pages): club-scoped queries raise."""
 
 from __future__ import annotations
 
@@ -12,6 +16,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING
+
+from django_scopes.state import state as _scope_state
+
+from core.tenancy import Tenant, tenant
 
 if TYPE_CHECKING:
     from members.models import Club
@@ -24,10 +32,25 @@ def current_club() -> Club | None:
     return _current.get()
 
 
+def current_club_id() -> int | None:
+    """The current club's id: the default club of a row written in the club's work."""
+    club = _current.get()
+    return club.pk if club is not None else None
+
+
 @contextmanager
 def club_context(club: Club | None) -> Iterator[Club | None]:
+    scope = dict(_scope_state.get() or {})
+    scope["_enabled"] = True
+    if club is None:
+        scope.pop("club", None)
+    else:
+        scope["club"] = club
     token = _current.set(club)
+    scope_token = _scope_state.set(scope)
     try:
-        yield club
+        with tenant(Tenant(f"club-{club.pk}", club.time_zone) if club is not None else None):
+            yield club
     finally:
+        _scope_state.reset(scope_token)
         _current.reset(token)

@@ -13,10 +13,16 @@ from .names import INITIALS, public_name
 
 
 class UserQuerySet(models.QuerySet["User"]):
-    def members(self) -> "UserQuerySet":
-        """The club's members: active accounts the club added or accepted. A registration
-        the leader has not accepted yet is nobody's member: it is listed nowhere."""
-        return self.filter(is_active=True, registration_pending=False)
+    def members(self, club: "Club | None" = None) -> "UserQuerySet":
+        """The club's members: active accounts the club added or accepted (a
+        ``Membership`` of ``club``, the current club when not given; outside any club,
+        every club's). A registration the leader has not accepted yet is nobody's member:
+        it is listed nowhere."""
+        from django_scopes.state import get_scope  # the club in scope (members/context.py)
+
+        club = club or get_scope().get("club")
+        found = self.filter(is_active=True, registration_pending=False)
+        return found.filter(memberships__club=club) if club is not None else found
 
 
 class UserManager(BaseUserManager["User"]):
@@ -25,8 +31,8 @@ class UserManager(BaseUserManager["User"]):
     def get_queryset(self) -> UserQuerySet:
         return UserQuerySet(self.model, using=self._db)
 
-    def members(self) -> UserQuerySet:
-        return self.get_queryset().members()
+    def members(self, club: "Club | None" = None) -> UserQuerySet:
+        return self.get_queryset().members(club)
 
     def _create(self, email: str, password: str | None, **extra: object) -> "User":
         if not email:
@@ -211,7 +217,8 @@ class Club(models.Model):
 class ClubDomain(models.Model):
     """A host name of the club's own (``intern.mijnclub.nl``): served without the prefix."""
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="domains")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="domains",
+                             verbose_name=_("club"))
     host = models.CharField(_("host name"), max_length=253, unique=True)
 
     class Meta:
@@ -225,8 +232,10 @@ class ClubDomain(models.Model):
 class Membership(models.Model):
     """A member's role in one club; one account may belong to several clubs."""
 
-    user = models.ForeignKey("members.User", on_delete=models.CASCADE, related_name="memberships")
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey("members.User", on_delete=models.CASCADE, related_name="memberships",
+                             verbose_name=_("member"))
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships",
+                             verbose_name=_("club"))
     role = models.CharField(_("role"), max_length=20, default="player")
     joined = models.DateTimeField(_("joined"), auto_now_add=True)
 

@@ -59,7 +59,8 @@ def member_data(member: User) -> dict[str, Any]:
     return {
         "account": {field: _value(getattr(member, field)) for field in ACCOUNT_FIELDS}
         | {"public_name": public_name(member),
-           "roles": sorted(member.groups.values_list("name", flat=True))},
+           "roles": sorted(f"{club}: {role}" for club, role in
+                           member.memberships.values_list("club__name", "role"))},
         "seasons": [{"season": p.season.name, "kind": p.kind, "start": p.start,
                      "rating_1_september": p.rating} for p in players],
         "sign_ups": [{"date": r.evening.date.isoformat(), "status": r.status,

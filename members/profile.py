@@ -120,6 +120,7 @@ def member_remove(*, actor: Actor, member: User) -> User:
     member.set_unusable_password()
     member.save()
     member.groups.clear()
+    member.memberships.all().delete()  # he belongs to no club any more
     EmailAddress.objects.filter(user=member).delete()
     for session in Session.objects.filter(expire_date__gt=timezone.now()).iterator():
         if str(session.get_decoded().get("_auth_user_id")) == str(member.pk):

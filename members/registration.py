@@ -11,7 +11,6 @@ the starting order); refusing removes the account.
 from __future__ import annotations
 
 from django.conf import settings
-from django.contrib.auth.models import Group
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -22,7 +21,7 @@ from competition.models import Player, PlayerKind, Season
 from core.permissions import Actor, Perm, require
 
 from .models import User
-from .roles import PLAYER, ensure_groups
+from .roles import PLAYER, join_club
 
 PERM = Perm.MANAGE_REGISTRATIONS
 
@@ -43,12 +42,11 @@ def _pending(member_id: int) -> User:
 def registration_accept(*, actor: Actor, member_id: int, season: Season | None) -> User:
     """He becomes a member (the player role) and, when a season runs, a flexible player
     of it at the end of the starting order."""
-    require(actor, PERM)
+    require(actor, PERM, of=season)
     member = _pending(member_id)
     member.registration_pending = False
     member.save(update_fields=["registration_pending"])
-    ensure_groups()
-    member.groups.add(Group.objects.get(name=PLAYER))
+    join_club(member, role=PLAYER)
     player = None
     if season is not None:
         season = Season.objects.select_for_update().get(pk=season.pk)

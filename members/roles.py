@@ -1,7 +1,12 @@
-"""The club's roles, as Groups with explicit permissions (created by a data migration).
+"""The club's roles: a member's role is his ``Membership.role`` in the club (one account
+may belong to several clubs, with a role in each).
 
-A role is the set of things a person may do; the permission codenames live on the
-competition models (``Meta.permissions``) so checks read as ``user.has_perm(...)``.
+A role is the set of things a person may do (``ROLE_PERMISSIONS``); the permission
+codenames live on the competition models (``Meta.permissions``) so checks read as
+``user.has_perm(...)``, answered for the current club (``members.context``) or the
+object's club by ``members.backends.ClubRoleBackend``. Staff and superusers are the
+platform's operators: they may do everything, in every club. The role Groups of a
+single-club installation (created by a data migration) are no longer read for the roles.
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ from typing import TYPE_CHECKING
 from core.permissions import Actor, Perm, person
 
 if TYPE_CHECKING:
-    from members.models import User
+    from members.models import Club, User
 
 
 PLAYER = "player"
@@ -73,6 +78,63 @@ def ensure_groups() -> None:
             group.permissions.add(perm)
 
 
+def club_role(user: object, club: Club | int | None = None) -> str | None:
+    """``user``'s role in ``club`` (the current club when not given), or None when he is
+    no member of it. Memoised on the user object per club (one query per request, as
+    Django's own permission cache)."""
+    from members.context import current_club
+    from members.models import Membership
+
+    club = club if club is not None else current_club()
+    if club is None or not getattr(user, "is_authenticated", False) or user.pk is None:  # type: ignore[attr-defined]
+        return None
+    club_id = club if isinstance(club, int) else club.pk
+    cache: dict[int, str | None] = user.__dict__.setdefault("_club_roles", {})
+    if club_id not in cache:
+        cache[club_id] = (
+            Membership.objects.filter(user_id=user.pk, club_id=club_id)  # type: ignore[attr-defined]
+            .values_list("role", flat=True).first()
+        )
+    return cache[club_id]
+
+
+def forget_roles(user: object) -> None:
+    """Drop the memoised roles (after a role changed)."""
+    for attr in ("_club_roles", "_club_perm_cache"):
+        user.__dict__.pop(attr, None)
+
+
+def join_club(user: User, club: Club | None = None, role: str = PLAYER) -> None:
+    """Make ``user`` a member of ``club`` (the current club, else the home club) with at
+    least ``role``: a member who already has a higher role keeps it."""
+    from members.clubs import home_club
+    from members.context import current_club
+    from members.models import Membership
+
+    club = club or current_club() or home_club()
+    membership, created = Membership.objects.get_or_create(
+        user=user, club=club, defaults={"role": role}
+    )
+    if not created and ROLES.index(role) > ROLES.index(membership.role if membership.role in ROLES else PLAYER):
+        membership.role = role
+        membership.save(update_fields=["role"])
+    forget_roles(user)
+
+
+def set_club_role(user: User, role: str | None, club: Club | None = None) -> None:
+    """Give ``user`` exactly ``role`` in ``club`` (None: he leaves the club)."""
+    from members.clubs import home_club
+    from members.context import current_club
+    from members.models import Membership
+
+    club = club or current_club() or home_club()
+    if role is None:
+        Membership.objects.filter(user=user, club=club).delete()
+    else:
+        Membership.objects.update_or_create(user=user, club=club, defaults={"role": role})
+    forget_roles(user)
+
+
 def role_label(user: object) -> str:
     """The highest role of a signed-in user, in words (the access-denied page names it,
     never the roles that may)."""
@@ -82,7 +144,7 @@ def role_label(user: object) -> str:
         return _("registration not accepted yet")
     if getattr(user, "is_superuser", False):
         return _("administrator")
-    names = set(user.groups.values_list("name", flat=True)) if hasattr(user, "groups") else set()
+    names = {club_role(user)}
     labels = {ADMINISTRATOR: _("administrator"), LEADER: _("competition leader"),
               ARBITER: _("arbiter"), PLAYER: _("player")}
     for role in reversed(ROLES):
@@ -92,13 +154,13 @@ def role_label(user: object) -> str:
 
 
 def account_rank(user: User) -> int:
-    """Where ``user`` stands in the role order: player < arbiter < leader < administrator
+    """Where ``user`` stands, in the current club, in the role order: player < arbiter < leader < administrator
     (``roles.ROLES``) < staff (the Django admin) < superuser; -1 without a role."""
     if user.is_superuser:
         return len(ROLES) + 1
     if user.is_staff:
         return len(ROLES)
-    names = set(user.groups.values_list("name", flat=True))
+    names = {club_role(user)}
     return max((i for i, role in enumerate(ROLES) if role in names), default=-1)
 
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 from typing import Any
 
 from allauth.account.models import EmailAddress
-from django.contrib.auth.models import Group
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -31,7 +30,7 @@ from members.roles import may_manage_account
 
 from . import email_change, invitations
 from .models import User
-from .roles import ADMINISTRATOR, PLAYER, ROLES, ensure_groups
+from .roles import ADMINISTRATOR, PLAYER, ROLES, club_role, join_club, set_club_role
 
 PERM = Perm.MANAGE_REGISTRATIONS
 
@@ -91,7 +90,7 @@ def member_add(
     """A new member, taking part in ``season`` from now on, invited by e-mail to set his
     password. He joins at the end of the starting order; on his first evening the pairing
     places him next to the player whose rating is closest to his (docs/rules.md 3)."""
-    require(actor, PERM)
+    require(actor, PERM, of=season)
     season = Season.objects.select_for_update().get(pk=season.pk)
     email = User.objects.normalize_email(email.strip()).lower()
     name = name.strip()
@@ -104,8 +103,7 @@ def member_add(
     member.set_unusable_password()
     member.full_clean(exclude=["password"])
     member.save()
-    ensure_groups()
-    member.groups.add(Group.objects.get(name=PLAYER))  # he signs himself up and off
+    join_club(member, season.club, PLAYER)  # he signs himself up and off
     # Not verified: the invitation's link goes to it, and setting the password with that
     # link is what verifies it (members.signals), so the leader never vouches for it.
     EmailAddress.objects.create(user=member, email=email, verified=False, primary=True)
@@ -150,7 +148,7 @@ def _invite(actor: Actor, player: Player, site_url: str) -> None:
 def member_invite_again(*, actor: Actor, player: Player, site_url: str) -> Player:
     """Send the invitation again (the link of the first one has expired, or was lost).
     A member who has set his password already signs in, or asks for a new one himself."""
-    require(actor, PERM)
+    require(actor, PERM, of=player)
     player = Player.objects.select_related("member").get(pk=player.pk)
     _check_may_manage(actor, player.member)
     if player.member.has_usable_password():
@@ -184,7 +182,7 @@ def member_update(
     from a link sent to it; the old address is told at once and gets a link to undo
     (``members.email_change``). Only for an account below the leader's own in the role
     order (``may_manage_account``)."""
-    require(actor, PERM)
+    require(actor, PERM, of=player)
     season = Season.objects.select_for_update().get(pk=player.season_id)
     player = Player.objects.select_for_update(of=("self",)).select_related("member").get(pk=player.pk)
     member = User.objects.select_for_update().get(pk=player.member_id)
@@ -240,7 +238,7 @@ def _check_order_open(season: Season) -> None:
 def starting_order_by_rating(*, actor: Actor, season: Season) -> list[Player]:
     """The starting order by rating on 1 September, highest first (docs/rules.md 4.1), before
     the first game. Adjust it afterwards with ``player_move``."""
-    require(actor, PERM)
+    require(actor, PERM, of=season)
     season = Season.objects.select_for_update(of=("self",)).select_related("competition").get(pk=season.pk)
     if season_has_games(season):
         raise ValidationError(
@@ -261,7 +259,7 @@ def player_move(*, actor: Actor, player: Player, position: int) -> Player:
     """Put ``player`` at ``position`` in the starting order; the players in between move
     one place. Before the first game for any competition; for the ladder also later, with
     retroactive effect: every game of the season is scored again (docs/rules.md 4.2)."""
-    require(actor, PERM)
+    require(actor, PERM, of=player)
     season = Season.objects.select_for_update(of=("self",)).select_related("competition").get(pk=player.season_id)
     _check_order_open(season)
     players = list(Player.objects.select_for_update(of=("self",)).filter(season=season)
@@ -290,9 +288,9 @@ ROLE_PERM = Perm.MANAGE_SEASON
 
 
 def role_of(member: User) -> str | None:
-    """The member's role: the highest of his role groups (prefetch ``groups``)."""
-    names = {g.name for g in member.groups.all()}
-    return next((r for r in reversed(ROLES) if r in names), None)
+    """The member's role in the current club (his ``Membership``), or None."""
+    role = club_role(member)
+    return role if role in ROLES else None
 
 
 def _fide_id(value: str) -> str:
@@ -321,9 +319,7 @@ def member_set_role(*, actor: Actor, member: User, role: str, fide_id: str) -> U
         )})
     if before == {"role": role, "fide_id": fide}:
         return member
-    ensure_groups()
-    member.groups.remove(*Group.objects.filter(name__in=ROLES))
-    member.groups.add(Group.objects.get(name=role))
+    set_club_role(member, role)
     member.fide_id = fide
     member.save(update_fields=["fide_id"])
     audit.record(actor=actor, action=Action.MEMBER_ROLE, before=before,

@@ -8,6 +8,7 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import F
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -22,6 +23,7 @@ from competition.season.selectors import season_or_404
 from core.web import confirmation_page, confirmed, error_messages, form_error_messages, run_service
 
 from . import email_change, registration, selectors, services
+from .context import current_club
 from .decorators import any_permission_required
 from .forms import MemberForm, PositionForm
 from .models import User
@@ -185,10 +187,12 @@ admin_required = any_permission_required(services.ROLE_PERM)
 
 @admin_required
 def roles(request: HttpRequest) -> HttpResponse:
-    """Every member with his role and FIDE id, each changed on its own line (two queries)."""
-    members = list(User.objects.filter(is_active=True).prefetch_related("groups").order_by("name"))
-    for member in members:
-        member.role = services.role_of(member)  # type: ignore[attr-defined]
+    """Every member of the club with his role and FIDE id, each changed on its own line
+    (one query)."""
+    members = list(
+        User.objects.filter(is_active=True, memberships__club=current_club())
+        .annotate(role=F("memberships__role")).order_by("name")
+    )
     return render(request, "members/roles.html",
                   {"members": members, "roles": list(ROLE_LABELS.items())})
 
@@ -196,7 +200,8 @@ def roles(request: HttpRequest) -> HttpResponse:
 @require_POST
 @admin_required
 def role_set(request: HttpRequest, member_id: int) -> HttpResponse:
-    member = get_object_or_404(User, pk=member_id, is_active=True)
+    member = get_object_or_404(User, pk=member_id, is_active=True,
+                               memberships__club=current_club())
     role = request.POST.get("role", "")
     run_service(request, lambda: services.member_set_role(
         actor=request.user, member=member, role=role, fide_id=request.POST.get("fide_id", "")),

@@ -9,6 +9,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from core.models import MAX_ATTEMPTS as OUTBOX_MAX_ATTEMPTS
+from members.scoping import ScopedManager
 
 
 class NoticeKind(models.TextChoices):
@@ -54,6 +55,8 @@ class PairingNotice(models.Model):
     sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(_("attempts"), default=0, help_text=_("failed sending attempts"))
     last_error = models.CharField(_("last error"), max_length=200, blank=True)
+
+    objects = ScopedManager(club="evening__season__club")
 
     class Meta:
         verbose_name = _("pairing e-mail")

@@ -36,7 +36,8 @@ from competition.season.engine.signup import (
 from competition.season.selectors import club_duty_requests_pending
 from competition.season.standings import compute, load_season_data
 from core.permissions import Actor, Perm
-from members.models import User
+from members.context import current_club
+from members.models import Club, User
 from members.roles import LEADER
 
 from .engine import types as pt
@@ -234,10 +235,14 @@ def evenings_with_unnotified_withdrawals(now: dt.datetime | None = None) -> list
     return sorted({e for e, p in (off & seated) - told})
 
 
-def leader_emails() -> list[str]:
-    """The competition leaders (and their substitutes) to tell of a late withdrawal."""
+def leader_emails(club: Club | int | None = None) -> list[str]:
+    """The competition leaders of ``club`` (the current club when not given) to tell of a
+    late withdrawal: never another club's."""
+    club = club if club is not None else current_club()
+    if club is None:
+        return []
     return sorted(set(
-        User.objects.filter(groups__name=LEADER, is_active=True)
+        User.objects.filter(memberships__club=club, memberships__role=LEADER, is_active=True)
         .exclude(email="").values_list("email", flat=True)
     ))
 

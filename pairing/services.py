@@ -71,6 +71,7 @@ def evening_pair_and_publish(
         .select_related("season__competition", "half")
         .get(pk=evening_id)
     )
+    require(actor, Perm.MANAGE_PAIRINGS, system=system, of=evening)  # in the evening's club
     if evening.kind != EveningKind.PLAYING:
         return None
     if evening.status == EveningStatus.PUBLISHED and not force:
@@ -317,10 +318,10 @@ def withdrawals_notify(*, evening_id: int) -> int:
     after the pairing was published, once (the task after his sign-off, and the catch-up
     job, call it). Returns how many e-mails were queued."""
     require(None, Perm.MANAGE_PAIRINGS, system=True)
-    evening = Evening.objects.select_for_update(of=("self",)).filter(pk=evening_id).first()
+    evening = Evening.objects.select_for_update(of=("self",)).select_related("season").filter(pk=evening_id).first()
     if evening is None or evening.status != EveningStatus.PUBLISHED:
         return 0
-    return notices.withdrawals(evening, leader_emails())
+    return notices.withdrawals(evening, leader_emails(evening.season.club_id))
 
 
 # --- The tempo exception (docs/rules.md 5) ---------------------------------------------------------
@@ -399,7 +400,7 @@ def tempo_request(
 def tempo_decide(*, actor: Actor, game: Game, approve: bool) -> Game:
     """The leader approves or refuses a pending request; both players get an e-mail
     after commit."""
-    require(actor, Perm.APPROVE_TEMPO)
+    require(actor, Perm.APPROVE_TEMPO, of=game)
     game = _locked_game(game)
     if game.tempo != Tempo.REQUESTED:
         raise ValidationError(_("There is no tempo request for this game."))

@@ -156,7 +156,6 @@ def build_club() -> dict:
     since it plays every Friday (pion's calendar has 10 evenings a half)."""
     from allauth.account.models import EmailAddress
     from django.contrib.auth.hashers import make_password
-    from django.contrib.auth.models import Group
     from django.utils import timezone
 
     from competition.models import EveningKind, PlayerKind, Result
@@ -170,7 +169,7 @@ def build_club() -> dict:
 
     def account(email: str, name: str, role: str, rating: int | None = None) -> User:
         user = User.objects.create(email=email, name=name, rating=rating, password=hashed)
-        user.groups.add(Group.objects.get(name=role))
+        roles.set_club_role(user, role)
         EmailAddress.objects.create(user=user, email=email, verified=True, primary=True)
         return user
 
@@ -503,6 +502,11 @@ def main(argv: list[str] | None = None) -> int:
         started = time.perf_counter()
         call_command("migrate", "--noinput", verbosity=0)
         call_command("collectstatic", "--noinput", verbosity=0)
+        from members.clubs import home_club
+        from members.context import club_context
+
+        # This process reads and writes the installation's own club's rows.
+        club_context(home_club()).__enter__()
         club = build_club()
         from django.db import connections
 

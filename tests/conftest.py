@@ -33,6 +33,35 @@ def _language_reset():
             caches["default"].clear()
 
 
+def _uses_database(request) -> bool:
+    marker = request.node.get_closest_marker("django_db")
+    return marker is not None or bool(
+        {"db", "transactional_db", "django_db_reset_sequences", "live_server"}
+        & set(request.fixturenames)
+    )
+
+
+@pytest.fixture(autouse=True)
+def _home_club(request):
+    """A test that touches the database runs in the installation's own club, as a request
+    does (members/middleware.py): every query of a club-scoped model is the club's, and
+    one outside any club raises ``ScopeError`` (``with club_context(None)`` shows it).
+    A test of two clubs enters the other's ``club_context`` itself."""
+    if "django.conf" not in sys.modules or not _uses_database(request):
+        yield
+        return
+    marker = request.node.get_closest_marker("django_db")
+    transactional = marker is not None and (marker.kwargs.get("transaction") or (marker.args[:1] == (True,)))
+    request.getfixturevalue("transactional_db" if transactional or "live_server" in request.fixturenames
+                            or "transactional_db" in request.fixturenames else "db")
+    from members.clubs import forget_home_club, home_club
+    from members.context import club_context
+
+    forget_home_club()
+    with club_context(home_club()):
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _redis_breaker_closed():
     """A test that points the cache at a dead or hung Redis trips this process's circuit

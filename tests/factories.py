@@ -5,39 +5,48 @@ from __future__ import annotations
 import datetime as dt
 import itertools
 
-from django.contrib.auth.models import Group
-
 from competition.models import PlayerKind, Season
 from competition.season import services
-from members.models import User
-from members.roles import ensure_groups
+from members.clubs import home_club
+from members.context import current_club
+from members.models import Club, User
+from members.roles import set_club_role
 
 _seq = itertools.count(1)
 
 
 def member(*, name: str | None = None, rating: int | None = 1600, role: str | None = "player",
-           email: str | None = None, password: str = "pw-schaak-123") -> User:
+           email: str | None = None, password: str = "pw-schaak-123",
+           club: Club | None = None) -> User:
+    """An account with ``role`` in ``club`` (the current club, else the installation's
+    own); ``role=None``: an account that is no member of any club."""
     n = next(_seq)
     user = User.objects.create_user(
         email=email or f"member{n}@example.org", password=password,
         name=name or f"Member {n}", rating=rating,
     )
     if role:
-        ensure_groups()
-        user.groups.add(Group.objects.get(name=role))
+        set_club_role(user, role, club or current_club() or home_club())
     return user
 
 
-def admin() -> User:
-    return member(name="Admin", role="administrator", rating=None)
+def join(user: User, role: str = "player", club: Club | None = None) -> User:
+    """Make an account made some other way a member of ``club`` (the current club, else
+    the installation's own) with ``role``: only a member may play in its seasons."""
+    set_club_role(user, role, club or current_club() or home_club())
+    return user
 
 
-def leader() -> User:
-    return member(name="Leader", role="leader", rating=None)
+def admin(club: Club | None = None) -> User:
+    return member(name="Admin", role="administrator", rating=None, club=club)
 
 
-def arbiter() -> User:
-    return member(name="Arbiter", role="arbiter", rating=None)
+def leader(club: Club | None = None) -> User:
+    return member(name="Leader", role="leader", rating=None, club=club)
+
+
+def arbiter(club: Club | None = None) -> User:
+    return member(name="Arbiter", role="arbiter", rating=None, club=club)
 
 
 def season(
@@ -48,17 +57,21 @@ def season(
     opening: dt.date = dt.date(2026, 9, 4),
     last_day: dt.date = dt.date(2027, 7, 15),
     actor: User | None = None,
+    club: Club | None = None,
+    name: str | None = None,
     **kwargs,
 ) -> Season:
-    """A season with its calendar and ``players`` members (the last ``flexible`` of them
-    flexible), ordered by rating (highest first)."""
-    actor = actor or admin()
+    """A season of ``club`` (the current club, else the installation's own) with its
+    calendar and ``players`` members (the last ``flexible`` of them flexible), ordered by
+    rating (highest first)."""
+    club = club or current_club() or home_club()
+    actor = actor or admin(club)
     s = services.season_set_up(
-        actor=actor, name=f"{opening.year}-{opening.year + 1} #{next(_seq)}",
-        opening=opening, last_day=last_day, system=system, **kwargs,
+        actor=actor, name=name or f"{opening.year}-{opening.year + 1} #{next(_seq)}",
+        opening=opening, last_day=last_day, system=system, club=club, **kwargs,
     )
     for i in range(players):
-        m = member(name=f"Player {i + 1:03d}", rating=max(2400 - 7 * i, 1000))
+        m = member(name=f"Player {i + 1:03d}", rating=max(2400 - 7 * i, 1000), club=club)
         kind = PlayerKind.FLEXIBLE if i >= players - flexible else PlayerKind.FIXED
         services.player_add(actor=actor, season=s, member=m, kind=kind)
     services.players_order_by_rating(actor=actor, season=s)
@@ -82,3 +95,39 @@ def swiss_round_played(arbiter, event):
         swiss.game_result_set(actor=arbiter, game=game, white_points=1 if won else 0,
                               black_points=0 if won else 1, expected_version=game.version)
     return swiss.round_finish(actor=arbiter, round=rnd)
+def decoy_club(a_season: Season | None = None, *, shared: User | None = None) -> dict:
+    """Club B beside the installation's own club A, made to be confused with it: a season
+    of the same name and dates as ``a_season`` (A's current season when not given), with
+    players of the same names, its own leader, and ``shared`` (by default a player of
+    A's season) a member of both clubs. Returns ``{"club", "season", "leader", "shared"}``.
+    Built in B's own club context; the caller's context is left as it was."""
+    from members.context import club_context
+
+    club_a = current_club() or home_club()
+    if a_season is None:
+        a_season = Season.objects.filter(club=club_a).order_by("-start_date").first()
+    if shared is None and a_season is not None:
+        first = a_season.players.select_related("member").order_by("start").first()
+        shared = first.member if first is not None else None
+    names = ([p.member.name for p in a_season.players.select_related("member").order_by("start")]
+             if a_season else [f"Player {i:03d}" for i in range(1, 9)])
+    club_b = Club.objects.create(name="Schaakclub De Loper", slug="de-loper",
+                                 time_zone="Europe/Amsterdam")
+    with club_context(club_b):
+        leader_b = member(name="Leader", role="leader", rating=None, club=club_b)
+        admin_b = admin(club_b)
+        opening = a_season.start_date if a_season else dt.date(2026, 9, 4)
+        last_day = a_season.end_date if a_season else dt.date(2027, 7, 15)
+        name = a_season.name if a_season else "2026-2027"
+        s = services.season_set_up(actor=admin_b, name=name, opening=opening,
+                                   last_day=last_day, system="pion", club=club_b)
+        for i, player_name in enumerate(names):
+            if shared is not None and player_name == shared.name:
+                continue
+            m = member(name=player_name, rating=max(2400 - 7 * i, 1000), club=club_b)
+            services.player_add(actor=admin_b, season=s, member=m, kind=PlayerKind.FIXED)
+        if shared is not None:
+            set_club_role(shared, "player", club_b)
+            services.player_add(actor=admin_b, season=s, member=shared, kind=PlayerKind.FIXED)
+        services.players_order_by_rating(actor=admin_b, season=s)
+    return {"club": club_b, "season": s, "leader": leader_b, "admin": admin_b, "shared": shared}

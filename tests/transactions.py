@@ -1,5 +1,5 @@
 """A transaction a module-scoped fixture opens around data it builds once, rolled back
-after the module: Django's own ``TestCase`` class transaction (``setUpClass`` opens it,
+after the module (in the installation's own club): Django's own ``TestCase`` class transaction (``setUpClass`` opens it,
 ``tearDownClass`` rolls it back, as pytest-django does for each test), so services that
 insist on being the outermost transaction (``atomic(durable=True)``) treat it as the test
 case's own."""
@@ -18,13 +18,31 @@ def rolled_back(using: str = DEFAULT_DB_ALIAS) -> Iterator[None]:
     if transaction.get_connection(using).in_atomic_block:
         # tearDownClass closes the connection, which would end a test's own transaction.
         raise RuntimeError("rolled_back() is for module-scoped fixtures, outside a test")
+    from members.clubs import forget_home_club, home_club
+    from members.context import club_context
 
     class ModuleData(TestCase):
         databases = {using}
 
     ModuleData.setUpClass()
     try:
-        yield
+        forget_home_club()
+        # The data is the installation's own club's, as in a test (tests/conftest.py).
+        with club_context(home_club()):
+            yield
     finally:
         ModuleData.tearDownClass()
         ModuleData.doClassCleanups()
+        forget_home_club()
+
+
+@contextmanager
+def in_home_club() -> Iterator[None]:
+    """Data a module-scoped fixture builds: the installation's own club's, as a test's."""
+    from members.clubs import forget_home_club, home_club
+    from members.context import club_context
+
+    forget_home_club()
+    with club_context(home_club()):
+        yield
+    forget_home_club()

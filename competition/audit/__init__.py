@@ -26,7 +26,10 @@ def record(
         season = evening.season_id
     if player is not None and season is None:
         season = player.season_id
+    # The season's club (a service acting on a season); else the club of the work in hand.
+    club = getattr(season, "club_id", None)
     return AuditRecord.objects.create(
+        **({"club_id": club} if club is not None else {}),
         actor=actor if getattr(actor, "is_authenticated", False) else None,
         action=action,
         season_id=season if isinstance(season, int) or season is None else season.pk,

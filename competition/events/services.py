@@ -138,7 +138,7 @@ def event_create(
     """A rapid competition (9 rounds unless told) or a blitz championship. A blitz without
     ``rounds`` follows ``propose_rounds`` of its number of entrants until the arbiter sets
     the number (``event_set_rounds``)."""
-    require(actor, MANAGE)
+    require(actor, MANAGE, of=season)
     if kind not in (EventKind.RAPID, EventKind.BLITZ):
         raise ValidationError({"kind": _("An event is a rapid competition or a blitz championship.")})
     name = name.strip()
@@ -191,7 +191,7 @@ def _rounds_set(event: SwissEvent) -> bool:
 @transaction.atomic(durable=True)
 def event_set_rounds(*, actor: Actor, event: SwissEvent, rounds: int) -> SwissEvent:
     """The arbiter sets the number of rounds (a blitz: after the proposal)."""
-    require(actor, ARBITER)
+    require(actor, ARBITER, of=event)
     event = _lock_event(event)
     if event.kind == EventKind.BLITZ_PLAYOFF:
         raise ValidationError(_("A playoff's rounds follow from its Berger table."))
@@ -258,7 +258,7 @@ def entrant_add(
     optional rating, no account). Until a round is paired the start numbers follow the
     rating; later entrants get the next number (and a zero-point bye for the rounds they
     missed)."""
-    require(actor, MANAGE)
+    require(actor, MANAGE, of=event)
     event = _lock_event(event)
     if event.kind == EventKind.BLITZ_PLAYOFF:
         raise ValidationError(_("A playoff's players are the players tied for first."))
@@ -311,7 +311,7 @@ def round_open(*, actor: Actor, event: SwissEvent, evening: Evening | None = Non
     the first round of an evening starts 20:30, later ones when the arbiter pairs them.
     Presence starts as the previous round's on the same evening (blitz round 1: everyone
     entered; an entrant added while a blitz round is open is present for it)."""
-    require(actor, ARBITER)
+    require(actor, ARBITER, of=event)
     event = _lock_event(event)
     last = event.round_set.select_related("evening").order_by("-number").first()
     if last is not None and last.status == RoundStatus.OPEN:
@@ -345,7 +345,7 @@ def round_open(*, actor: Actor, event: SwissEvent, evening: Evening | None = Non
 def presence_set(*, actor: Actor, round: SwissRound, entrant_ids: Iterable[int]) -> SwissRound:
     """The arbiter marks who is present for a round (docs/rules.md 7: present 15 minutes before the
     round, the arbiter's marking is the record). Only before the round is paired."""
-    require(actor, ARBITER)
+    require(actor, ARBITER, of=round)
     rnd = _lock_round(round)
     if rnd.status != RoundStatus.OPEN:
         raise ValidationError(_("Round %(n)s is paired already.") % {"n": rnd.number})
@@ -391,7 +391,7 @@ def _pair(event: SwissEvent, rnd: SwissRound, entrants: list[SwissEntrant], pres
 def round_pair(*, actor: Actor, round: SwissRound) -> SwissRound:
     """Pair the round among the present entrants (rapid: two-game matches; blitz: Dutch)
     and store its boards and the engine's notes. A paired round is not paired again."""
-    require(actor, ARBITER)
+    require(actor, ARBITER, of=round)
     rnd = _lock_round(round)
     if rnd.status != RoundStatus.OPEN:
         return rnd
@@ -459,7 +459,7 @@ def game_result_set(
     """Enter or change the result of a board of the round under way: a game 1-0 / ½-½ /
     0-1, a rapid match 2-0 … 0-2, or a forfeit. A stale ``expected_version`` raises
     Conflict. A finished round's results are corrected with ``game_result_correct``."""
-    require(actor, ARBITER)
+    require(actor, ARBITER, of=game)
     locked = _lock_game(game)
     if locked.round.status == RoundStatus.DONE:
         raise ValidationError(
@@ -483,7 +483,7 @@ def game_result_correct(
     afterwards). The standings and tie-breaks follow at once (they are computed on read);
     the later rounds' pairings, made from the old standings, stay as they are. Audited
     with the result before and after and the later rounds that were not paired again."""
-    require(actor, ARBITER)
+    require(actor, ARBITER, of=game)
     locked = _lock_game(game)
     if locked.round.status != RoundStatus.DONE:
         raise ValidationError(
@@ -568,7 +568,7 @@ def game_result_undo(*, actor: Actor, game: SwissGame, now: dt.datetime | None =
 def round_finish(*, actor: Actor, round: SwissRound) -> SwissRound:
     """Close a round once every board has a result; its points then count in the standings
     and the next round can be opened. Finishing twice changes nothing."""
-    require(actor, ARBITER)
+    require(actor, ARBITER, of=round)
     rnd = _lock_round(round)
     if rnd.status == RoundStatus.DONE:
         return rnd
@@ -596,7 +596,7 @@ def blitz_playoff_create(*, actor: Actor, event: SwissEvent) -> SwissEvent:
     """The playoff of an unbroken tie for first (docs/rules.md 8): a double round robin by the Berger
     tables, every tied player meeting every other with both colours, all games created at
     once. Berger numbers follow the start numbers. Generating twice gives the same playoff."""
-    require(actor, ARBITER)
+    require(actor, ARBITER, of=event)
     event = _lock_event(event)
     existing = event.playoffs.first()
     if existing is not None:
@@ -694,7 +694,7 @@ def event_from_trf(
     """A blitz event from a TRF file (played elsewhere, or an earlier year). Players are
     matched to members by name; a name no member has is refused, or entered as a guest
     when ``guests``. Every round is stored finished."""
-    require(actor, MANAGE)
+    require(actor, MANAGE, of=season)
     try:
         parsed = trf.parse(text)
     except trf.TrfError as exc:

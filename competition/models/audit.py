@@ -11,6 +11,15 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from members.context import current_club_id
+from members.scoping import ScopedManager
+
+
+def _season_club_id(season_id: int) -> int:
+    from competition.models.season import Season
+
+    return Season._base_manager.values_list("club_id", flat=True).get(pk=season_id)
+
 
 class AuditAction(models.TextChoices):
     """Every kind of audited write, one constant each (as Zulip's ``RealmAuditLog``)."""
@@ -77,6 +86,11 @@ class AuditAction(models.TextChoices):
 class AuditRecord(models.Model):
     """Who changed what, when: before and after, for every write that matters."""
 
+    # The club whose trail it is: the season's, or the club of the work in hand.
+    club = models.ForeignKey(
+        "members.Club", on_delete=models.CASCADE, related_name="+", default=current_club_id,
+        verbose_name=_("club"),
+    )
     at = models.DateTimeField(_("at"), auto_now_add=True, db_index=True)
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+", verbose_name=_("actor")
@@ -90,6 +104,8 @@ class AuditRecord(models.Model):
     before = models.JSONField(_("before"), null=True, blank=True)
     after = models.JSONField(_("after"), null=True, blank=True)
 
+    objects = ScopedManager(club="club")
+
     class Meta:
         ordering = ["-at", "-id"]
         verbose_name = _("audit record")
@@ -100,6 +116,8 @@ class AuditRecord(models.Model):
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         AuditAction(self.action)  # ValueError for an action nobody defined
+        if self._state.adding and self.season_id is not None and self.club_id is None:
+            self.club_id = _season_club_id(self.season_id)
         super().save(*args, **kwargs)
 
     def get_action_display(self) -> str:

@@ -12,6 +12,7 @@ from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
 from competition.validators import single_line
+from members.scoping import ScopedManager
 
 
 class EventKind(models.TextChoices):
@@ -53,6 +54,8 @@ class SwissEvent(models.Model):
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
+    objects = ScopedManager(club="season__club")
+
     class Meta:
         verbose_name = _("event")
         verbose_name_plural = _("events")
@@ -85,6 +88,8 @@ class SwissEntrant(models.Model):
     number = models.PositiveSmallIntegerField(_("start number"))
     rating = models.PositiveIntegerField(_("rating"), null=True, blank=True)
     withdrawn = models.BooleanField(_("withdrawn"), default=False)
+
+    objects = ScopedManager(club="event__season__club")
 
     class Meta:
         ordering = ["event", "number"]
@@ -137,6 +142,8 @@ class SwissRound(models.Model):
     present = models.ManyToManyField(SwissEntrant, blank=True, related_name="present_in", verbose_name=_("present"))
     version = models.PositiveIntegerField(_("version"), default=1)
 
+    objects = ScopedManager(club="event__season__club")
+
     class Meta:
         ordering = ["event", "number"]
         verbose_name = _("event round")
@@ -164,6 +171,8 @@ class SwissGame(models.Model):
     black_points = models.DecimalField(_("black points"), max_digits=3, decimal_places=1, null=True, blank=True)
     forfeit = models.BooleanField(_("forfeit"), default=False)
     version = models.PositiveIntegerField(_("version"), default=1)
+
+    objects = ScopedManager(club="round__event__season__club")
 
     class Meta:
         ordering = ["round", "board"]

@@ -11,6 +11,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from competition.validators import single_line
+from members.scoping import ScopedManager
 
 
 class EligibilityOverride(models.Model):
@@ -24,6 +25,8 @@ class EligibilityOverride(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+", verbose_name=_("decided by")
     )
     decided_at = models.DateTimeField(_("decided at"), auto_now=True)
+
+    objects = ScopedManager(club="half__season__club")
 
     class Meta:
         verbose_name = _("eligibility override")
@@ -65,6 +68,8 @@ class Prize(models.Model):
     )
     confirmed_at = models.DateTimeField(_("confirmed at"), auto_now_add=True)
 
+    objects = ScopedManager(club="season__club")
+
     class Meta:
         verbose_name = _("prize")
         verbose_name_plural = _("prizes")
@@ -99,6 +104,8 @@ class PlayoffBracket(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+", verbose_name=_("created by")
     )
 
+    objects = ScopedManager(club="season__club")
+
     class Meta:
         verbose_name = _("playoff bracket")
         verbose_name_plural = _("playoff brackets")
@@ -119,6 +126,8 @@ class PlayoffResult(models.Model):
     )
     entered_at = models.DateTimeField(_("entered at"), auto_now_add=True)
 
+    objects = ScopedManager(club="bracket__season__club")
+
     class Meta:
         verbose_name = _("playoff result")
         verbose_name_plural = _("playoff results")
@@ -137,6 +146,8 @@ class PlayoffDate(models.Model):
     bracket = models.ForeignKey(PlayoffBracket, on_delete=models.CASCADE, related_name="dates", verbose_name=_("bracket"))
     match = models.CharField(_("match"), max_length=20)
     date = models.DateField(_("date"))
+
+    objects = ScopedManager(club="bracket__season__club")
 
     class Meta:
         verbose_name = _("playoff date")

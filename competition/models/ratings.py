@@ -11,6 +11,8 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from competition.models.season import RatingKind
+from members.context import current_club_id
+from members.scoping import ScopedManager
 
 
 class RatingImportStatus(models.TextChoices):
@@ -25,6 +27,10 @@ class RatingImport(models.Model):
     """An uploaded rating list on its way: read by a task (``progress`` 0-100), matched to
     the members (``matching``), shown to the leader, and saved by him in one action."""
 
+    club = models.ForeignKey(
+        "members.Club", on_delete=models.CASCADE, related_name="+", default=current_club_id,
+        verbose_name=_("club"),
+    )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+", verbose_name=_("created by")
@@ -54,6 +60,8 @@ class RatingImport(models.Model):
     error = models.JSONField(_("error"), null=True, blank=True, help_text="code and parameters")
     matching = models.JSONField(_("matching"), null=True, blank=True)
     applied_at = models.DateTimeField(_("applied at"), null=True, blank=True)
+
+    objects = ScopedManager(club="club")
 
     class Meta:
         ordering = ["-created_at", "-pk"]

@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from competition.scoring.eligibility import EligibilityRule
 from competition.validators import single_line
+from members.scoping import ScopedManager
 
 
 class System(models.TextChoices):
@@ -51,6 +52,8 @@ class Season(models.Model):
         "(StandingsState), so a recalculation and the beat's catch-up see what is missing.",
     )
     inputs_changed_at = models.DateTimeField(_("inputs changed at"), null=True, blank=True, editable=False)
+
+    objects = ScopedManager(club="club")
 
     class Meta:
         verbose_name = _("season")
@@ -139,6 +142,8 @@ class Competition(models.Model):
         help_text=_("As FIDE lists him or her: Lastname, Firstname."),
     )
 
+    objects = ScopedManager(club="season__club")
+
     class Meta:
         verbose_name = _("competition")
         verbose_name_plural = _("competitions")
@@ -179,6 +184,8 @@ class Half(models.Model):
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="halves", verbose_name=_("season"))
     kind = models.CharField(_("half"), max_length=10, choices=HalfKind.choices)
     start_date = models.DateField(_("first evening"))
+
+    objects = ScopedManager(club="season__club")
 
     class Meta:
         verbose_name = _("half")
@@ -224,6 +231,8 @@ class Evening(models.Model):
     pairing_seed = models.CharField(_("pairing seed"), max_length=64, blank=True)
     published_at = models.DateTimeField(_("published at"), null=True, blank=True)
     version = models.PositiveIntegerField(_("version"), default=1)
+
+    objects = ScopedManager(club="season__club")
 
     class Meta:
         verbose_name = _("evening")
@@ -273,6 +282,8 @@ class Player(models.Model):
         _("start points (ladder)"), max_digits=8, decimal_places=2, null=True, blank=True
     )
 
+    objects = ScopedManager(club="season__club")
+
     class Meta:
         verbose_name = _("player")
         verbose_name_plural = _("players")
@@ -310,6 +321,8 @@ class Registration(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+", verbose_name=_("changed by")
     )
     version = models.PositiveIntegerField(_("version"), default=1)
+
+    objects = ScopedManager(club="evening__season__club")
 
     class Meta:
         verbose_name = _("registration")
@@ -356,6 +369,8 @@ class ClubDutyRequest(models.Model):
     decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
     version = models.PositiveIntegerField(_("version"), default=1)
 
+    objects = ScopedManager(club="evening__season__club")
+
     class Meta:
         verbose_name = _("club duty request")
         verbose_name_plural = _("club duty requests")
@@ -396,6 +411,9 @@ class GameQuerySet(models.QuerySet["Game"]):
         return self.exclude(result=Result.PENDING)
 
 
+GameManager = ScopedManager.from_queryset(GameQuerySet)
+
+
 class Game(models.Model):
     evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="games", verbose_name=_("evening"))
     board = models.PositiveSmallIntegerField(_("board"))
@@ -419,7 +437,8 @@ class Game(models.Model):
     version = models.PositiveIntegerField(_("version"), default=1)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
-    objects = GameQuerySet.as_manager()
+
+    objects = GameManager(club="evening__season__club")
 
     class Meta:
         verbose_name = _("game")
@@ -457,6 +476,8 @@ class Bye(models.Model):
         _("drawn from"), default=list, blank=True, help_text=_("Player ids the bye was drawn from, if drawn.")
     )
 
+    objects = ScopedManager(club="evening__season__club")
+
     class Meta:
         verbose_name = _("pairing bye")
         verbose_name_plural = _("pairing byes")
@@ -483,6 +504,8 @@ class StandingsSnapshot(models.Model):
         help_text="The latest snapshot of a half: {player id: Eligibility} with the "
                   "administrator's overrides applied, stored by the recalculation.",
     )
+
+    objects = ScopedManager(club="half__season__club")
 
     class Meta:
         verbose_name = _("standings snapshot")
@@ -515,6 +538,8 @@ class StandingsState(models.Model):
         verbose_name = _("standings state")
         verbose_name_plural = _("standings states")
 
+    objects = ScopedManager(club="season__club")
+
     def __str__(self) -> str:
         return f"{self.season_id} at {self.inputs_version}"
 
@@ -543,6 +568,8 @@ class Standing(models.Model):
     game_points = models.DecimalField(_("game points"), max_digits=6, decimal_places=2, default=0)
     group = models.PositiveSmallIntegerField(_("group"), null=True, blank=True)  # ladder group 1-4
     explanation = models.JSONField(_("explanation"), default=list)
+
+    objects = ScopedManager(club="snapshot__half__season__club")
 
     class Meta:
         verbose_name = _("standing")

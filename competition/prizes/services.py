@@ -70,7 +70,7 @@ def eligibility_override_set(
     *, actor: Actor, half: Half, player: Player, eligible: bool, reason: str
 ) -> EligibilityOverride:
     """The administrator decides a player's eligibility in a half, with a reason."""
-    require(actor, Perm.OVERRIDE_ELIGIBILITY)
+    require(actor, Perm.OVERRIDE_ELIGIBILITY, of=half)
     reason = (reason or "").strip()
     if not reason:
         raise ValidationError({"reason": _("Give the reason for the decision.")})
@@ -98,7 +98,7 @@ def eligibility_override_set(
 @transaction.atomic(durable=True)
 def eligibility_override_clear(*, actor: Actor, half: Half, player: Player) -> None:
     """Withdraw the decision: the rule decides again."""
-    require(actor, Perm.OVERRIDE_ELIGIBILITY)
+    require(actor, Perm.OVERRIDE_ELIGIBILITY, of=half)
     half = _locked_half(half)
     existing = EligibilityOverride.objects.filter(half=half, player=player).first()
     if existing is None:
@@ -119,7 +119,7 @@ def eligibility_override_clear(*, actor: Actor, half: Half, player: Player) -> N
 def prizes_confirm(*, actor: Actor, half: Half) -> list[Prize]:
     """Write the half's prizes as the rules give them now, replacing an earlier
     confirmation of the half. Refused while evenings or results are outstanding."""
-    require(actor, Perm.MANAGE_SEASON)
+    require(actor, Perm.MANAGE_SEASON, of=half)
     half = _locked_half(half)
     blockers = prize_selectors.half_blockers(half)
     if blockers:
@@ -187,7 +187,7 @@ def _summer(season: Season) -> Half:
 def playoffs_create(*, actor: Actor, season: Season) -> PlayoffBracket:
     """Draw the playoffs after the summer half: the eligible players in summer final
     order, in groups (`prizes.playoff_groups`), colours from a recorded, reproducible lot."""
-    require(actor, Perm.MANAGE_PAIRINGS)
+    require(actor, Perm.MANAGE_PAIRINGS, of=season)
     season = Season.objects.select_for_update(of=("self",)).select_related("competition").get(pk=season.pk)
     if PlayoffBracket.objects.filter(season=season).exists():
         raise ValidationError(_("The playoffs of this season have been drawn already."))
@@ -238,7 +238,7 @@ def _open_match(built: engine.Bracket, match_id: str) -> engine.Match:
 def playoff_result_set(*, actor: Actor, season: Season, match: str, result: str) -> engine.Bracket:
     """Enter the result of an open playoff match. A drawn match gets its decider at once
     (same evening, reduced tempo); a drawn decider is won by the player with black."""
-    require(actor, Perm.ENTER_RESULTS)
+    require(actor, Perm.ENTER_RESULTS, of=season)
     row = _locked_bracket(season)
     built = prize_selectors.replayed_bracket(row, row.results.order_by("entered_at", "pk"))
     found = _open_match(built, match)
@@ -268,7 +268,7 @@ def playoff_result_set(*, actor: Actor, season: Season, match: str, result: str)
 def playoff_result_withdraw(*, actor: Actor, season: Season, match: str) -> engine.Bracket:
     """Take back a wrongly entered playoff result (the leader). Refused while a later
     result follows from it (a decider, the next round): withdraw those first."""
-    require(actor, Perm.MANAGE_PAIRINGS)
+    require(actor, Perm.MANAGE_PAIRINGS, of=season)
     row = _locked_bracket(season)
     results = list(row.results.order_by("entered_at", "pk"))
     wrong = next((r for r in results if r.match == match), None)
@@ -293,7 +293,7 @@ def playoff_result_withdraw(*, actor: Actor, season: Season, match: str) -> engi
 def playoff_date_set(*, actor: Actor, season: Season, match: str, date: dt.date) -> PlayoffDate:
     """Move a match that has not been played to another date agreed with the leader.
     The top group's final is not moved, nor a decider (it follows its match at once)."""
-    require(actor, Perm.MANAGE_PAIRINGS)
+    require(actor, Perm.MANAGE_PAIRINGS, of=season)
     row = _locked_bracket(season)
     if match == "G1-F":
         raise ValidationError(
@@ -330,7 +330,7 @@ def playoff_date_set(*, actor: Actor, season: Season, match: str, date: dt.date)
 def playoff_prizes_confirm(*, actor: Actor, season: Season) -> list[Prize]:
     """The playoff prizes once every group is decided: club champion (the top group's
     winner) and a group prize for the winner of every other group."""
-    require(actor, Perm.MANAGE_SEASON)
+    require(actor, Perm.MANAGE_SEASON, of=season)
     row = _locked_bracket(season)
     built = prize_selectors.replayed_bracket(row, row.results.order_by("entered_at", "pk"))
     decided = engine.winners(built)
@@ -365,7 +365,7 @@ def playoff_prizes_confirm(*, actor: Actor, season: Season) -> list[Prize]:
 @transaction.atomic(durable=True)
 def player_set_kind(*, actor: Actor, player: Player, kind: str) -> Player:
     """Fixed or flexible (a fixed player opts in again for the new season)."""
-    require(actor, Perm.MANAGE_SEASON)
+    require(actor, Perm.MANAGE_SEASON, of=player)
     if kind not in PlayerKind.values:
         raise ValidationError(_("Unknown kind of player '%(k)s'.") % {"k": kind})
     player = Player.objects.select_for_update(of=("self",)).select_related("member").get(pk=player.pk)
@@ -397,7 +397,7 @@ def season_start_next(
     player of this season carried over as a flexible player (fixed players opt in again).
     Starting order: Keizer by rating; the ladder by the final ladder points, which become
     the start points. The old season is only read."""
-    require(actor, Perm.MANAGE_SEASON)
+    require(actor, Perm.MANAGE_SEASON, of=season)
     old = Season.objects.select_related("competition").get(pk=season.pk)
     if opening <= old.start_date:
         raise ValidationError(_("The next season must open after %(d)s.") % {"d": old.start_date})

@@ -154,7 +154,7 @@ def rating_import_set_mapping(
 ) -> RatingImport:
     """The leader's column mapping of a CSV list, and whether its ratings are KNSB or
     FIDE ratings; then the list can be read."""
-    require(actor, IMPORT_PERM)
+    require(actor, IMPORT_PERM, of=rating_import)
     ri = RatingImport.objects.select_for_update().get(pk=rating_import.pk)
     if ri.status != RatingImportStatus.MAPPING:
         raise ValidationError(_("This list is not waiting for its columns."))
@@ -287,7 +287,7 @@ def ratings_apply(
     as the standard rating only when the leader says so (``accept_kind``). An entry
     without a rating leaves the member's rating as it is. Returns the number of members
     changed."""
-    require(actor, IMPORT_PERM)
+    require(actor, IMPORT_PERM, of=rating_import)
     ri = RatingImport.objects.select_for_update().get(pk=rating_import.pk)
     if ri.status != RatingImportStatus.READY or not ri.matching:
         raise ValidationError(_("This list has been saved already or cannot be saved."))
@@ -350,7 +350,7 @@ def season_start_from_ratings(*, actor: Actor, season: Season) -> list[Player]:
     competition's kind (``Competition.start_rating``: KNSB or FIDE), and the starting
     order follows it (docs/rules.md 4.1). Only before the first game: afterwards the starting
     order decides standings that have been published."""
-    require(actor, START_ORDER_PERM)
+    require(actor, START_ORDER_PERM, of=season)
     season = Season.objects.select_for_update(of=("self",)).select_related("competition").get(pk=season.pk)
     kind = season.competition.start_rating
     if Game.objects.filter(evening__season=season).exists():
@@ -383,7 +383,7 @@ def competition_set_ratings(
     """Which of the members' ratings orders the competition's start, and which one its
     TRF export carries (KNSB or FIDE: different numbers). The leader's choice, as the
     rating lists he imports."""
-    require(actor, IMPORT_PERM)
+    require(actor, IMPORT_PERM, of=competition)
     if start_rating not in RatingKind.values or trf_rating not in RatingKind.values:
         raise ValidationError(_("Choose the KNSB or the FIDE rating."))
     competition = Competition.objects.select_for_update().get(pk=competition.pk)
@@ -407,7 +407,7 @@ def trf_settings_set(
     from competition.models import Competition, RatingKind
     from core.singleline import is_single_line
 
-    require(actor, IMPORT_PERM)
+    require(actor, IMPORT_PERM, of=season)
     city, arbiter = city.strip(), arbiter.strip()
     if not (is_single_line(city) and is_single_line(arbiter)):
         raise ValidationError(_("The city and the arbiter's name must be one line of text."))

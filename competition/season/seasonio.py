@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 from django.contrib.auth.hashers import make_password
-from django.contrib.auth.models import Group
 from django.db import DatabaseError, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -54,7 +53,8 @@ from core.pagecache import pages_changed
 from core.permissions import Actor, Perm, require
 from core.singleline import is_single_line
 from members.clubs import home_club
-from members.models import User
+from members.context import current_club
+from members.models import Membership, User
 from members.roles import PLAYER
 
 IMPORT_DOMAIN = "import.invalid"
@@ -143,7 +143,7 @@ def _check_importable(data: t.SeasonInput, name: str) -> None:
         raise SeasonImportError(f"season name {name!r}: one line, without control characters")
     if len(name) > 40 or not slugify(name):
         raise SeasonImportError(f"season name {name!r}: at most 40 characters, with letters or digits")
-    club = home_club()
+    club = current_club() or home_club()
     if club.seasons.filter(Q(name=name) | Q(slug=slugify(name))).exists():
         raise SeasonImportError(
             f"a season named {name!r} exists already; choose another name with --name"
@@ -177,7 +177,7 @@ def _start_points(player: t.Player) -> Decimal | None:
 def _write(data: t.SeasonInput, name: str) -> Season:
     dates = [e.date for e in data.evenings]
     season = Season.objects.create(
-        club=home_club(),
+        club=current_club() or home_club(),
         name=name,
         slug=slugify(name),
         start_date=dates[0],
@@ -295,11 +295,13 @@ def _members(players: Iterable[t.Player]) -> dict[int, User]:
         if members[p.id].pk is None:
             new.append(members[p.id])
     User.objects.bulk_create(new)
-    group = Group.objects.filter(name=PLAYER).first()
-    if group is not None and new:
-        User.groups.through.objects.bulk_create(
-            User.groups.through(user_id=u.pk, group_id=group.pk) for u in new
-        )
+    # Every player is a member of the club the season is imported into (a player already
+    # a member keeps his role).
+    club = current_club() or home_club()
+    Membership.objects.bulk_create(
+        [Membership(user_id=u.pk, club=club, role=PLAYER) for u in members.values()],
+        ignore_conflicts=True,
+    )
     return members
 
 

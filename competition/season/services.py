@@ -69,7 +69,8 @@ from core.jobs import enqueue_on_commit
 from core.pagecache import pages_changed, recalculation_scheduled
 from core.permissions import Actor, Perm, person, require
 from members.clubs import home_club
-from members.models import Club
+from members.context import current_club
+from members.models import Club, Membership
 
 log = logging.getLogger(__name__)
 
@@ -142,9 +143,9 @@ def season_set_up(
     club: Club | None = None,
 ) -> Season:
     """A season with its competition (preset parameters), halves and proposed calendar,
-    in ``club`` (a single-club installation's own club when not given)."""
-    require(actor, Perm.MANAGE_SEASON)
-    club = club or home_club()
+    in ``club`` (the current club when not given; else the installation's own)."""
+    club = club or current_club() or home_club()
+    require(actor, Perm.MANAGE_SEASON, of=club)
     if system not in System.values:
         raise ValidationError({"system": _("Unknown system '%(s)s'.") % {"s": system}})
     require_single_line(name, field="name")
@@ -210,7 +211,7 @@ def competition_set_parameters(
     *, actor: Actor, competition: Competition, system: str, overrides: dict[str, Any] | None
 ) -> Competition:
     """Change the scoring system or parameters; the standings are computed anew."""
-    require(actor, Perm.MANAGE_SEASON)
+    require(actor, Perm.MANAGE_SEASON, of=competition)
     competition = Competition.objects.select_for_update().get(pk=competition.pk)
     try:
         params = parse_parameters(system, overrides or {})
@@ -244,11 +245,11 @@ COMPETITION_SETTINGS = (
 )
 
 
-def can_change_competition_settings(actor: Actor) -> bool:
+def can_change_competition_settings(actor: Actor, competition: Competition | None = None) -> bool:
     """Whether ``competition_settings_set`` takes this actor's change (the admin shows
     the competition's form only then)."""
     try:
-        require(actor, Perm.MANAGE_SEASON)
+        require(actor, Perm.MANAGE_SEASON, of=competition)
     except PermissionDenied:
         return False
     return True
@@ -261,7 +262,7 @@ def competition_settings_set(
     """Change the competition's pairing, calendar and prize settings (the admin's
     competition page): checked, locked, validated, audited; the standings are computed
     anew (the eligibility numbers are stored with them)."""
-    require(actor, Perm.MANAGE_SEASON)
+    require(actor, Perm.MANAGE_SEASON, of=competition)
     unknown = sorted(set(changes) - set(COMPETITION_SETTINGS))
     if unknown:
         raise ValidationError(_("These settings are changed elsewhere: %(names)s.")
@@ -296,7 +297,7 @@ def competition_set_deadline(
     to it; an evening whose new deadline has passed already keeps its own. The only way
     in: the leader's season page (the admin shows the setting read-only). Returns the
     evenings moved, each with its deadline before and after."""
-    require(actor, Perm.MANAGE_CALENDAR)
+    require(actor, Perm.MANAGE_CALENDAR, of=competition)
     now = now or timezone.now()
     competition = Competition.objects.select_for_update().get(pk=competition.pk)
     if not 0 <= days_before <= 6:
@@ -335,7 +336,7 @@ def evening_update(
     *, actor: Actor, evening: Evening, kind: str, half: Half | None, note: str = ""
 ) -> Evening:
     """The leader corrects the proposed calendar: the kind or half of one Friday."""
-    require(actor, Perm.MANAGE_CALENDAR)
+    require(actor, Perm.MANAGE_CALENDAR, of=evening)
     evening = Evening.objects.select_for_update().get(pk=evening.pk)
     if evening.games.exists() and kind != evening.kind:
         raise ValidationError(_("This evening has games already; its kind cannot change."))
@@ -371,8 +372,12 @@ def player_add(
     start: int | None = None,
 ) -> Player:
     """Add a member to a season; by default at the end of the starting order."""
-    require(actor, Perm.MANAGE_SEASON)
+    require(actor, Perm.MANAGE_SEASON, of=season)
     Season.objects.select_for_update().get(pk=season.pk)
+    if not Membership.objects.filter(user_id=member.pk, club_id=season.club_id).exists():
+        raise ValidationError(
+            _("%(name)s is no member of the club: add him as a member first.") % {"name": member}
+        )
     if Player.objects.filter(season=season, member=member).exists():
         raise ValidationError(_("%(name)s takes part already.") % {"name": member})
     if start is None:
@@ -400,7 +405,7 @@ def player_add(
 @transaction.atomic
 def players_order_by_rating(*, actor: Actor, season: Season) -> list[Player]:
     """The winter starting order: by rating on 1 September, highest first (docs/rules.md 4.1)."""
-    require(actor, Perm.MANAGE_SEASON)
+    require(actor, Perm.MANAGE_SEASON, of=season)
     players = list(Player.objects.select_for_update(of=("self",)).filter(season=season).select_related("member"))
     ordered = sorted(players, key=lambda p: (-(p.rating or 0), p.member.name, p.pk))
     renumber(ordered, "start")
@@ -469,10 +474,11 @@ def _registration_check(
 
 
 def _registers_as_leader(actor: Actor, player: Player) -> bool:
-    """True for the leader; False for the player himself; PermissionDenied for anybody else."""
-    if actor is not None and actor.has_perm(Perm.MANAGE_REGISTRATIONS):
+    """True for the leader (of the player's club); False for the player himself;
+    PermissionDenied for anybody else."""
+    if actor is not None and actor.has_perm(Perm.MANAGE_REGISTRATIONS, player):
         return True
-    require(actor, Perm.REGISTER_SELF)
+    require(actor, Perm.REGISTER_SELF, of=player)
     if player.member_id != actor.pk:
         raise PermissionDenied(_("You can only change your own sign-ups."))
     return False
@@ -578,7 +584,7 @@ def club_duty_request(
     (``club_duty_decide``). Until then his sign-up is the sign-off the request implies
     (``signup.club_duty_pending_status``), which is what the standings read."""
     now = now or timezone.now()
-    require(actor, Perm.REGISTER_SELF)
+    require(actor, Perm.REGISTER_SELF, of=player)
     require_single_line(note, field="duty_note")
     if player.member_id != actor.pk:
         raise PermissionDenied(_("You can only request club duty for yourself."))
@@ -661,7 +667,7 @@ def club_duty_decide(
 ) -> ClubDutyRequest:
     """The leader approves (club duty) or refuses (the pending sign-off stands) a request;
     the player and the leader are told by e-mail after commit, once."""
-    require(actor, Perm.MANAGE_REGISTRATIONS)
+    require(actor, Perm.MANAGE_REGISTRATIONS, of=request)
     now = now or timezone.now()
     evening = Evening.objects.select_for_update().get(pk=request.evening_id)
     duty = (
@@ -758,7 +764,7 @@ def result_set(
 ) -> Game:
     """Enter or correct a result. A stale ``expected_version`` raises Conflict. Before the
     evening's games start only the leader may, saying so (``before_start``; audited)."""
-    require(actor, Perm.ENTER_RESULTS)
+    require(actor, Perm.ENTER_RESULTS, of=game)
     if result not in Result.values:
         raise ValidationError({"result": _("Unknown result '%(r)s'.") % {"r": result}})
     require_single_line(note, field="note")
@@ -774,7 +780,7 @@ def result_set(
             % {"start": date_format(timezone.localtime(locked.evening.starts_at), "j F H:i")}
         )
     if early:
-        require(actor, Perm.MANAGE_PAIRINGS)
+        require(actor, Perm.MANAGE_PAIRINGS, of=game)
     if expected_version is not None and locked.version != expected_version:
         raise Conflict(
             _("Somebody else entered %(result)s for board %(board)s meanwhile.")
@@ -812,7 +818,7 @@ def _result_write(*, actor: Actor, locked: Game, result: str, note: str, early: 
 def result_undo(*, actor: Actor, game: Game, now: dt.datetime | None = None) -> Game:
     """Put back the result a change replaced, a few minutes after the change, by its
     author (audited as a change of its own)."""
-    require(actor, Perm.ENTER_RESULTS)
+    require(actor, Perm.ENTER_RESULTS, of=game)
     now = now or timezone.now()
     locked = Game.objects.select_for_update(of=("self",)).select_related("evening").get(pk=game.pk)
     record = last_result_change(locked)

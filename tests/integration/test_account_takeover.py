@@ -47,6 +47,7 @@ def test_a_leader_cannot_take_over_the_administrator_who_also_plays(client, djan
     season = f.season(players=3)
     admin = User.objects.create_superuser(email="beheer@example.org", password="Beheer-geheim-1", name="Bea Beheer")
     EmailAddress.objects.create(user=admin, email=admin.email, verified=True, primary=True)
+    f.join(admin)
     player = player_add(actor=f.admin(), season=season, member=admin, kind="flexible")
     leader = f.leader()
     client.force_login(leader)

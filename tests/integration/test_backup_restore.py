@@ -44,7 +44,7 @@ def test_backup_then_restore_into_an_empty_database_gives_identical_standings(tm
     assert sorted(Game.objects.values_list("evening__date", "board", "result")) == games
     user = User.objects.get(email="speler1@demo.club")
     assert user.check_password("schaken123")
-    assert user.groups.filter(name="player").exists()
+    assert user.memberships.filter(role="player").exists()  # his role in the club
 
 
 @pytest.mark.django_db

@@ -20,6 +20,7 @@ from competition.demo import build_demo
 from competition.models import EveningKind
 from members.models import User
 from tests.crawler import crawl
+from tests.transactions import in_home_club
 from tests.unit.i18n.test_translations import _entries
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("club_today")]
@@ -31,7 +32,7 @@ ROLES = {"visitor": None, "player": "speler1@demo.club"}
 
 @pytest.fixture(scope="module")
 def demo(django_db_setup, django_db_blocker):
-    with django_db_blocker.unblock(), transaction.atomic():
+    with django_db_blocker.unblock(), transaction.atomic(), in_home_club():
         season = build_demo(today=TODAY)
         # One evening of every kind, so the walk reaches how each one reads.
         evenings = list(season.evenings.filter(date__gt=TODAY).order_by("date"))

@@ -32,7 +32,7 @@ def test_an_added_member_is_no_more_than_a_player():
     season = f.season(players=2)
     player = members.member_add(actor=f.leader(), season=season, name="Nina Nieuw",
                                 email="nina@example.org", site_url="https://club.example.org")
-    assert list(player.member.groups.values_list("name", flat=True)) == ["player"]
+    assert list(player.member.memberships.values_list("club", "role")) == [(season.club_id, "player")]
     other = season.players.exclude(pk=player.pk).first()
     evening = f.playing_evenings(season)[0]
     audits = AuditRecord.objects.count()

@@ -3,6 +3,7 @@ sign-ups, pairs the evening and publishes it, once, however often or late the jo
 
 from __future__ import annotations
 
+import contextvars
 import datetime as dt
 import threading
 from collections import Counter
@@ -242,8 +243,11 @@ def test_concurrent_deadline_jobs_pair_an_evening_once_and_email_each_player_onc
     with clock(now):
         if concurrent:
             start = threading.Barrier(4)
+            # Each thread in the test's club (a new thread starts with no club).
             threads = [
-                threading.Thread(target=lambda: (start.wait(), job())) for _ in range(4)
+                threading.Thread(target=contextvars.copy_context().run,
+                                 args=(lambda: (start.wait(), job()),))
+                for _ in range(4)
             ]
             for t in threads:
                 t.start()

@@ -11,6 +11,7 @@ PostgreSQL (``DATABASE_URL``; CI runs the suite there).
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import random
 import threading
@@ -92,10 +93,11 @@ class Worker(threading.Thread):
     def __init__(self, step: Callable[[], object]) -> None:
         super().__init__(daemon=True)
         self.step, self.error, self.done = step, None, threading.Event()
+        self.context = contextvars.copy_context()  # the test's club (a new thread has none)
 
     def run(self) -> None:
         try:
-            self.step()
+            self.context.run(self.step)
         except BaseException as exc:  # reported by finish()
             self.error = exc
         finally:

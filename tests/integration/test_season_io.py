@@ -171,7 +171,7 @@ def test_import_creates_calendar_members_players_games_and_sign_ups():
     assert (first.starts_at, first.deadline) == evening_times(first.date)
     anna = Player.objects.get(season=season, member__email="player-11@import.invalid")
     assert (anna.member.name, anna.rating, anna.start, anna.kind) == ("Anna", 2100, 1, "fixed")
-    assert anna.member.groups.filter(name="player").exists()
+    assert list(anna.member.memberships.values_list("club", "role")) == [(season.club_id, "player")]
     assert not anna.member.has_usable_password()
     games = list(Game.objects.filter(evening__season=season).order_by("evening__date", "board")
                  .values_list("board", "white__start", "black__start", "result"))

@@ -3,6 +3,7 @@ services: rounds, presence, pairing, results, standings, TRF, permissions."""
 
 from __future__ import annotations
 
+import contextvars
 import datetime as dt
 import random
 import threading
@@ -626,7 +627,9 @@ def test_two_arbiters_pairing_the_same_round_at_once_pair_it_once():
 
     if concurrent:
         start = threading.Barrier(4)
-        threads = [threading.Thread(target=lambda: (start.wait(), job())) for _ in range(4)]
+        # Each thread in the test's club (a new thread starts with no club).
+        threads = [threading.Thread(target=contextvars.copy_context().run,
+                                    args=(lambda: (start.wait(), job()),)) for _ in range(4)]
         for t in threads:
             t.start()
         for t in threads:

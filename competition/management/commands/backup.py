@@ -5,8 +5,9 @@ import io
 import sys
 
 from django.core.management import call_command
-from django.core.management.base import BaseCommand
 from django.db import connection, transaction
+
+from members.commands import ClubCommand
 
 # Everything a club is made of; sessions, admin log and content types are rebuilt.
 APPS = [
@@ -18,7 +19,7 @@ APPS = [
 ]
 
 
-class Command(BaseCommand):
+class Command(ClubCommand):
     help = "Write a consistent copy of the whole club (all seasons) to FILE (.json or .json.gz)."
 
     def add_arguments(self, parser):

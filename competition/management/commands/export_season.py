@@ -7,16 +7,17 @@ import json
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from competition.models import Season
 from competition.season.engine.seasonfile import SeasonFileError
 from competition.season.seasonio import season_export
+from members.commands import ClubCommand
 
 BAD_INPUT = 2
 
 
-class Command(BaseCommand):
+class Command(ClubCommand):
     help = "Write a season from the database as a season file (docs/season-file.md)."
 
     def add_arguments(self, parser: CommandParser) -> None:

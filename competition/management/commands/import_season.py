@@ -7,15 +7,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from competition.season.engine.seasonfile import SeasonFileError
 from competition.season.seasonio import SeasonImportError, read_season_file, season_import
+from members.commands import ClubCommand
 
 BAD_INPUT = 2
 
 
-class Command(BaseCommand):
+class Command(ClubCommand):
     help = (
         "Import a season file (docs/season-file.md): season, competition, halves, evenings, "
         "members, players, games, byes and sign-ups, then its standings. All or nothing."

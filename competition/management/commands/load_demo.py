@@ -17,11 +17,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from django.conf import settings
-from django.core.management.base import BaseCommand
 
 from competition.demo import PASSWORD, build_demo, build_other_clubs
 from competition.models import Season
 from config.celery import app
+from members.commands import ClubCommand
 from members.models import User
 
 
@@ -37,7 +37,7 @@ def _no_mail_sent() -> Iterator[None]:
         settings.EMAIL_BACKEND = before
 
 
-class Command(BaseCommand):
+class Command(ClubCommand):
     help = ("Load three demo clubs (Keizer, ladder, classic Keizer): members, roles, a season "
             "under way with results; the Keizer club has last season played too.")
 

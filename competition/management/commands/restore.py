@@ -6,15 +6,16 @@ import os
 import tempfile
 
 from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 from django.db import transaction
 
 from competition.models import Season
 from core.pagecache import pages_changed
+from members.commands import ClubCommand
 from members.models import User
 
 
-class Command(BaseCommand):
+class Command(ClubCommand):
     help = "Load a backup written by `manage.py backup` into an empty, migrated database."
 
     def add_arguments(self, parser):

@@ -1,0 +1,44 @@
+"""The club of the work in hand, as the shell's bottom layer sees it: a cache-key prefix
+and a time zone. ``members.context.club_context`` sets it (core imports no app), and the
+page cache (core/pagecache.py) and "today" (core/dates.py) read it, so two clubs never
+share a cached page, a version or a day."""
+
+from __future__ import annotations
+
+import datetime as dt
+import zoneinfo
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Tenant:
+    key: str  # "club-7": the prefix of the club's cache keys
+    time_zone: str  # "Europe/Amsterdam"
+
+    def tzinfo(self) -> dt.tzinfo:
+        return zoneinfo.ZoneInfo(self.time_zone)
+
+
+_tenant: ContextVar[Tenant | None] = ContextVar("ranglijst_tenant", default=None)
+
+
+def current_tenant() -> Tenant | None:
+    return _tenant.get()
+
+
+def tenant_key() -> str:
+    """The club's cache-key prefix; "platform" outside any club."""
+    tenant = _tenant.get()
+    return tenant.key if tenant is not None else "platform"
+
+
+@contextmanager
+def tenant(value: Tenant | None) -> Iterator[None]:
+    token = _tenant.set(value)
+    try:
+        yield
+    finally:
+        _tenant.reset(token)

@@ -1,0 +1,70 @@
+"""Club scoping of the queries: the manager every club-scoped model has.
+
+It is django-scopes' ``ScopedManager(club=path)`` (the same scope state, the same
+``ScopeError`` outside a scope, ``django_scopes.scopes_disabled()`` for the platform
+operator's work), with one difference: the club filter is a subquery on the model's first
+relation (``season_id IN (SELECT id FROM season WHERE club_id = %s)``) rather than a join.
+A join would put the season and club rows in every ``SELECT ... FOR UPDATE``, and lock
+them with the row the service meant (docs/architecture.md, "Many clubs")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import models
+from django_scopes.manager import DisabledQuerySet
+from django_scopes.state import get_scope
+
+
+def club_filter(model: type[models.Model], path: str, club: Any) -> models.Q:
+    """Rows of ``model`` whose ``path`` (``club``, ``season__club``, ...) is ``club``."""
+    first, _, rest = path.partition("__")
+    if not rest:
+        return models.Q(**{first: club})
+    related = model._meta.get_field(first).related_model
+    assert isinstance(related, type) and issubclass(related, models.Model)
+    inner = related._base_manager.filter(club_filter(related, rest, club)).values("pk")
+    return models.Q(**{f"{first}__in": inner})
+
+
+class OutOfScopeQuerySet(DisabledQuerySet):
+    """A club-scoped model's queryset made with no club in scope: it raises ``ScopeError``
+    when it is read or narrowed, but ``all()`` made later in a club is that club's rows.
+    So a form's ``ModelChoiceField(queryset=Player.objects.all())``, built on import,
+    reads the club of each request (the field copies its queryset with ``all()``)."""
+
+    def all(self) -> models.QuerySet:  # type: ignore[override,type-arg]
+        if "club" in get_scope() or not get_scope().get("_enabled", True):
+            return self.model._default_manager.get_queryset()
+        return self._clone()
+
+
+class ScopedManager(models.Manager):  # type: ignore[type-arg]
+    """The default manager of a club-scoped model, ``objects = ScopedManager(club=path)``:
+    every query is the current club's (``members.context.club_context``), and raises
+    ``ScopeError`` with no club in scope. A model with its own queryset uses
+    ``ScopedManager.from_queryset(TheQuerySet)(club=path)``."""
+
+    def __init__(self, *, club: str = "") -> None:
+        super().__init__()
+        self._club_path = club
+
+    @property
+    def club_path(self) -> str:
+        """The path to the club; a related manager (``season.evenings``: Django makes it
+        a subclass, built without arguments) takes its model's."""
+        return self._club_path or self.model._default_manager._club_path  # type: ignore[attr-defined]
+
+    def get_queryset(self) -> models.QuerySet:  # type: ignore[type-arg]
+        scope = get_scope()
+        queryset = super().get_queryset()
+        if not scope.get("_enabled", True):
+            return queryset
+        if "club" not in scope:
+            return OutOfScopeQuerySet(self.model, using=self._db, missing_scopes={"club"})
+        return queryset.filter(club_filter(self.model, self.club_path, scope["club"]))
+
+
+def club_path(model: type[models.Model]) -> str | None:
+    """The club path of a club-scoped model's manager; None for a platform-wide model."""
+    return getattr(model._default_manager, "club_path", None)
