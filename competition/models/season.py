@@ -534,11 +534,11 @@ class StandingsState(models.Model):
     )
     computed_at = models.DateTimeField(_("computed at"), null=True, blank=True)
 
+    objects = ScopedManager(club="season__club")
+
     class Meta:
         verbose_name = _("standings state")
         verbose_name_plural = _("standings states")
-
-    objects = ScopedManager(club="season__club")
 
     def __str__(self) -> str:
         return f"{self.season_id} at {self.inputs_version}"
