@@ -100,17 +100,20 @@ def test_the_audit_trail_and_the_rating_uploads_are_the_clubs_own(clubs):
     assert in_b(clubs, lambda: AuditRecord.objects.filter(season=clubs["season_a"]).count()) == 0
 
 
-def test_cache_versions_and_keys_are_per_club(clubs, settings):
+def test_cache_versions_and_keys_are_per_club(clubs, settings, django_capture_on_commit_callbacks):
     settings.PAGE_CACHE_SECONDS = 60
     a_version = pagecache.data_version()
     a_evening = pagecache.evening_version("2026-09-04")
-    in_b(clubs, pagecache.pages_changed)
-    in_b(clubs, lambda: pagecache.pages_changed(evening_day=dt.date(2026, 9, 4)))
+    with django_capture_on_commit_callbacks(execute=True):  # the writes commit
+        in_b(clubs, pagecache.pages_changed)
+    with django_capture_on_commit_callbacks(execute=True):
+        in_b(clubs, lambda: pagecache.pages_changed(evening_day=dt.date(2026, 9, 4)))
     # A result in club B moves none of club A's versions ...
     assert pagecache.data_version() == a_version
     assert pagecache.evening_version("2026-09-04") == a_evening
     # ... and club A's own write does.
-    pagecache.pages_changed()
+    with django_capture_on_commit_callbacks(execute=True):
+        pagecache.pages_changed()
     assert pagecache.data_version() != a_version
     request = RequestFactory().get("/stand/")
     assert pagecache.page_key(request, {}) != in_b(clubs, lambda: pagecache.page_key(request, {}))
