@@ -56,8 +56,9 @@ class TotalsMatrix:
         self.size = size
         self.top = top
         self.step = step
-        self.coef = np.zeros((size, size), dtype=np.int64)
-        self.const = np.zeros(size, dtype=np.int64)
+        # coef and const side by side (a prepared batch is added by one flat add.at)
+        self._exact = np.zeros((size, size + 1), dtype=np.int64)
+        self.coef, self.const = self._exact[:, :size], self._exact[:, size]
         # Σ|coef| and Σ|const| per row, and their largest: the exactness bound. The per-row
         # sums are int64 arrays, added up in float64 while everything ever added,
         # `_total_abs`, stays below EXACT (then every sum is exact); beyond that they are
@@ -140,38 +141,41 @@ class TotalsMatrix:
                                 np.abs(amounts), cells).astype(np.int64).reshape(len(fast), self.size)
         abs_coef = np.cumsum(abs_coef, axis=0) + self._abs_coef  # after each batch
         abs_const = np.cumsum(abs_const, axis=0) + self._abs_const
+        # Each batch's terms as flat indices of the (size, size + 1) matrices, coefficients
+        # and then fixed points (the last column), in batch order.
+        width = self.size + 1
+        batch_number = np.concatenate((np.repeat(np.arange(2 * len(fast), step=2), row_counts),
+                                       np.repeat(np.arange(1, 2 * len(fast) + 1, step=2), fixed_counts)))
+        in_order = np.argsort(batch_number, kind="stable")
+        cells_of = np.concatenate((rows * width + of, fixed * width + self.size))[in_order].astype(np.intp)
+        exact_amounts = np.concatenate((coefficients, amounts))[in_order]
+        key_amounts = np.concatenate((coefficients.astype(np.float64), amounts.astype(np.float64) * -self.size))
         self._prepared = (
-            rows.astype(np.intp, copy=False), of.astype(np.intp, copy=False), coefficients,
-            fixed.astype(np.intp, copy=False), amounts,
-            np.cumsum([0, *row_counts]).tolist(), np.cumsum([0, *fixed_counts]).tolist(),
+            cells_of, exact_amounts, key_amounts[in_order],
+            np.cumsum([0, *map(sum, zip(row_counts, fixed_counts, strict=True))]).tolist(),
             abs_coef, abs_const, abs_coef.max(axis=1, initial=0).tolist(),
             abs_const.max(axis=1, initial=0).tolist(), totals,
-            coefficients.astype(np.float64), amounts.astype(np.float64) * -self.size,
         )
         self._fast = len(fast)
 
     def add_prepared(self, upto: int) -> None:
         """Add the prepared batches not added yet, up to (not including) batch `upto`."""
-        (rows, of, coefficients, fixed, amounts, row_at, fixed_at, abs_coef, abs_const, max_coef, max_const, totals,
-         key_coefficients, key_amounts) = self._prepared or (None,) * 14
-        keys, constant = self.keys, self.keys[:, self.size]
+        cells_of, exact_amounts, key_amounts, term_at, abs_coef, abs_const, max_coef, max_const, totals = (
+            self._prepared or (None,) * 9
+        )
+        exact, keys = self._exact.reshape(-1), self.keys.reshape(-1)  # views: both are contiguous
         for j in range(self._next, upto):
             self._next = j + 1
             if j >= self._fast:
                 self._stale = True
                 self._add_terms(*self._batches[j])
                 continue
-            a, b = row_at[j], row_at[j + 1]
+            a, b = term_at[j], term_at[j + 1]
             if b > a:  # add.at: a pair named twice counts twice
-                np.add.at(self.coef, (rows[a:b], of[a:b]), coefficients[a:b])
+                np.add.at(exact, cells_of[a:b], exact_amounts[a:b])
                 if not self._stale:  # exact: every partial sum is below the bound (`_bound`)
-                    np.add.at(keys, (rows[a:b], of[a:b]), key_coefficients[a:b])
-            a, b = fixed_at[j], fixed_at[j + 1]
-            if b > a:
-                np.add.at(self.const, fixed[a:b], amounts[a:b])
-                if not self._stale:
-                    np.add.at(constant, fixed[a:b], key_amounts[a:b])
-            self._abs_coef, self._abs_const = abs_coef[j].copy(), abs_const[j].copy()
+                    np.add.at(keys, cells_of[a:b], key_amounts[a:b])
+            self._abs_coef, self._abs_const = abs_coef[j], abs_const[j]  # read only: never added to in place
             self._max_abs_coef, self._max_abs_const, self._total_abs = max_coef[j], max_const[j], totals[j]
 
     def _add_terms(
@@ -188,13 +192,13 @@ class TotalsMatrix:
             # The sums only grow, so the largest over all players is the running maximum.
             if rows:
                 row_index = np.array(rows, dtype=np.intp)
-                self._abs_coef += np.bincount(row_index, coef_sizes, self.size).astype(np.int64)
+                self._abs_coef = self._abs_coef + np.bincount(row_index, coef_sizes, self.size).astype(np.int64)
                 self._max_abs_coef = int(self._abs_coef.max())
                 np.add.at(self.coef, (row_index, np.array(of, dtype=np.intp)),
                           np.array(coefficients, dtype=np.int64))
             if fixed:
                 fixed_index = np.array(fixed, dtype=np.intp)
-                self._abs_const += np.bincount(fixed_index, const_sizes, self.size).astype(np.int64)
+                self._abs_const = self._abs_const + np.bincount(fixed_index, const_sizes, self.size).astype(np.int64)
                 self._max_abs_const = int(self._abs_const.max())
                 np.add.at(self.const, fixed_index, np.array(amounts, dtype=np.int64))
             return
@@ -208,7 +212,7 @@ class TotalsMatrix:
         if self._max_abs_coef >= INT64 or self._max_abs_const >= INT64:
             self.usable = False
             return
-        self._abs_coef[:], self._abs_const[:] = abs_coef, abs_const
+        self._abs_coef, self._abs_const = np.array(abs_coef, dtype=np.int64), np.array(abs_const, dtype=np.int64)
         if rows:  # add.at: a pair named twice counts twice
             np.add.at(self.coef, (np.array(rows), np.array(of)), np.array(coefficients, dtype=np.int64))
         if fixed:

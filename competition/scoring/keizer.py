@@ -23,7 +23,7 @@ from collections import Counter, OrderedDict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import chain
+from itertools import chain, pairwise
 from operator import itemgetter
 from typing import Final, Literal, NamedTuple
 
@@ -424,6 +424,23 @@ def _evening_key(terms: _Terms, entering: Sequence[int]) -> bytes:
         return b"r" + len(text).to_bytes(8, "little") + text
 
 
+def _evening_keys(terms: Sequence[_Terms], entering: Sequence[Sequence[int]]) -> list[bytes]:
+    """`_evening_key` of every evening of a half, the int64 bytes made in one array."""
+    flat: list[int] = []
+    ends = [0]
+    for evening_terms, new in zip(terms, entering, strict=True):
+        parts = (*evening_terms, new)
+        flat += map(len, parts)
+        for part in parts:
+            flat += part
+        ends.append(len(flat))
+    try:
+        data = array.array("q", flat).tobytes()
+    except OverflowError:  # some evening has a number beyond int64: each its own way
+        return [_evening_key(evening_terms, new) for evening_terms, new in zip(terms, entering, strict=True)]
+    return [b"i" + data[8 * a : 8 * b] for a, b in pairwise(ends)]
+
+
 def _inputs_digest(*parts: object) -> hashlib._Hash:
     digest = hashlib.sha256()
     for part in parts:
@@ -478,6 +495,7 @@ def compute_keizer_half(
     if params.method == "fixpoint" and matrix is not None:
         memo = _inputs_digest(params, tuple(starting_order), sorted(present_from_start),
                               sorted((absence_counts_before or {}).items()), max_iterations)
+    evening_keys = _evening_keys(terms, entering) if memo is not None else []
     frozen = [0] * size  # the frozen method's running totals
     own_added = units.factor_unit if params.own_value_added else 0
     active: list[int] = []
@@ -503,7 +521,7 @@ def compute_keizer_half(
         used = order + tuple(entering[k])
         remembered, key = None, b""
         if memo is not None:
-            memo.update(_evening_key(terms[k], entering[k]))
+            memo.update(evening_keys[k])
             key = memo.digest()
             remembered = SETTLED.get(key)
         if remembered is not None:

@@ -88,3 +88,15 @@ def test_an_evenings_part_of_the_memory_key_tells_its_evenings_apart() -> None:
     assert plain != keizer._evening_key(keizer._Terms([0, 1], [1, 0], [6, 3], [2], [5]), [0, 1])
     huge = keizer._evening_key(keizer._Terms([0], [1], [2**70], [], []), [0])  # beyond int64: its repr
     assert huge.startswith(b"r") and b"1180591620717411303424" in huge
+
+
+def test_a_halfs_evening_keys_made_at_once_are_each_evenings_own() -> None:
+    terms = [keizer._Terms([0, 1], [1, 0], [6, 3], [2], [5]), keizer._Terms([], [], [], [0], [7]),
+             keizer._Terms([2], [2], [4], [], [])]
+    entering = [[0, 1, 2], [], [3]]
+    expected = [keizer._evening_key(t, new) for t, new in zip(terms, entering, strict=True)]
+    assert keizer._evening_keys(terms, entering) == expected
+    terms[1] = keizer._Terms([0], [1], [2**70], [], [])  # beyond int64: every evening its own way
+    assert keizer._evening_keys(terms, entering) == [
+        keizer._evening_key(t, new) for t, new in zip(terms, entering, strict=True)
+    ]
