@@ -49,6 +49,10 @@ class Recalculation:
     iterations: int
 
 
+_new = object.__new__
+_set = object.__setattr__
+
+
 class TotalsMatrix:
     """The running totals of a half as `const + coef @ values`, in integer units."""
 
@@ -289,12 +293,11 @@ class TotalsMatrix:
         )
         order = self._full_start(start)
         key = order.tobytes()
-        seen = {key: 0}
-        orders = [order]  # orders[i] gives the totals of iteration i + 1
-        cycle_from = -1
+        seen = {key: order}  # every order so far by its bytes: the i-th gives the totals of iteration i + 1
+        cycle_from = b""
         iterations = max_iterations
         # The hot loop (thousands of iterations in a large club): bound methods, no lookups.
-        dot, argsort, seen_get, remember = self.keys.dot, key_of.argsort, seen.get, orders.append
+        dot, argsort = self.keys.dot, key_of.argsort
         for iteration in range(1, max_iterations + 1):
             values[order] = key_values
             dot(values, key_of)
@@ -303,14 +306,13 @@ class TotalsMatrix:
             if new_key == key:  # the totals are in the keys, exactly (`_bound`); 0 outside
                 totals = ((offset - key_of) / size).astype(np.int64)
                 return self._settled(order[:count], totals, 1, False, iteration)
-            earlier = seen_get(new_key)
-            if earlier is not None:
-                cycle_from, iterations = earlier, iteration
+            if new_key in seen:
+                cycle_from, iterations = new_key, iteration
                 break
-            seen[new_key] = len(orders)
-            remember(new)
+            seen[new_key] = new
             order, key = new, new_key
-        cycle_orders = orders[cycle_from:] if cycle_from >= 0 else orders[-3:-1]
+        orders = list(seen.values())
+        cycle_orders = orders[list(seen).index(cycle_from):] if cycle_from else orders[-3:-1]
         n = len(cycle_orders)
         if n * size * (bound + 1) < LIFT:
             # The summed totals in one product, exact as the keys are (every partial sum
@@ -408,8 +410,14 @@ class TotalsMatrix:
         cycle: bool,
         iterations: int,
     ) -> Recalculation:
-        """A Recalculation from arrays over every player (those not in the standings: 0)."""
-        return Recalculation(tuple(settled.tolist()), totals.tolist(), orders, values.tolist(), cycle, iterations)
+        """A Recalculation from arrays over every player (those not in the standings: 0),
+        made without the frozen dataclass's __init__ (every field given)."""
+        result = _new(Recalculation)
+        _set(result, "__dict__", {
+            "order": tuple(settled.tolist()), "totals": totals.tolist(), "orders": orders,
+            "values": values.tolist(), "cycle": cycle, "iterations": iterations,
+        })
+        return result
 
     def _full_local(
         self,

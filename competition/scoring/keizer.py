@@ -320,14 +320,14 @@ def _mentioned(
         white_outcome, black_outcome = outcomes[game.result]
         append((white, white_outcome, black, "white", False))
         append((black, black_outcome, white, "black", False))
-    events += [_event(index[p], Outcome.BYE) for p in evening.byes]
-    events += [_event(index[p], Outcome.CLUB_DUTY) for p in evening.club_duty]
+    bye, duty, notice = Outcome.BYE, Outcome.CLUB_DUTY, Outcome.ABSENT_WITH_NOTICE
+    events += [(index[p], bye, None, None, False) for p in evening.byes]
+    events += [(index[p], duty, None, None, False) for p in evening.club_duty]
     for player_id in evening.absent_with_notice:
         p = index[player_id]
         before = absences.get(p, 0)
         absences[p] = before + 1
-        over = not absence_with_notice_scores(before, limit)
-        append(_event(p, Outcome.ABSENT_WITH_NOTICE, over_limit=over))
+        append((p, notice, None, None, limit is not None and before >= limit))  # absence_with_notice_scores
     mentioned = set(map(_FIRST, events))
     if len(events) != len(mentioned):
         raise ValueError(f"a player appears twice in evening {evening.date}")
@@ -501,7 +501,10 @@ def compute_keizer_half(
     active: list[int] = []
     order: Order = ()
     outcomes: list[_EveningOutcome] = []
-    rank_values = [Fraction(units.top - units.step * r, units.value_unit) for r in range(size)]
+    if units.value_unit == 1:  # whole values: Fraction's quick way for an int
+        rank_values = [Fraction(units.top - units.step * r) for r in range(size)]
+    else:
+        rank_values = [Fraction(units.top - units.step * r, units.value_unit) for r in range(size)]
     totals_seen: dict[tuple[int, int], Fraction] = {}
     batch_end = []  # the matrix's batches through each evening: its terms, the players entering
     matrix_prepared = False  # prepared when first needed: a remembered season never is
