@@ -126,12 +126,14 @@ class TotalsMatrix:
                     or len(batch_fixed) != len(batch_amounts):
                 raise ValueError("add_terms: every term needs its row, its column and its amount")
         self._batches, self._next, self._fast = list(batches), 0, 0
-        running, totals = self._total_abs, []
-        for batch in self._batches if self.usable else ():
-            running += sum(map(abs, batch[2])) + sum(map(abs, batch[4]))
-            if running >= EXACT:
-                break
-            totals.append(running)
+        totals = self._running_totals() if self.usable else []
+        if totals is None:  # large numbers: summed exactly, in Python ints
+            running, totals = self._total_abs, []
+            for batch in self._batches:
+                running += sum(map(abs, batch[2])) + sum(map(abs, batch[4]))
+                if running >= EXACT:
+                    break
+                totals.append(running)
         fast = self._batches[: len(totals)]
         # Below EXACT every number and every sum fits int64 exactly.
         rows, of, coefficients, fixed, amounts = (
@@ -161,6 +163,26 @@ class TotalsMatrix:
             abs_const.max(axis=1, initial=0).tolist(), totals,
         )
         self._fast = len(fast)
+
+    def _running_totals(self) -> list[int] | None:
+        """`_total_abs` after each batch to prepare, if all of them keep it below 2**52
+        (the usual case: summed in float64, then exactly); None if not."""
+        batches = self._batches
+        if self._total_abs >= LIFT:
+            return None
+        try:  # as floats, so that even -2**63 has its size; every size below 2**52 is exact
+            sizes = [np.abs(np.fromiter(chain.from_iterable(b[i] for b in batches), np.float64)) for i in (2, 4)]
+        except OverflowError:
+            return None
+        per_batch = np.arange(len(batches))
+        running = np.cumsum(
+            np.bincount(np.repeat(per_batch, [len(b[2]) for b in batches]), sizes[0], len(batches))
+            + np.bincount(np.repeat(per_batch, [len(b[4]) for b in batches]), sizes[1], len(batches))
+        ) + self._total_abs
+        if len(batches) and not running[-1] < LIFT:  # (also a number too large for a float)
+            return None
+        totals: list[int] = running.astype(np.int64).tolist()
+        return totals
 
     def add_prepared(self, upto: int) -> None:
         """Add the prepared batches not added yet, up to (not including) batch `upto`."""
