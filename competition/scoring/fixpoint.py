@@ -5,14 +5,18 @@ In the engine's integer units a player's total is linear in the values:
 factor of q's value that p scored (own-value outcomes on the diagonal). One iteration
 of the recalculation is then one matrix-vector product and one sort.
 
+The product runs over every player of the starting order (`size`): a player not yet in
+the standings has an empty row and column, and LIFT (2**52) in his sort key, so he sorts
+last, by index.
+
 Exactness: float64 holds every integer below 2**53 exactly, and so does every partial
-sum of the product while `|const| + Σ|coef| × max|value|` stays below that bound (checked
-before each recalculation with the largest `Σ|const|` and `Σ|coef|` of any player; above
-it the caller uses the plain loop). Under that bound every sort key is an exact integer,
-so a settled order's totals are read back from its keys; after a cycle of n orders the
-summed totals come from one more product with the summed values (exact while
-`n × count × (bound + 1)` stays below 2**53), else they are recomputed in integers
-(Python ints beyond int64). The results equal the plain loop's (`keizer._recalculate`)
+sum of the product while `size × (|const| + Σ|coef| × max|value| + 1)` stays below LIFT
+(checked before each recalculation with the largest `Σ|const|` and `Σ|coef|` of any
+player; above it the caller uses the plain loop). Under that bound every sort key is an
+exact integer below LIFT, so a settled order's totals are read back from its keys; after
+a cycle of n orders the summed totals come from one more product with the summed values
+(exact while `n × size × (bound + 1)` stays below LIFT), else they are recomputed in
+integers (Python ints beyond int64). The results equal the plain loop's (`keizer._recalculate`)
 bit for bit.
 """
 
