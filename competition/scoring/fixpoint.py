@@ -5,14 +5,18 @@ In the engine's integer units a player's total is linear in the values:
 factor of q's value that p scored (own-value outcomes on the diagonal). One iteration
 of the recalculation is then one matrix-vector product and one sort.
 
+The product runs over every player of the starting order (`size`): a player not yet in
+the standings has an empty row and column, and LIFT (2**52) in his sort key, so he sorts
+last, by index.
+
 Exactness: float64 holds every integer below 2**53 exactly, and so does every partial
-sum of the product while `|const| + Σ|coef| × max|value|` stays below that bound (checked
-before each recalculation with the largest `Σ|const|` and `Σ|coef|` of any player; above
-it the caller uses the plain loop). Under that bound every sort key is an exact integer,
-so a settled order's totals are read back from its keys; after a cycle of n orders the
-summed totals come from one more product with the summed values (exact while
-`n × count × (bound + 1)` stays below 2**53), else they are recomputed in integers
-(Python ints beyond int64). The results equal the plain loop's (`keizer._recalculate`)
+sum of the product while `size × (|const| + Σ|coef| × max|value| + 1)` stays below LIFT
+(checked before each recalculation with the largest `Σ|const|` and `Σ|coef|` of any
+player; above it the caller uses the plain loop). Under that bound every sort key is an
+exact integer below LIFT, so a settled order's totals are read back from its keys; after
+a cycle of n orders the summed totals come from one more product with the summed values
+(exact while `n × size × (bound + 1)` stays below LIFT), else they are recomputed in
+integers (Python ints beyond int64). The results equal the plain loop's (`keizer._recalculate`)
 bit for bit.
 """
 
@@ -28,6 +32,7 @@ import numpy.typing as npt
 
 EXACT = 2**53  # float64 represents every integer of smaller magnitude exactly
 INT64 = 2**62  # a safe ceiling for int64 sums
+LIFT = 2**52  # added to the sort key of a player not in the standings: he sorts last
 
 Order = tuple[int, ...]
 # Terms as `TotalsMatrix.add_terms` takes them: rows, of, coefficients, fixed, amounts.
@@ -48,6 +53,10 @@ class Recalculation:
     iterations: int
 
 
+_new = object.__new__
+_set = object.__setattr__
+
+
 class TotalsMatrix:
     """The running totals of a half as `const + coef @ values`, in integer units."""
 
@@ -55,8 +64,9 @@ class TotalsMatrix:
         self.size = size
         self.top = top
         self.step = step
-        self.coef = np.zeros((size, size), dtype=np.int64)
-        self.const = np.zeros(size, dtype=np.int64)
+        # coef and const side by side (a prepared batch is added by one flat add.at)
+        self._exact = np.zeros((size, size + 1), dtype=np.int64)
+        self.coef, self.const = self._exact[:, :size], self._exact[:, size]
         # Σ|coef| and Σ|const| per row, and their largest: the exactness bound. The per-row
         # sums are int64 arrays, added up in float64 while everything ever added,
         # `_total_abs`, stays below EXACT (then every sum is exact); beyond that they are
@@ -66,9 +76,26 @@ class TotalsMatrix:
         self._total_abs = 0
         self._max_abs_coef = self._max_abs_const = 0
         self.usable = True  # False once a coefficient could overflow: use the plain loop
-        self._bases: dict[int, npt.NDArray[np.int64]] = {}
-        # per count (`_base`): the values times -count, the positions, and the working arrays
-        self._buffers: dict[int, tuple[npt.NDArray[np.float64], ...]] = {}
+        # The sort keys' matrix over every player, in float64 (exact below the bound): the
+        # coefficients, and a last column `offset - size × const`, where `offset` is the
+        # player's index plus LIFT while he is not in the standings (`_sync`). Kept up to
+        # date by `add_prepared`; after `add_terms` rebuilt from `coef` and `const` (`_stale`).
+        self.keys = np.zeros((size, size + 1), dtype=np.float64)
+        self._positions = np.arange(size, dtype=np.float64)
+        self._positions.flags.writeable = False
+        self._offset = self._positions + LIFT
+        self.keys[:, size] = self._offset
+        self._stale = False
+        self._active: object = None  # the `active` list of the last recalculation, and its length
+        self._count = 0
+        self._inactive = np.arange(size, dtype=np.intp)
+        if size * max(abs(top), abs(top - step * max(size - 1, 0))) >= LIFT:
+            self.usable, top, step = False, 0, 0  # no value is exact as a key: the plain loop
+        self._all_base = top - step * np.arange(size, dtype=np.int64)  # the value of each place
+        self._all_base.flags.writeable = False
+        self._key_values = (-size * self._all_base).astype(np.float64)  # the values times -size
+        self._values = np.ones(size + 1, dtype=np.float64)  # the last 1 picks the constant column
+        self._key_of = np.empty(size, dtype=np.float64)
         # Batches given to `prepare`: the next to add, and how many are prepared (in numpy).
         self._batches: list[Batch] = []
         self._next = self._fast = 0
@@ -89,6 +116,7 @@ class TotalsMatrix:
         `rows[i]`, `amounts[j]` fixed points for `fixed[j]`. A pair named twice counts twice.
         Batches prepared and not yet added are then added by `add_terms` too."""
         self._fast = 0  # the prepared sums start from the matrix as it was: no longer true
+        self._stale = True
         self._add_terms(rows, of, coefficients, fixed, amounts)
 
     def prepare(self, batches: Sequence[Batch]) -> None:
@@ -102,12 +130,14 @@ class TotalsMatrix:
                     or len(batch_fixed) != len(batch_amounts):
                 raise ValueError("add_terms: every term needs its row, its column and its amount")
         self._batches, self._next, self._fast = list(batches), 0, 0
-        running, totals = self._total_abs, []
-        for batch in self._batches if self.usable else ():
-            running += sum(map(abs, batch[2])) + sum(map(abs, batch[4]))
-            if running >= EXACT:
-                break
-            totals.append(running)
+        totals = self._running_totals() if self.usable else []
+        if totals is None:  # large numbers: summed exactly, in Python ints
+            running, totals = self._total_abs, []
+            for batch in self._batches:
+                running += sum(map(abs, batch[2])) + sum(map(abs, batch[4]))
+                if running >= EXACT:
+                    break
+                totals.append(running)
         fast = self._batches[: len(totals)]
         # Below EXACT every number and every sum fits int64 exactly.
         rows, of, coefficients, fixed, amounts = (
@@ -121,32 +151,61 @@ class TotalsMatrix:
                                 np.abs(amounts), cells).astype(np.int64).reshape(len(fast), self.size)
         abs_coef = np.cumsum(abs_coef, axis=0) + self._abs_coef  # after each batch
         abs_const = np.cumsum(abs_const, axis=0) + self._abs_const
+        # Each batch's terms as flat indices of the (size, size + 1) matrices, coefficients
+        # and then fixed points (the last column), in batch order.
+        width = self.size + 1
+        batch_number = np.concatenate((np.repeat(np.arange(2 * len(fast), step=2), row_counts),
+                                       np.repeat(np.arange(1, 2 * len(fast) + 1, step=2), fixed_counts)))
+        in_order = np.argsort(batch_number, kind="stable")
+        cells_of = np.concatenate((rows * width + of, fixed * width + self.size))[in_order].astype(np.intp)
+        exact_amounts = np.concatenate((coefficients, amounts))[in_order]
+        key_amounts = np.concatenate((coefficients.astype(np.float64), amounts.astype(np.float64) * -self.size))
         self._prepared = (
-            rows.astype(np.intp, copy=False), of.astype(np.intp, copy=False), coefficients,
-            fixed.astype(np.intp, copy=False), amounts,
-            np.cumsum([0, *row_counts]).tolist(), np.cumsum([0, *fixed_counts]).tolist(),
+            cells_of, exact_amounts, key_amounts[in_order],
+            np.cumsum([0, *map(sum, zip(row_counts, fixed_counts, strict=True))]).tolist(),
             abs_coef, abs_const, abs_coef.max(axis=1, initial=0).tolist(),
             abs_const.max(axis=1, initial=0).tolist(), totals,
         )
         self._fast = len(fast)
 
+    def _running_totals(self) -> list[int] | None:
+        """`_total_abs` after each batch to prepare, if all of them keep it below 2**52
+        (the usual case: summed in float64, then exactly); None if not."""
+        batches = self._batches
+        if self._total_abs >= LIFT:
+            return None
+        try:  # as floats, so that even -2**63 has its size; every size below 2**52 is exact
+            sizes = [np.abs(np.fromiter(chain.from_iterable(b[i] for b in batches), np.float64)) for i in (2, 4)]
+        except OverflowError:
+            return None
+        per_batch = np.arange(len(batches))
+        running = np.cumsum(
+            np.bincount(np.repeat(per_batch, [len(b[2]) for b in batches]), sizes[0], len(batches))
+            + np.bincount(np.repeat(per_batch, [len(b[4]) for b in batches]), sizes[1], len(batches))
+        ) + self._total_abs
+        if len(batches) and not running[-1] < LIFT:  # (also a number too large for a float)
+            return None
+        totals: list[int] = running.astype(np.int64).tolist()
+        return totals
+
     def add_prepared(self, upto: int) -> None:
         """Add the prepared batches not added yet, up to (not including) batch `upto`."""
-        rows, of, coefficients, fixed, amounts, row_at, fixed_at, abs_coef, abs_const, max_coef, max_const, totals = (
-            self._prepared or (None,) * 12
+        cells_of, exact_amounts, key_amounts, term_at, abs_coef, abs_const, max_coef, max_const, totals = (
+            self._prepared or (None,) * 9
         )
+        exact, keys = self._exact.reshape(-1), self.keys.reshape(-1)  # views: both are contiguous
         for j in range(self._next, upto):
             self._next = j + 1
             if j >= self._fast:
+                self._stale = True
                 self._add_terms(*self._batches[j])
                 continue
-            a, b = row_at[j], row_at[j + 1]
+            a, b = term_at[j], term_at[j + 1]
             if b > a:  # add.at: a pair named twice counts twice
-                np.add.at(self.coef, (rows[a:b], of[a:b]), coefficients[a:b])
-            a, b = fixed_at[j], fixed_at[j + 1]
-            if b > a:
-                np.add.at(self.const, fixed[a:b], amounts[a:b])
-            self._abs_coef, self._abs_const = abs_coef[j].copy(), abs_const[j].copy()
+                np.add.at(exact, cells_of[a:b], exact_amounts[a:b])
+                if not self._stale:  # exact: every partial sum is below the bound (`_bound`)
+                    np.add.at(keys, cells_of[a:b], key_amounts[a:b])
+            self._abs_coef, self._abs_const = abs_coef[j], abs_const[j]  # read only: never added to in place
             self._max_abs_coef, self._max_abs_const, self._total_abs = max_coef[j], max_const[j], totals[j]
 
     def _add_terms(
@@ -163,13 +222,13 @@ class TotalsMatrix:
             # The sums only grow, so the largest over all players is the running maximum.
             if rows:
                 row_index = np.array(rows, dtype=np.intp)
-                self._abs_coef += np.bincount(row_index, coef_sizes, self.size).astype(np.int64)
+                self._abs_coef = self._abs_coef + np.bincount(row_index, coef_sizes, self.size).astype(np.int64)
                 self._max_abs_coef = int(self._abs_coef.max())
                 np.add.at(self.coef, (row_index, np.array(of, dtype=np.intp)),
                           np.array(coefficients, dtype=np.int64))
             if fixed:
                 fixed_index = np.array(fixed, dtype=np.intp)
-                self._abs_const += np.bincount(fixed_index, const_sizes, self.size).astype(np.int64)
+                self._abs_const = self._abs_const + np.bincount(fixed_index, const_sizes, self.size).astype(np.int64)
                 self._max_abs_const = int(self._abs_const.max())
                 np.add.at(self.const, fixed_index, np.array(amounts, dtype=np.int64))
             return
@@ -183,7 +242,7 @@ class TotalsMatrix:
         if self._max_abs_coef >= INT64 or self._max_abs_const >= INT64:
             self.usable = False
             return
-        self._abs_coef[:], self._abs_const[:] = abs_coef, abs_const
+        self._abs_coef, self._abs_const = np.array(abs_coef, dtype=np.int64), np.array(abs_const, dtype=np.int64)
         if rows:  # add.at: a pair named twice counts twice
             np.add.at(self.coef, (np.array(rows), np.array(of)), np.array(coefficients, dtype=np.int64))
         if fixed:
@@ -192,12 +251,35 @@ class TotalsMatrix:
     def _bound(self, count: int) -> int | None:
         """A bound on every player's `|const| + Σ|coef| × max|value|` (the largest of each
         part: players outside the standings have none), if the sort key
-        `count × total + index` is exact in float64 below it; None if not."""
+        `size × total + index` is exact in float64 below it and below LIFT; None if not."""
         if not self.usable:
             return None
         largest = max(abs(self.top), abs(self.top - self.step * max(count - 1, 0)))
         bound = self._max_abs_const + self._max_abs_coef * largest
-        return bound if count * (bound + 1) < EXACT else None
+        return bound if self.size * (bound + 1) < LIFT else None
+
+    def _sync(self, active: Sequence[int]) -> None:
+        """The key matrix up to date for these players in the standings (called after
+        `_bound` held: every number is exact in float64). `active` of the engine only
+        grows, the same list again: then only a new length changes anything."""
+        size = self.size
+        if active is not self._active or len(active) != self._count:
+            is_active = np.zeros(size, dtype=bool)
+            is_active[np.fromiter(active, np.intp, len(active))] = True
+            offset = self._positions + LIFT * ~is_active
+            if not self._stale:
+                self.keys[:, size] += offset - self._offset  # ±LIFT: exact
+            self._offset, self._inactive = offset, np.flatnonzero(~is_active)
+            self._active, self._count = active, len(active)
+        if self._stale:
+            self.keys[:, :size] = self.coef
+            self.keys[:, size] = self._offset - size * self.const.astype(np.float64)
+            self._stale = False
+
+    def _full_start(self, start: Order) -> npt.NDArray[np.intp]:
+        """`start`, then the players not in the standings (they sort last, by index)."""
+        order = np.fromiter(start, np.intp, len(start))
+        return order if len(start) == self.size else np.concatenate((order, self._inactive))
 
     def _local(self, active: Sequence[int], start: Order) -> tuple[
         npt.NDArray[np.intp], npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.intp]
@@ -215,98 +297,98 @@ class TotalsMatrix:
         return players, coef, self.const[players], local[np.fromiter(start, np.intp, count)]
 
     def _base(self, count: int) -> npt.NDArray[np.int64]:
-        """The value of each place, best first (made once per count: read only)."""
-        base = self._bases.get(count)
-        if base is None:
-            base = self._bases[count] = self.top - self.step * np.arange(count, dtype=np.int64)
-            base_float = (-count * base).astype(np.float64)  # see `recalculate`
-            positions = np.arange(count, dtype=np.float64)
-            for constant in (base, base_float, positions):
-                constant.flags.writeable = False
-            # `recalculate`'s working arrays, refilled by each (its values up to the 1 at the
-            # end; the key matrix's last column, the constant one, as a view)
-            keys = np.empty((count, count + 1), dtype=np.float64)
-            self._buffers[count] = (
-                base_float, positions, keys, np.ones(count + 1, dtype=np.float64),
-                np.empty(count, dtype=np.float64), keys[:, count],
-            )
-        return base
+        """The value of each place, best first."""
+        return self._all_base[:count]
 
     def recalculate(self, active: Sequence[int], start: Order, max_iterations: int) -> Recalculation | None:
         """Iterate values → totals → order from `start` (which names exactly the
         `active` players) as `keizer._recalculate` does; None if the bound for exact
         float arithmetic does not hold (the caller then uses the plain loop)."""
-        count = len(active)
+        count, size = len(active), self.size
         bound = self._bound(count)
         if len(start) != count or bound is None:
             return None
-        players, coef, const, order = self._local(active, start)
-        # One product gives the sort key -count × total + index: ascending is highest
-        # total first, equal totals by starting position, and no two keys are equal. The
-        # values go in times -count (`_base`), the constant column is index - count × const.
-        base = self._base(count)
-        base_float, positions, keys, values, key_of, constant = self._buffers[count]
-        keys[:, :count] = coef  # values: the last 1 picks the constant column
-        np.multiply(const, -count, out=constant)
-        constant += positions
-
+        self._sync(active)
+        # One product over every player gives the sort key -size × total + index (+ LIFT
+        # for a player not in the standings: his row is empty, he sorts last, by index):
+        # ascending is highest total first, equal totals by starting position, and no two
+        # keys are equal. The values go in times -size; a player outside the standings has
+        # an empty column, so the value his place gives him changes nothing.
+        positions, offset, key_values, values, key_of = (
+            self._positions, self._offset, self._key_values, self._values, self._key_of
+        )
+        order = self._full_start(start)
         key = order.tobytes()
-        seen = {key: 0}
-        orders = [order]  # orders[i] gives the totals of iteration i + 1
-        cycle_from = -1
+        seen = {key: order}  # every order so far by its bytes: the i-th gives the totals of iteration i + 1
+        cycle_from = b""
         iterations = max_iterations
         # The hot loop (thousands of iterations in a large club): bound methods, no lookups.
-        dot, argsort, seen_get, remember = keys.dot, key_of.argsort, seen.get, orders.append
+        dot, argsort = self.keys.dot, key_of.argsort
         for iteration in range(1, max_iterations + 1):
-            values[order] = base_float
+            values[order] = key_values
             dot(values, key_of)
             new = argsort()
             new_key = new.tobytes()
-            if new_key == key:  # the totals are in the keys, exactly (`_bound`)
-                totals = ((positions - key_of) / count).astype(np.int64)
-                placed = np.empty(count, dtype=np.int64)
-                placed[order] = base
-                return self._full(players, order, totals, placed, 1, False, iteration)
-            earlier = seen_get(new_key)
-            if earlier is not None:
-                cycle_from, iterations = earlier, iteration
+            if new_key == key:  # the totals are in the keys, exactly (`_bound`); 0 outside
+                totals = ((offset - key_of) / size).astype(np.int64)
+                return self._settled(order[:count], totals, 1, False, iteration)
+            if new_key in seen:
+                cycle_from, iterations = new_key, iteration
                 break
-            seen[new_key] = len(orders)
-            remember(new)
+            seen[new_key] = new
             order, key = new, new_key
-        cycle_orders = orders[cycle_from:] if cycle_from >= 0 else orders[-3:-1]
+        orders = list(seen.values())
+        cycle_orders = orders[list(seen).index(cycle_from):] if cycle_from else orders[-3:-1]
         n = len(cycle_orders)
-        if n * count * (bound + 1) < EXACT:
+        if n * size * (bound + 1) < LIFT:
             # The summed totals in one product, exact as the keys are (every partial sum
-            # below n × count × (bound + 1)): the values summed over the orders times
-            # -count, and n for the constant column, give n × index - count × summed total.
-            summed = np.zeros(count + 1, dtype=np.float64)
-            summed[count] = n
+            # below n × size × (bound + 1)): the values summed over the orders times
+            # -size, and n for the constant column, give n × index - size × summed total
+            # (and more than LIFT for a player outside the standings).
+            summed = np.zeros(size + 1, dtype=np.float64)
+            summed[size] = n
             for cycle_order in cycle_orders:  # each a permutation: no index twice
-                summed[cycle_order] += base_float
+                summed[cycle_order] += key_values
             dot(summed, key_of)
-            totals = ((n * positions - key_of) / count).astype(np.int64)
-            # -count × summed total + index: ascending is the highest summed total first,
+            totals = ((n * positions - key_of) / size).astype(np.int64)
+            # -size × summed total + index: ascending is the highest summed total first,
             # ties by starting position, as in `_result`
-            settled = (key_of - (n - 1) * positions).argsort()
-            summed_values = (summed[:count] / -count).astype(np.int64)
-            return self._full(players, settled, totals, summed_values, n, True, iterations)
-        return self._result(players, coef, const, base, bound, cycle_orders, True, iterations)
+            settled = (key_of - (n - 1) * positions).argsort()[:count]
+            summed_values = (summed[:size] / -size).astype(np.int64)
+            if count < size:  # nothing outside the standings
+                totals[self._inactive] = summed_values[self._inactive] = 0
+            return self._full(settled, totals, summed_values, n, True, iterations)
+        players, coef, const, _ = self._local(active, start)
+        local = np.empty(size, dtype=np.intp)
+        local[players] = np.arange(count, dtype=np.intp)
+        local_orders = [local[cycle_order[:count]] for cycle_order in cycle_orders]
+        return self._result(players, coef, const, self._base(count), bound, local_orders, True, iterations)
+
+    def _settled(
+        self, order: npt.NDArray[np.intp], totals: npt.NDArray[np.int64], orders: int, cycle: bool, iterations: int
+    ) -> Recalculation:
+        """The Recalculation of a settled `order` (of the players in the standings)."""
+        values = np.zeros(self.size, dtype=np.int64)
+        values[order] = self._all_base[: len(order)]
+        return self._full(order, totals, values, orders, cycle, iterations)
 
     def score_once(self, active: Sequence[int], start: Order) -> Recalculation | None:
         """The totals with the values of `start` (which names exactly the `active`
         players) and the order they give, once (the lagging method); None if the
         numbers are too large for exact arithmetic."""
-        count = len(active)
+        count, size = len(active), self.size
         if len(start) != count or self._bound(count) is None:
             return None
-        players, coef, const, order = self._local(active, start)
-        base = self._base(count)
-        values = np.empty(count, dtype=np.int64)
-        values[order] = base
-        totals = const + coef @ values
-        settled = np.lexsort((np.arange(count), -totals))  # highest first, ties by starting position
-        return self._full(players, settled, totals, values, 1, False, 1)
+        self._sync(active)
+        values, key_of = self._values, self._key_of
+        order = self._full_start(start)
+        values[order] = self._key_values
+        self.keys.dot(values, key_of)  # the sort keys, as in `recalculate`
+        totals = ((self._offset - key_of) / size).astype(np.int64)
+        settled = key_of.argsort()[:count]  # highest first, ties by starting position
+        values_now = np.zeros(size, dtype=np.int64)
+        values_now[order[:count]] = self._all_base[:count]
+        return self._full(settled, totals, values_now, 1, False, 1)
 
     def _result(
         self,
@@ -327,7 +409,7 @@ class TotalsMatrix:
         if not cycle and bound < INT64:  # the usual case, in few numpy calls
             values = np.empty(count, dtype=np.int64)
             values[cycle_orders[0]] = base
-            return self._full(players, cycle_orders[0], const + coef @ values, values, 1, False, iterations)
+            return self._full_local(players, cycle_orders[0], const + coef @ values, values, 1, False, iterations)
         dtype: type = np.int64 if n * bound < INT64 else object
         summed_values: npt.NDArray[Any] = np.zeros(count, dtype=dtype)
         placed: npt.NDArray[Any] = base.astype(dtype)
@@ -343,9 +425,27 @@ class TotalsMatrix:
             settled = sorted(range(count), key=lambda i: (-totals[i], i))
         else:
             settled = np.argsort(-totals, kind="stable")
-        return self._full(players, settled, totals, summed_values, n, cycle, iterations)
+        return self._full_local(players, settled, totals, summed_values, n, cycle, iterations)
 
     def _full(
+        self,
+        settled: npt.NDArray[np.intp],
+        totals: npt.NDArray[np.int64],
+        values: npt.NDArray[np.int64],
+        orders: int,
+        cycle: bool,
+        iterations: int,
+    ) -> Recalculation:
+        """A Recalculation from arrays over every player (those not in the standings: 0),
+        made without the frozen dataclass's __init__ (every field given)."""
+        result = _new(Recalculation)
+        _set(result, "__dict__", {
+            "order": tuple(settled.tolist()), "totals": totals.tolist(), "orders": orders,
+            "values": values.tolist(), "cycle": cycle, "iterations": iterations,
+        })
+        return result
+
+    def _full_local(
         self,
         players: npt.NDArray[np.intp],
         settled: Any,

@@ -23,7 +23,7 @@ from collections import Counter, OrderedDict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import chain
+from itertools import chain, pairwise
 from operator import itemgetter
 from typing import Final, Literal, NamedTuple
 
@@ -271,16 +271,23 @@ def _events(
     present_from_start: Collection[int],
     limit: int | None,
     absence_counts_before: Mapping[int, int],
-) -> tuple[list[list[_Event]], list[list[int]]]:
-    """Per evening: every event (with generated absences without notice), and the
-    players (indices) who enter the standings that evening."""
+    rules: Mapping[Outcome, tuple[str, int]] | None = None,
+) -> tuple[list[list[_Event]], list[list[int]], list[_Terms]]:
+    """Per evening: every event (with generated absences without notice), the players
+    (indices) who enter the standings that evening, and its scoring terms by `rules`
+    (`_Units.scoring`; those of `_evening_terms`, made as the events are: none without)."""
+    rules = rules or {}
     absences = {index[p]: n for p, n in absence_counts_before.items() if p in index}
     active: set[int] = set()
     events: list[list[_Event]] = []
     entering: list[list[int]] = []
+    terms: list[_Terms] = []
     absent: dict[int, _Event] = {}  # a player's absence without notice: one tuple all half
+    absent_rule = rules.get(Outcome.ABSENT_WITHOUT_NOTICE)
+    game_rules = {result: (rules.get(white), rules.get(black)) for result, (white, black) in RESULT_OUTCOMES.items()}
     for k, evening in enumerate(evenings):
-        evening_events, mentioned = _mentioned_events(evening, index, limit, absences)
+        evening_terms = _Terms([], [], [], [], [])
+        evening_events, mentioned = _mentioned_events(evening, index, limit, absences, rules, game_rules, evening_terms)
         new = {index[p] for p in present_from_start if p in index} if k == 0 else set()
         new = (new | mentioned) - active
         active |= new
@@ -290,16 +297,35 @@ def _events(
                 if p not in absent:
                     absent[p] = _event(p, Outcome.ABSENT_WITHOUT_NOTICE)
             evening_events += map(absent.__getitem__, missing)
+            if absent_rule is not None:
+                _add_terms(evening_terms, absent_rule, missing)
         events.append(evening_events)
         entering.append(sorted(new))
-    return events, entering
+        terms.append(evening_terms)
+    return events, entering, terms
+
+
+def _add_terms(terms: _Terms, rule: tuple[str, int], players: Sequence[int]) -> None:
+    """The terms of one rule without an opponent (fixed points or the own value)."""
+    basis, coefficient = rule
+    if basis == "fixed":
+        terms.fixed.extend(players)
+        terms.amounts.extend([coefficient] * len(players))
+    else:
+        terms.rows.extend(players)
+        terms.of.extend(players)
+        terms.coefficients.extend([coefficient] * len(players))
+
+
+_GameRules = Mapping[str, tuple[tuple[str, int] | None, tuple[str, int] | None]]
 
 
 def _mentioned_events(
-    evening: Evening, index: Mapping[int, int], limit: int | None, absences: dict[int, int]
+    evening: Evening, index: Mapping[int, int], limit: int | None, absences: dict[int, int],
+    rules: Mapping[Outcome, tuple[str, int]], game_rules: _GameRules, terms: _Terms,
 ) -> tuple[list[_Event], set[int]]:
     try:
-        return _mentioned(evening, index, limit, absences)
+        return _mentioned(evening, index, limit, absences, rules, game_rules, terms)
     except KeyError:
         for player_id in sorted(evening.mentioned() - set(index)):
             raise ValueError(
@@ -309,25 +335,58 @@ def _mentioned_events(
 
 
 def _mentioned(
-    evening: Evening, index: Mapping[int, int], limit: int | None, absences: dict[int, int]
+    evening: Evening, index: Mapping[int, int], limit: int | None, absences: dict[int, int],
+    rules: Mapping[Outcome, tuple[str, int]], game_rules: _GameRules, terms: _Terms,
 ) -> tuple[list[_Event], set[int]]:
-    """The evening's events of the players it mentions, and those players."""
+    """The evening's events of the players it mentions, and those players; their scoring
+    terms added to `terms`, in the order of the events."""
     events: list[_Event] = []
     append = events.append
     outcomes = RESULT_OUTCOMES
-    for game in evening.games:  # thousands a season: the tuples made inline
+    add_row, add_of, add_coefficient = terms.rows.append, terms.of.append, terms.coefficients.append
+    add_fixed, add_amount = terms.fixed.append, terms.amounts.append
+    for game in evening.games:  # thousands a season: the tuples and terms made inline
         white, black = index[game.white], index[game.black]
         white_outcome, black_outcome = outcomes[game.result]
         append((white, white_outcome, black, "white", False))
         append((black, black_outcome, white, "black", False))
-    events += [_event(index[p], Outcome.BYE) for p in evening.byes]
-    events += [_event(index[p], Outcome.CLUB_DUTY) for p in evening.club_duty]
+        white_rule, black_rule = game_rules[game.result]
+        if white_rule is not None:
+            if white_rule[0] == "fixed":
+                add_fixed(white)
+                add_amount(white_rule[1])
+            else:
+                add_row(white)
+                add_of(white if white_rule[0] == "own" else black)
+                add_coefficient(white_rule[1])
+        if black_rule is not None:
+            if black_rule[0] == "fixed":
+                add_fixed(black)
+                add_amount(black_rule[1])
+            else:
+                add_row(black)
+                add_of(black if black_rule[0] == "own" else white)
+                add_coefficient(black_rule[1])
+    bye, duty, notice = Outcome.BYE, Outcome.CLUB_DUTY, Outcome.ABSENT_WITH_NOTICE
+    byes = [index[p] for p in evening.byes]
+    events += [(p, bye, None, None, False) for p in byes]
+    if byes and (rule := rules.get(bye)) is not None:
+        _add_terms(terms, rule, byes)
+    duties = [index[p] for p in evening.club_duty]
+    events += [(p, duty, None, None, False) for p in duties]
+    if duties and (rule := rules.get(duty)) is not None:
+        _add_terms(terms, rule, duties)
+    scoring = []
     for player_id in evening.absent_with_notice:
         p = index[player_id]
         before = absences.get(p, 0)
         absences[p] = before + 1
-        over = not absence_with_notice_scores(before, limit)
-        append(_event(p, Outcome.ABSENT_WITH_NOTICE, over_limit=over))
+        over = limit is not None and before >= limit  # not absence_with_notice_scores
+        append((p, notice, None, None, over))
+        if not over:
+            scoring.append(p)
+    if scoring and (rule := rules.get(notice)) is not None:
+        _add_terms(terms, rule, scoring)
     mentioned = set(map(_FIRST, events))
     if len(events) != len(mentioned):
         raise ValueError(f"a player appears twice in evening {evening.date}")
@@ -424,6 +483,23 @@ def _evening_key(terms: _Terms, entering: Sequence[int]) -> bytes:
         return b"r" + len(text).to_bytes(8, "little") + text
 
 
+def _evening_keys(terms: Sequence[_Terms], entering: Sequence[Sequence[int]]) -> list[bytes]:
+    """`_evening_key` of every evening of a half, the int64 bytes made in one array."""
+    flat: list[int] = []
+    ends = [0]
+    for evening_terms, new in zip(terms, entering, strict=True):
+        parts = (*evening_terms, new)
+        flat += map(len, parts)
+        for part in parts:
+            flat += part
+        ends.append(len(flat))
+    try:
+        data = array.array("q", flat).tobytes()
+    except OverflowError:  # some evening has a number beyond int64: each its own way
+        return [_evening_key(evening_terms, new) for evening_terms, new in zip(terms, entering, strict=True)]
+    return [b"i" + data[8 * a : 8 * b] for a, b in pairwise(ends)]
+
+
 def _inputs_digest(*parts: object) -> hashlib._Hash:
     digest = hashlib.sha256()
     for part in parts:
@@ -460,17 +536,17 @@ def compute_keizer_half(
         raise ValueError("the starting order names a player twice")
     size = len(starting_order)
     units = _Units(params)
-    events, entering = _events(
+    events, entering, terms = _events(
         evenings,
         index,
         present_from_start,
         params.absent_with_notice_limit,
         absence_counts_before or {},
+        units.scoring,
     )
     if not evenings:
         return HalfResult(half, tuple(starting_order), (), False, ())
     counts = _counts_after(events, size)  # after the last evening
-    terms = [_evening_terms(units, evening_events) for evening_events in events]
     rescored = params.method != "frozen"  # every evening rescored with new values
     matrix = TotalsMatrix(size, units.top, units.step) if rescored and engine == "matrix" else None
     state = _Totals(size) if rescored and matrix is None else None
@@ -478,12 +554,16 @@ def compute_keizer_half(
     if params.method == "fixpoint" and matrix is not None:
         memo = _inputs_digest(params, tuple(starting_order), sorted(present_from_start),
                               sorted((absence_counts_before or {}).items()), max_iterations)
+    evening_keys = _evening_keys(terms, entering) if memo is not None else []
     frozen = [0] * size  # the frozen method's running totals
     own_added = units.factor_unit if params.own_value_added else 0
     active: list[int] = []
     order: Order = ()
     outcomes: list[_EveningOutcome] = []
-    rank_values = [Fraction(units.top - units.step * r, units.value_unit) for r in range(size)]
+    if units.value_unit == 1:  # whole values: Fraction's quick way for an int
+        rank_values = [Fraction(units.top - units.step * r) for r in range(size)]
+    else:
+        rank_values = [Fraction(units.top - units.step * r, units.value_unit) for r in range(size)]
     totals_seen: dict[tuple[int, int], Fraction] = {}
     batch_end = []  # the matrix's batches through each evening: its terms, the players entering
     matrix_prepared = False  # prepared when first needed: a remembered season never is
@@ -503,7 +583,7 @@ def compute_keizer_half(
         used = order + tuple(entering[k])
         remembered, key = None, b""
         if memo is not None:
-            memo.update(_evening_key(terms[k], entering[k]))
+            memo.update(evening_keys[k])
             key = memo.digest()
             remembered = SETTLED.get(key)
         if remembered is not None:
@@ -861,7 +941,7 @@ def score_with_order(
     start = list(starting_order if starting_order is not None else order)
     index = {player_id: i for i, player_id in enumerate(start)}
     units = _Units(params)
-    events, entering = _events(
+    events, entering, _ = _events(
         evenings, index, present_from_start, params.absent_with_notice_limit, absence_counts_before or {}
     )
     active = {p for players in entering for p in players}

@@ -88,3 +88,30 @@ def test_an_evenings_part_of_the_memory_key_tells_its_evenings_apart() -> None:
     assert plain != keizer._evening_key(keizer._Terms([0, 1], [1, 0], [6, 3], [2], [5]), [0, 1])
     huge = keizer._evening_key(keizer._Terms([0], [1], [2**70], [], []), [0])  # beyond int64: its repr
     assert huge.startswith(b"r") and b"1180591620717411303424" in huge
+
+
+def test_a_halfs_evening_keys_made_at_once_are_each_evenings_own() -> None:
+    terms = [keizer._Terms([0, 1], [1, 0], [6, 3], [2], [5]), keizer._Terms([], [], [], [0], [7]),
+             keizer._Terms([2], [2], [4], [], [])]
+    entering = [[0, 1, 2], [], [3]]
+    expected = [keizer._evening_key(t, new) for t, new in zip(terms, entering, strict=True)]
+    assert keizer._evening_keys(terms, entering) == expected
+    terms[1] = keizer._Terms([0], [1], [2**70], [], [])  # beyond int64: every evening its own way
+    assert keizer._evening_keys(terms, entering) == [
+        keizer._evening_key(t, new) for t, new in zip(terms, entering, strict=True)
+    ]
+
+
+def test_the_terms_made_with_the_events_are_those_of_the_events() -> None:
+    from competition.scoring.generate import random_season
+
+    made = []
+    for seed, preset in enumerate(("classic", "pion", "keizer1956", "classic", "pion")):
+        season = random_season(seed, 14, 8, preset, chaotic=seed % 2 == 1)
+        units = keizer._Units(season.params)
+        index = {p.id: i for i, p in enumerate(season.players)}
+        fixed = [p.id for p in season.players if p.fixed]
+        events, _, terms = keizer._events(season.evenings, index, fixed, 1, {}, units.scoring)
+        assert terms == [keizer._evening_terms(units, evening_events) for evening_events in events]
+        made += terms
+    assert any(t.fixed for t in made) and any(t.rows for t in made)
