@@ -331,7 +331,7 @@ def test_the_consequences_cost_the_same_queries_whatever_the_number_of_players(
                                    name=f"Blitz {size}", date=dt.date(2027, 6, 11), rounds=3)
         for i in range(size):
             swiss.entrant_add(actor=people["leader"], event=event, member=f.member(rating=2000 - 10 * i))
-        play(people["arbiter"], event)
+        f.swiss_round_played(people["arbiter"], event)
         game = board(event, 1, 1)
         with django_assert_max_num_queries(10) as queries:
             sel.result_change_consequences(game, Fraction(0), Fraction(1), False)
