@@ -38,6 +38,7 @@ from django.db import connection, models, transaction
 from django.db.models import Q
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
+from django.utils.translation import gettext_lazy as _
 
 from .jobs import enqueue_on_commit
 from .models import MAX_ATTEMPTS, Mail, MailState
@@ -55,6 +56,14 @@ BATCH_SIZE = 50
 # (BadHeaderError is a ValueError: a line break in a name), text it cannot encode, every
 # recipient refused.
 MESSAGE_ERRORS: tuple[type[Exception], ...] = (ValueError, smtplib.SMTPRecipientsRefused)
+
+# The kinds of core.Mail (the first part of its key) shown on the leader's to-do list when
+# given up: they tell a member of a decision or let him in, so the leader must know that
+# they never arrived. An e-mail address change concerns the member alone (his new address
+# is to prove itself): given up, it is logged and shown to nobody.
+INVITATION = "invitation"
+CLUB_DUTY = "club-duty"
+LEADER_KINDS = (INVITATION, CLUB_DUTY)
 
 # A row and its message; None when the row is out of date and is not to be sent.
 Outgoing = tuple[Any, EmailMessage | None]
@@ -81,14 +90,15 @@ def message(subject: str, body: str, to: Sequence[str], cc: Sequence[str] = ()) 
 
 
 def queue(*, key: str, subject: str, body: str, to: Sequence[str],
-          cc: Sequence[str] = ()) -> Mail | None:
+          cc: Sequence[str] = (), member: Any = None) -> Mail | None:
     """In the caller's transaction: one outbox row, sent after commit. Queueing the same
-    key twice writes one row; None when it was queued already or has no recipient."""
+    key twice writes one row; None when it was queued already or has no recipient.
+    ``member`` is the member the mail is about (the leader's to-do list names him)."""
     if not to and not cc:
         return None
     mail, created = Mail.objects.get_or_create(
         key=key[:200], defaults={"subject": subject[:300], "body": body,
-                                 "to": list(to), "cc": list(cc)},
+                                 "to": list(to), "cc": list(cc), "member": member},
     )
     if not created:
         return None
@@ -178,6 +188,40 @@ def _failed(model: type[models.Model], row: Any, exc: Exception, label: str) -> 
     )
     log.warning("%s %s failed, attempt %s of %s%s: %s", label, row.pk, attempts, MAX_ATTEMPTS,
                 " (given up)" if given_up else "", type(exc).__name__)
+    if given_up and isinstance(row, Mail) and row.kind not in LEADER_KINDS:
+        # Nobody's to-do list shows it (it concerns the member alone): the log must.
+        log.error("mail %s (%s) of member %s given up, shown to nobody: %s",
+                  row.pk, row.kind, row.member_id, type(exc).__name__)
+
+
+def error_in_words(last_error: str) -> str:
+    """Why a given-up e-mail could not be sent, in plain words (``last_error`` is
+    "<exception name>: <its text>", see ``_failed``)."""
+    name = last_error.split(":", 1)[0]
+    if name == "SMTPRecipientsRefused":
+        return str(_("the mail server refused the address"))
+    if name in ("BadHeaderError", "ValueError"):
+        return str(_("the mail library refused it; check the name for a line break"))
+    if "Unicode" in name:
+        return str(_("it contains a character the mail library cannot send"))
+    return str(_("the mail server refused it"))
+
+
+def retry(mail: Mail) -> bool:
+    """In the caller's transaction: a given-up mail back to pending, its attempts counted
+    anew, sent after commit. False (and nothing changed) when it is not given up."""
+    if not Mail.objects.filter(pk=mail.pk, state=MailState.FAILED).update(
+            state=MailState.PENDING, attempts=0, claimed_at=None):
+        return False
+    enqueue_on_commit(SEND_TASK, [mail.pk])
+    return True
+
+
+def replaced(mail: Mail) -> bool:
+    """In the caller's transaction: a given-up mail replaced by a new one (a new
+    invitation): off the to-do list. False when it is not given up."""
+    return bool(Mail.objects.filter(pk=mail.pk, state=MailState.FAILED).update(
+        state=MailState.SUPERSEDED))
 
 
 def _build_mails(ids: list[int]) -> list[Outgoing]:

@@ -3,6 +3,7 @@ rows, ``pairing.PairingNotice``, which know what a player was told) is one ``Mai
 written in the transaction of the change it tells of and sent after commit by
 ``core.mail`` (docs/architecture.md, "E-mail")."""
 
+from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -23,6 +24,10 @@ class Mail(models.Model):
     # writes one row, e.g. "club-duty:7:3" (request 7, its third version) or
     # "email_change_confirm:12"; an invitation is new each time the leader asks.
     key = models.CharField(max_length=200, unique=True)
+    # The member the mail is about (the invited member, the player of a club duty request,
+    # the member changing his address): the leader's to-do list shows his failed mails.
+    member = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                               on_delete=models.SET_NULL, related_name="+")
     to = models.JSONField(default=list)
     cc = models.JSONField(default=list, blank=True)
     subject = models.CharField(max_length=300)
@@ -42,3 +47,8 @@ class Mail(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key} ({self.state})"
+
+    @property
+    def kind(self) -> str:
+        """What kind of mail: the key's first part ("invitation", "club-duty", ...)."""
+        return self.key.split(":", 1)[0]

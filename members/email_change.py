@@ -64,7 +64,8 @@ def queue(*, member: User, old: str, new: str, site_url: str) -> bool:
     }
     for template, to in (("email_change_confirm", new), ("email_change_notice", old)):
         subject, body = mail.render(f"members/{template}", context)
-        mail.queue(key=f"{template}:{pending.pk}", subject=subject, body=body, to=[to])
+        mail.queue(key=f"{template}:{pending.pk}", subject=subject, body=body, to=[to],
+                   member=member)
     log.info("e-mail change of member %s: confirmation and notice queued", member.pk)
     return True
 

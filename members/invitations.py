@@ -46,7 +46,7 @@ def queue(*, member: User, site_url: str) -> bool:
     }
     subject, body = mail.render("members/invitation", context)
     queued = mail.queue(key=f"invitation:{member.pk}:{uuid.uuid4().hex}", subject=subject, body=body,
-                        to=[member.email])
+                        to=[member.email], member=member)
     if queued:
         log.info("invitation queued for member %s", member.pk)
     return queued is not None

@@ -22,9 +22,11 @@ from django.utils.translation import gettext as _
 
 from competition import audit
 from competition.audit import Action
-from competition.models import Game, Half, Player, PlayerKind, RatingKind, Season
+from competition.models import ClubDutyRequest, Game, Half, Player, PlayerKind, RatingKind, Season
 from competition.season.services import renumber, schedule_recalculation
 from competition.validators import require_single_line
+from core import mail
+from core.models import Mail, MailState
 from core.permissions import Actor, Perm, require
 from members.roles import may_manage_account
 
@@ -150,14 +152,64 @@ def member_invite_again(*, actor: Actor, player: Player, site_url: str) -> Playe
     A member who has set his password already signs in, or asks for a new one himself."""
     require(actor, PERM, of=player)
     player = Player.objects.select_related("member").get(pk=player.pk)
-    _check_may_manage(actor, player.member)
-    if player.member.has_usable_password():
-        raise ValidationError(
-            _("%(name)s has set a password already; he can ask for a new one on the sign-in page.")
-            % {"name": player.member.name}
-        )
+    _check_invitable(actor, player.member)
     _invite(actor, player, site_url)
     return player
+
+
+def _check_invitable(actor: Actor, member: User) -> None:
+    _check_may_manage(actor, member)
+    if member.has_usable_password():
+        raise ValidationError(
+            _("%(name)s has set a password already; he can ask for a new one on the sign-in page.")
+            % {"name": member.name}
+        )
+
+
+@transaction.atomic(durable=True)
+def mail_retry(*, actor: Actor, mail_id: int, site_url: str) -> Mail:
+    """An e-mail to a member that was given up (the leader's to-do list shows it) goes
+    again: an invitation is replaced by a new one (the invite-again rules: not for a
+    member who has set his password), any other (a club duty decision) is put back in the
+    outbox as it was, its attempts counted anew. Only a given-up mail: asking twice, or
+    for a mail that went, changes nothing and says why. An e-mail address change concerns
+    the member alone and is not the leader's to retry."""
+    require(actor, PERM)
+    row = (Mail.objects.select_for_update(of=("self",)).select_related("member")
+           .filter(pk=mail_id).first())
+    if row is None:
+        raise ValidationError(_("This e-mail does not exist (any more)."))
+    if row.kind not in mail.LEADER_KINDS or row.member is None:
+        raise ValidationError(
+            _("This e-mail concerns the member alone; it is not yours to send again."))
+    if row.state != MailState.FAILED:
+        raise ValidationError(
+            _("This e-mail to %(name)s was not given up (it went, or is on its way again): "
+              "nothing to send again.") % {"name": row.member.name})
+    member = row.member
+    if row.kind == mail.INVITATION:
+        _check_invitable(actor, member)
+        player = (Player.objects.filter(member=member).select_related("member")
+                  .order_by("-season__start_date").first())
+        audit.record(actor=actor, action=Action.MEMBER_INVITE, player=player,
+                     after={"email": member.email, "member": member.pk, "replaces": row.pk})
+        invitations.queue(member=member, site_url=site_url)
+        mail.replaced(row)
+        return row
+    duty = _club_duty_of(row)
+    audit.record(actor=actor, action=Action.MAIL_RETRY,
+                 player=duty.player if duty else None, evening=duty.evening if duty else None,
+                 after={"mail": row.pk, "kind": row.kind, "name": member.name, "to": row.to})
+    mail.retry(row)
+    return row
+
+
+def _club_duty_of(row: Mail) -> ClubDutyRequest | None:
+    """The club duty request of a "club-duty:<request id>:<version>" mail, if still there."""
+    parts = row.key.split(":")
+    if len(parts) < 2 or not parts[1].isdigit():
+        return None
+    return ClubDutyRequest.objects.select_related("player", "evening").filter(pk=int(parts[1])).first()
 
 
 @transaction.atomic(durable=True)

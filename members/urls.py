@@ -11,6 +11,7 @@ urlpatterns = [
     path("roles/", views.roles, name="roles"),
     path("roles/<id:member_id>/", views.role_set, name="role_set"),
     path("registrations/<id:member_id>/", views.registration_decide, name="registration_decide"),
+    path("mails/<id:mail_id>/again/", views.mail_again, name="mail_again"),
     path("<slug:season>/", views.index, name="index"),
     path("<slug:season>/add/", views.add, name="add"),
     path("<slug:season>/order-by-rating/", views.order_by_rating, name="order_by_rating"),

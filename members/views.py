@@ -159,6 +159,27 @@ def invite(request: HttpRequest, season: str, player_id: int) -> HttpResponse:
     return _back(season_obj, f"player-{player.pk}")
 
 
+@require_POST
+@leader_required
+def mail_again(request: HttpRequest, mail_id: int) -> HttpResponse:
+    """The to-do list's button on an e-mail to a member that could not be sent: a new
+    invitation, or the same e-mail tried again (``services.mail_retry``)."""
+    back = reverse("competition:leader") + "#todo"
+    if not confirmed(request):
+        return confirmation_page(
+            request, title=_("Send the e-mail again"),
+            consequences=[_("The e-mail goes to the member again; if the mail server refuses "
+                            "it again, it comes back on this list.")],
+            cancel=back, button=_("Send again"),
+        )
+    run_service(
+        request,
+        lambda: services.mail_retry(actor=request.user, mail_id=mail_id, site_url=_site_url(request)),
+        _("The e-mail goes again; if it cannot be sent, it comes back on your to-do list."),
+    )
+    return redirect(back)
+
+
 def email_undo(request: HttpRequest, token: str) -> HttpResponse:
     """The old address's link: undo a change of e-mail address (members.email_change).
     No sign-in needed (the link is the proof); GET asks, POST does it."""

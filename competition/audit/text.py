@@ -164,6 +164,12 @@ def _member_invite(record: AuditRecord, names: Mapping[int, str]) -> str:
     }
 
 
+def _mail_retry(record: AuditRecord, names: Mapping[int, str]) -> str:
+    return _("%(actor)s had the e-mail to %(name)s that could not be sent tried again") % {
+        "actor": _who(record), "name": _a(record).get("name") or _name(record, names),
+    }
+
+
 def _player_kind(record: AuditRecord, names: Mapping[int, str]) -> str:
     return _("%(actor)s made %(name)s a %(kind)s") % {
         "actor": _who(record), "name": _name(record, names),
@@ -294,6 +300,7 @@ SENTENCES: dict[str, Describe] = {
     Action.MEMBER_ADD: _member_add,
     Action.MEMBER_CHANGE: _member_change,
     Action.MEMBER_INVITE: _member_invite,
+    Action.MAIL_RETRY: _mail_retry,
     Action.PLAYER_ADD: _player_add,
     Action.PLAYER_KIND: _player_kind,
     Action.PLAYER_START: _player_start,

@@ -39,7 +39,7 @@ def club_duty_decision_queue(duty: ClubDutyRequest, status: str | None = None) -
         context["status"] = str(Attendance(status).label)
     subject, body = mail.render("competition/club_duty_email", context)
     return mail.queue(key=f"club-duty:{duty.pk}:{duty.version}", subject=subject, body=body,
-                      to=to, cc=cc) is not None
+                      to=to, cc=cc, member=member) is not None
 
 
 def club_duty_decision_deliver(request_id: int) -> bool:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from django.contrib.auth.hashers import UNUSABLE_PASSWORD_PREFIX
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
@@ -40,7 +41,9 @@ from competition.scoring.display import rounding_difference
 from competition.scoring.params import parse_parameters
 from competition.season.engine.calendar import evening_times
 from competition.season.engine.signup import default_status
+from core import mail
 from core.dates import club_today
+from core.models import Mail, MailState
 from members.models import User
 from members.names import public_name as public_name  # the API, feed and embeds name members so
 from members.names import public_name_of
@@ -410,7 +413,9 @@ def leader_todo(season: Season, now: dt.datetime) -> dict[str, Any]:
     - club duty requests waiting for a decision;
     - players at or near the season's limit of absences with notice;
     - the next deadline and how many are signed up for it;
-    - pairing e-mails that could not be sent (given up after their attempts).
+    - pairing e-mails that could not be sent (given up after their attempts);
+    - other e-mails to members that could not be sent (``failed_member_mail``: an
+      invitation to a member who has no password yet, a club duty decision), to send again;
     - registrations waiting to be accepted or refused (when the club allows them).
     """
     today = now.astimezone(timezone.get_current_timezone()).date()
@@ -480,6 +485,7 @@ def leader_todo(season: Season, now: dt.datetime) -> dict[str, Any]:
     )
     registrations = list(User.objects.filter(registration_pending=True, is_active=True)
                          .order_by("date_joined", "pk"))
+    failed_member_mail = failed_member_mails()
     return {
         "registrations": registrations,
         "unplayed": unplayed,
@@ -491,10 +497,36 @@ def leader_todo(season: Season, now: dt.datetime) -> dict[str, Any]:
         "next_evening": next_evening,
         "signed_up": signed_up,
         "failed_mail": failed_mail,
+        "failed_member_mail": failed_member_mail,
         "today": today,
         "empty": not (unplayed or postponed or signed_off or tempo or club_duty or absences
-                      or failed_mail or registrations),
+                      or failed_mail or failed_member_mail or registrations),
     }
+
+
+def failed_member_mails() -> list[dict[str, Any]]:
+    """The given-up ``core.Mail`` rows the leader must know of, oldest first, in one
+    query: invitations of members who still have no password (one who set his since needs
+    none) and club duty decisions. Each with the member's name, what kind of mail, since
+    when, why in plain words and what the leader can do (``members.services.mail_retry``).
+    E-mail address changes concern the member alone: never shown (``core.mail`` logs them)."""
+    kinds = {mail.INVITATION: _("invitation to set his password"),
+             mail.CLUB_DUTY: _("club duty decision")}
+    rows = (
+        Mail.objects.filter(state=MailState.FAILED, member__isnull=False)
+        .filter(Q(key__startswith=f"{mail.CLUB_DUTY}:")
+                | Q(key__startswith=f"{mail.INVITATION}:",
+                    member__password__startswith=UNUSABLE_PASSWORD_PREFIX))
+        .select_related("member")
+        .order_by("created_at", "pk")
+    )
+    return [
+        {"pk": row.pk, "name": row.member.name, "kind": row.kind, "what": kinds[row.kind],
+         "since": row.created_at, "to": ", ".join(row.to or row.cc),
+         "error": mail.error_in_words(row.last_error),
+         "invitation": row.kind == mail.INVITATION}
+        for row in rows if row.member is not None and row.kind in kinds
+    ]
 
 
 def present_count(evening: Evening) -> int:
