@@ -7,6 +7,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from core.tenancy import current_club_id
+
 
 class MailState(models.TextChoices):
     PENDING = "pending", _("to be sent")
@@ -28,6 +30,10 @@ class Mail(models.Model):
     # the member changing his address): the leader's to-do list shows his failed mails.
     member = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                                on_delete=models.SET_NULL, related_name="+")
+    # The club whose mail it is (its leader's to-do list shows it when it fails); None for
+    # the platform's own (an e-mail address change concerns the member alone).
+    club = models.ForeignKey("members.Club", null=True, blank=True, on_delete=models.CASCADE,
+                             related_name="+", default=current_club_id, verbose_name=_("club"))
     to = models.JSONField(default=list)
     cc = models.JSONField(default=list, blank=True)
     subject = models.CharField(max_length=300)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 class Tenant:
     key: str  # "club-7": the prefix of the club's cache keys
     time_zone: str  # "Europe/Amsterdam"
+    club_id: int | None = None  # the club's own id (the outbox's rows carry it)
 
     def tzinfo(self) -> dt.tzinfo:
         return zoneinfo.ZoneInfo(self.time_zone)
@@ -33,6 +34,12 @@ def tenant_key() -> str:
     """The club's cache-key prefix; "platform" outside any club."""
     tenant = _tenant.get()
     return tenant.key if tenant is not None else "platform"
+
+
+def current_club_id() -> int | None:
+    """The id of the club of the work in hand (an outbox row's default), None outside."""
+    tenant = _tenant.get()
+    return tenant.club_id if tenant is not None else None
 
 
 @contextmanager
