@@ -26,6 +26,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from .addresses import site_name
 from .models import User
 
 log = logging.getLogger(__name__)
@@ -65,7 +66,7 @@ def send(*, member_id: int, old: str, new: str, site_url: str) -> bool:
     site = site_url.rstrip("/")
     key = EmailConfirmationHMAC(pending).key
     context = {
-        "member": member, "club": settings.CLUB_NAME, "old": old, "new": new,
+        "member": member, "club": site_name(), "old": old, "new": new,
         "confirm_url": site + reverse("account_confirm_email", args=[key]),
         "undo_url": site + reverse("members_email_undo", args=[undo_token(member_id, old, new)]),
         "days": UNDO_DAYS,

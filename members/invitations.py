@@ -18,6 +18,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 
+from .addresses import site_name
 from .models import User
 
 log = logging.getLogger(__name__)
@@ -37,7 +38,7 @@ def send(*, member_id: int, site_url: str) -> bool:
         return False
     context = {
         "member": member,
-        "club": settings.CLUB_NAME,
+        "club": site_name(),
         "url": set_password_url(member, site_url),
         "home": site_url.rstrip("/") + reverse("competition:home"),
         "days": max(1, settings.PASSWORD_RESET_TIMEOUT // 86400),
