@@ -19,14 +19,15 @@ from allauth.account.models import EmailAddress, EmailConfirmationHMAC
 from django.conf import settings
 from django.core import signing
 from django.core.exceptions import ValidationError
-from django.core.mail import send_mail
+from django.core.mail import EmailMessage
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from .addresses import site_name
+from .addresses import club_sender, club_url, site_name
+from .context import current_club
 from .models import User
 
 log = logging.getLogger(__name__)
@@ -63,16 +64,21 @@ def send(*, member_id: int, old: str, new: str, site_url: str) -> bool:
     pending = EmailAddress.objects.filter(user_id=member_id, email=new, verified=False).first()
     if member is None or pending is None:
         return False
-    site = site_url.rstrip("/")
+    club = current_club()
+
+    def absolute(path: str) -> str:  # the club's site (the task's ``club`` header), else the request's
+        return club_url(club, path) if club is not None else site_url.rstrip("/") + path
+
     key = EmailConfirmationHMAC(pending).key
     context = {
         "member": member, "club": site_name(), "old": old, "new": new,
-        "confirm_url": site + reverse("account_confirm_email", args=[key]),
-        "undo_url": site + reverse("members_email_undo", args=[undo_token(member_id, old, new)]),
+        "confirm_url": absolute(reverse("account_confirm_email", args=[key])),
+        "undo_url": absolute(reverse("members_email_undo", args=[undo_token(member_id, old, new)])),
         "days": UNDO_DAYS,
     }
-    send_mail(*_render("email_change_confirm", context), None, [new])
-    send_mail(*_render("email_change_notice", context), None, [old])
+    sender, reply_to = club_sender(club)
+    EmailMessage(*_render("email_change_confirm", context), sender, [new], reply_to=reply_to).send()
+    EmailMessage(*_render("email_change_notice", context), sender, [old], reply_to=reply_to).send()
     log.info("e-mail change of member %s: confirmation and notice sent", member_id)
     return True
 

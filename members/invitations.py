@@ -13,12 +13,13 @@ import logging
 from allauth.account.forms import default_token_generator
 from allauth.account.utils import user_pk_to_url_str
 from django.conf import settings
-from django.core.mail import send_mail
+from django.core.mail import EmailMessage
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 
-from .addresses import site_name
+from .addresses import club_sender, club_url, site_name
+from .context import current_club
 from .models import User
 
 log = logging.getLogger(__name__)
@@ -27,7 +28,14 @@ log = logging.getLogger(__name__)
 def set_password_url(member: User, site_url: str) -> str:
     key = f"{user_pk_to_url_str(member)}-{default_token_generator.make_token(member)}"
     path = reverse("account_reset_password_from_key", kwargs={"uidb36": "UID", "key": "KEY"})
-    return site_url.rstrip("/") + path.replace("UID-KEY", key)
+    return _absolute(site_url, path.replace("UID-KEY", key))
+
+
+def _absolute(site_url: str, path: str) -> str:
+    """On the club's site when the work is a club's (the task's ``club`` header), else on
+    the address the request came from."""
+    club = current_club()
+    return club_url(club, path) if club is not None else site_url.rstrip("/") + path
 
 
 def send(*, member_id: int, site_url: str) -> bool:
@@ -40,12 +48,13 @@ def send(*, member_id: int, site_url: str) -> bool:
         "member": member,
         "club": site_name(),
         "url": set_password_url(member, site_url),
-        "home": site_url.rstrip("/") + reverse("competition:home"),
+        "home": _absolute(site_url, reverse("competition:home")),
         "days": max(1, settings.PASSWORD_RESET_TIMEOUT // 86400),
     }
     with translation.override(settings.LANGUAGE_CODE):
         subject = render_to_string("members/invitation_subject.txt", context).strip()
         body = render_to_string("members/invitation_body.txt", context)
-    send_mail(subject, body, None, [member.email])
+    sender, reply_to = club_sender(current_club())
+    EmailMessage(subject, body, sender, [member.email], reply_to=reply_to).send()
     log.info("invitation sent to member %s", member_id)
     return True

@@ -19,7 +19,7 @@ import logging
 import smtplib
 
 from django.conf import settings
-from django.core.mail import send_mail
+from django.core.mail import EmailMessage
 from django.db.models import Q
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -37,6 +37,7 @@ from competition.models import (
 )
 from competition.season import links
 from core.jobs import enqueue_on_commit
+from members.addresses import club_sender
 
 from .models import GAME_KINDS, MAX_ATTEMPTS, NoticeKind, NoticeState, PairingNotice
 
@@ -185,9 +186,9 @@ def _withdrawal_message(notice: PairingNotice, evening: Evening) -> tuple[str, s
     withdrawn = Player.objects.select_related("member").get(pk=withdrawn_id)
     context = {"evening": evening, "player": notice.player, "withdrawn": withdrawn,
                "to_leader": bool(notice.recipient), **_links(evening, withdrawn),
-               "leader_url": links.absolute(reverse("pairing:evening", args=[evening.pk]))}
+               "leader_url": links.absolute(reverse("pairing:evening", args=[evening.pk]), evening.season.club)}
     if not notice.recipient:
-        context["player_url"] = links.player_url(notice.player)
+        context["player_url"] = links.player_url(notice.player, evening.season.club)
     with translation.override(settings.LANGUAGE_CODE):
         subject = render_to_string("pairing/withdrawal_email_subject.txt", context).strip()
         body = render_to_string("pairing/withdrawal_email_body.txt", context)
@@ -229,7 +230,12 @@ def _message(notice: PairingNotice, evening: Evening) -> tuple[str, str] | None:
 
 
 def _links(evening: Evening, player: Player) -> dict[str, str]:
-    return {"evening_url": links.evening_url(evening), "player_url": links.player_url(player)}
+    return {"evening_url": links.evening_url(evening), "player_url": links.player_url(player, evening.season.club)}
+
+
+def send_mail(subject: str, body: str, sender: str, to: list[str], *, reply_to: list[str]) -> int:
+    """One message, from the club's sender (``club_sender``); Django's ``send_mail`` has no Reply-To."""
+    return EmailMessage(subject, body, sender, to, reply_to=reply_to).send()
 
 
 def deliver(evening_id: int) -> int:
@@ -237,9 +243,10 @@ def deliver(evening_id: int) -> int:
     Returns how many were sent. A message that cannot be sent is skipped and counted on
     its row (``MESSAGE_ERRORS``); a failing mail server raises after marking what went
     out."""
-    evening = Evening.objects.select_related("season").filter(pk=evening_id).first()
+    evening = Evening.objects.select_related("season__club").filter(pk=evening_id).first()
     if evening is None or evening.status != EveningStatus.PUBLISHED:
         return 0
+    sender, reply_to = club_sender(evening.season.club)
     sent = 0
     pending = (
         PairingNotice.objects.filter(evening=evening, state=NoticeState.PENDING)
@@ -254,8 +261,8 @@ def deliver(evening_id: int) -> int:
             PairingNotice.objects.filter(pk=notice.pk).update(state=NoticeState.SUPERSEDED)
             continue
         try:
-            send_mail(message[0], message[1], None,
-                      [notice.recipient or notice.player.member.email])
+            send_mail(message[0], message[1], sender, [notice.recipient or notice.player.member.email],
+                      reply_to=reply_to)
         except MESSAGE_ERRORS as exc:  # this e-mail only: the others still go
             _failed(notice, exc)
             continue

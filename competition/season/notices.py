@@ -20,6 +20,7 @@ from django.utils import timezone, translation
 
 from competition.models import Attendance, ClubDutyRequest, ClubDutyState, Registration
 from competition.season.engine.signup import default_status
+from members.addresses import club_sender
 
 CLAIM_SECONDS = 600
 CATCH_UP_DAYS = 7
@@ -42,7 +43,7 @@ def club_duty_decision_deliver(request_id: int) -> bool:
     if not _claim(request_id, timezone.now()):
         return False
     duty = ClubDutyRequest.objects.select_related(
-        "evening", "player__member", "decided_by"
+        "evening__season__club", "player__member", "decided_by"
     ).get(pk=request_id)
     member = duty.player.member  # he turned notices off on "My details": the leader alone
     to = [member.email] if member.email and member.notice_mail else []
@@ -61,7 +62,8 @@ def club_duty_decision_deliver(request_id: int) -> bool:
             subject = render_to_string("competition/club_duty_email_subject.txt", context).strip()
             body = render_to_string("competition/club_duty_email_body.txt", context)
         try:
-            EmailMessage(subject, body, None, to or cc, cc=cc if to else []).send()
+            sender, reply_to = club_sender(duty.evening.season.club)
+            EmailMessage(subject, body, sender, to or cc, cc=cc if to else [], reply_to=reply_to).send()
         except Exception:
             ClubDutyRequest.objects.filter(pk=request_id).update(notice_claimed_at=None)
             raise

