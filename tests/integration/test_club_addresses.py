@@ -214,7 +214,8 @@ def test_a_clubs_pairing_email_links_to_the_club_and_comes_from_its_sender(clubs
     alfa, _ = clubs
     season = _season(alfa)
     evening = factories.playing_evenings(season)[0]
-    from pairing import notices, services as pairing_services
+    from pairing import notices
+    from pairing import services as pairing_services
 
     with club_context(alfa):
         pairing_services.evening_pair_and_publish(evening_id=evening.pk, actor=None, system=True)
