@@ -54,6 +54,7 @@ from core.pagecache import pages_changed
 from core.permissions import Actor, Perm, require
 from core.singleline import is_single_line
 from members.clubs import home_club
+from members.context import current_club
 from members.models import User
 from members.roles import PLAYER
 
@@ -143,7 +144,7 @@ def _check_importable(data: t.SeasonInput, name: str) -> None:
         raise SeasonImportError(f"season name {name!r}: one line, without control characters")
     if len(name) > 40 or not slugify(name):
         raise SeasonImportError(f"season name {name!r}: at most 40 characters, with letters or digits")
-    club = home_club()
+    club = current_club() or home_club()
     if club.seasons.filter(Q(name=name) | Q(slug=slugify(name))).exists():
         raise SeasonImportError(
             f"a season named {name!r} exists already; choose another name with --name"
@@ -177,7 +178,7 @@ def _start_points(player: t.Player) -> Decimal | None:
 def _write(data: t.SeasonInput, name: str) -> Season:
     dates = [e.date for e in data.evenings]
     season = Season.objects.create(
-        club=home_club(),
+        club=current_club() or home_club(),
         name=name,
         slug=slugify(name),
         start_date=dates[0],

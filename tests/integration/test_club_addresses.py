@@ -13,11 +13,14 @@ from django.test import RequestFactory
 from django.urls import get_script_prefix, reverse
 from django.utils import timezone
 
+from competition.season.selectors import season_or_404
 from members.addresses import club_base_url, club_sender, club_url, reserved_slugs
 from members.clubs import home_club
 from members.context import club_context, current_club
 from members.middleware import ClubMiddleware
 from members.models import Club, ClubDomain
+from pairing import notices
+from pairing import services as pairing_services
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -90,8 +93,6 @@ def test_the_same_season_slug_in_two_clubs_is_each_clubs_own(client, clubs):
         # first (a slug of another club would be a 404 before the sign-in).
         assert response.status_code in (302, 403), response.status_code
     with club_context(beta):
-        from competition.season.selectors import season_or_404
-
         assert season_or_404(a.slug) == b
     with club_context(alfa):
         assert season_or_404(a.slug) == a
@@ -214,9 +215,6 @@ def test_a_clubs_pairing_email_links_to_the_club_and_comes_from_its_sender(clubs
     alfa, _ = clubs
     season = _season(alfa)
     evening = factories.playing_evenings(season)[0]
-    from pairing import notices
-    from pairing import services as pairing_services
-
     with club_context(alfa):
         pairing_services.evening_pair_and_publish(evening_id=evening.pk, actor=None, system=True)
         notices.deliver(evening.pk)
