@@ -121,3 +121,10 @@ def site_name(club: Club | None = None) -> str:
     club, the installation's ``CLUB_NAME``)."""
     club = club or current_club()
     return club.shown_name if club is not None else (getattr(settings, "CLUB_NAME", "") or "Ranglijst")
+
+
+def club_venue(club: Club | None = None) -> str:
+    """Where the club plays (calendar entries, the privacy statement): the club's venue,
+    or the installation's ``CLUB_ADDRESS``."""
+    club = club or current_club()
+    return (club.venue if club is not None else "") or getattr(settings, "CLUB_ADDRESS", "")

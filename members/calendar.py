@@ -18,7 +18,7 @@ from competition.models import Evening, EveningKind, EveningStatus, Game, Player
 from competition.season.engine.signup import PRESENT, default_status
 from competition.season.ical import GAME_HOURS
 
-from .addresses import site_name
+from .addresses import club_venue, site_name
 from .models import User
 from .names import public_name
 
@@ -32,7 +32,7 @@ def _event(uid: str, evening: Evening, summary: str, description: str, site_url:
     event.add("dtstart", evening.starts_at.astimezone(dt.UTC))
     event.add("dtend", (evening.starts_at + GAME_HOURS).astimezone(dt.UTC))
     event.add("summary", summary)
-    event.add("location", settings.CLUB_ADDRESS)
+    event.add("location", club_venue())
     event.add("url", url)
     event.add("description", f"{description}\n{url}".strip())
     return event

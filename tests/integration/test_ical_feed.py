@@ -1,6 +1,6 @@
 """The iCalendar feed is written by the ``icalendar`` library (issue 12, finding 13): a
 carriage return or a line break in an evening's note stays inside the DESCRIPTION (no
-injected property), and the calendar is named after ``CLUB_NAME``, not a fixed string."""
+injected property), and the calendar is named after the club, not a fixed string."""
 
 from __future__ import annotations
 
