@@ -14,6 +14,7 @@ from django.urls import get_script_prefix, reverse
 from django.utils import timezone
 
 from competition.season.selectors import season_or_404
+from core.pagecache import page_key
 from members.addresses import club_base_url, club_sender, club_url, reserved_slugs
 from members.clubs import home_club
 from members.context import club_context, current_club
@@ -224,3 +225,12 @@ def test_a_clubs_pairing_email_links_to_the_club_and_comes_from_its_sender(clubs
         assert message.reply_to == ["leider@alfa.example"]
         links = re.findall(r"https?://\S+", message.body)
         assert links and all(link.startswith("https://ranglijst.example/alfa/") for link in links), links
+
+
+def test_two_clubs_pages_at_the_same_path_have_their_own_cache_keys(clubs, settings):
+    settings.ALLOWED_HOSTS = ["ranglijst.example", "intern.alfa.example", "intern.beta.example"]
+    factory = RequestFactory()
+    keys = {page_key(factory.get(path, HTTP_HOST=host), {})
+            for host, path in (("intern.alfa.example", "/standings/"), ("intern.beta.example", "/standings/"),
+                               ("ranglijst.example", "/alfa/standings/"), ("ranglijst.example", "/beta/standings/"))}
+    assert len(keys) == 4
