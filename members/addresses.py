@@ -83,12 +83,19 @@ def club_url(club: Club, path: str) -> str:
     e-mails, calendar feeds and tasks, which are written outside the club's request. A path
     reversed inside a request already carries that request's club prefix: it is taken off
     once, so the link is the same from a request and from a worker."""
+    return on_site(club_base_url(club), path)
+
+
+def on_site(base: str, path: str) -> str:
+    """``path`` (a ``reverse()`` result, from a request or a worker) under ``base``, an
+    address that already ends in the club's prefix where it has one
+    (``https://ranglijst.example/alfa``): the current request's prefix is taken off the path."""
     prefix = get_script_prefix()
     if prefix != "/" and path.startswith(prefix):
         path = "/" + path[len(prefix):]
     if not path.startswith("/"):
         path = "/" + path
-    return club_base_url(club) + path
+    return base.rstrip("/") + path
 
 
 def platform_url(path: str) -> str:

@@ -26,7 +26,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from .addresses import club_sender, club_url, site_name
+from .addresses import club_sender, on_site, site_name
 from .context import current_club
 from .models import User
 
@@ -66,8 +66,8 @@ def send(*, member_id: int, old: str, new: str, site_url: str) -> bool:
         return False
     club = current_club()
 
-    def absolute(path: str) -> str:  # the club's site (the task's ``club`` header), else the request's
-        return club_url(club, path) if club is not None else site_url.rstrip("/") + path
+    def absolute(path: str) -> str:  # the request's address, its club prefix included
+        return on_site(site_url, path)
 
     key = EmailConfirmationHMAC(pending).key
     context = {

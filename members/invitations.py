@@ -18,7 +18,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 
-from .addresses import club_sender, club_url, site_name
+from .addresses import club_sender, on_site, site_name
 from .context import current_club
 from .models import User
 
@@ -32,10 +32,9 @@ def set_password_url(member: User, site_url: str) -> str:
 
 
 def _absolute(site_url: str, path: str) -> str:
-    """On the club's site when the work is a club's (the task's ``club`` header), else on
-    the address the request came from."""
-    club = current_club()
-    return club_url(club, path) if club is not None else site_url.rstrip("/") + path
+    """On the address the leader's request came from (the club's prefix included:
+    ``members.views._site_url``), the same from the request and from a worker."""
+    return on_site(site_url, path)
 
 
 def send(*, member_id: int, site_url: str) -> bool:

@@ -33,6 +33,9 @@ from members.models import Club
 
 log = logging.getLogger(__name__)
 
+# Answered without asking the database which club: the health check must cost one query
+# and say 503 when the database is down; static files are the platform's.
+NO_DATABASE_PATHS = frozenset({"healthz", "static"})
 # The URLconf of the platform's root in multi-club mode: the list of clubs at "/".
 PLATFORM_URLCONF = "config.platform_urls"
 # No club at this address: the request goes on to a URLconf that finds nothing, so the
@@ -45,6 +48,9 @@ class ClubMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.path_info.lstrip("/").split("/", 1)[0] in NO_DATABASE_PATHS:
+            request.club = None  # type: ignore[attr-defined]
+            return self.get_response(request)
         club = club_for_host(request.get_host())
         slug = ""
         if club is None and single_club():
