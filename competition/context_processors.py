@@ -4,6 +4,8 @@ from django.utils.functional import SimpleLazyObject
 from competition.models import Player
 from competition.season import selectors
 from core.pagecache import versioned
+from members.addresses import site_name
+from members.context import current_club
 
 
 def _my_player_id(request):
@@ -12,7 +14,7 @@ def _my_player_id(request):
     query (the season is memoised per version of the club's data and day); asked only by
     a page that shows the menu signed in."""
     user = request.user
-    if not getattr(user, "is_member", False):
+    if _platform_page(request) or not getattr(user, "is_member", False):
         return None
 
     def season_id():
@@ -25,7 +27,17 @@ def _my_player_id(request):
     return Player.objects.filter(season_id=season, member=user).values_list("pk", flat=True).first()
 
 
+def _platform_page(request) -> bool:
+    """A page of no club: the list of clubs, or the sign-in at the platform's root."""
+    return hasattr(request, "club") and request.club is None
+
+
 def club(request):
-    return {"CLUB_NAME": settings.CLUB_NAME,
+    """The club of the page (members/middleware.py): its name above every page, or the
+    platform's ("Ranglijst") on a page of no club, which shows no club's menu."""
+    platform = _platform_page(request)
+    club = None if platform else getattr(request, "club", None) or current_club()
+    return {"CLUB_NAME": "Ranglijst" if platform else site_name(club), "CLUB": club,
+            "PLATFORM_PAGE": platform,
             "OPEN_REGISTRATION": getattr(settings, "OPEN_REGISTRATION", False),
             "MY_PLAYER_ID": SimpleLazyObject(lambda: _my_player_id(request))}

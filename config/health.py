@@ -11,13 +11,14 @@ from __future__ import annotations
 import logging
 import sys
 
-from django.conf import settings
 from django.db import DatabaseError, InterfaceError, OperationalError, connection
 from django.http import HttpRequest, HttpResponse
 from django.template import loader
 from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
+
+from members.addresses import site_name
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +51,7 @@ def server_error(request: HttpRequest) -> HttpResponse:
         return defaults.server_error(request)
     log.warning("database unavailable during %s %s: %s", request.method, request.path,
                 exc.__class__.__name__)
-    body = loader.get_template("503.html").render({"club": settings.CLUB_NAME})
+    body = loader.get_template("503.html").render({"club": site_name()})
     response = HttpResponse(body, status=503)
     response["Retry-After"] = "60"
     response["Cache-Control"] = "no-store"

@@ -64,6 +64,9 @@ MIDDLEWARE = [
     # Before the session: a cookie with a NUL is dropped before anything reads it.
     "config.middleware.RefuseNulBytesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The club of the request, from its host or /<slug>/ (members/middleware.py): before
+    # everything that reverses a URL or reads the club, the page cache included.
+    "members.middleware.ClubMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -315,6 +318,10 @@ TIME_ZONE = "Europe/Amsterdam"
 USE_I18N = True
 USE_TZ = True
 CLUB_NAME = env.str("CLUB_NAME", default="Schaakclub De Pion")
+# One club served at "/" (today's addresses, the default), or, off, every club at
+# /<slug>/ and the list of clubs at "/"; a club's own host name serves it at "/" either
+# way (members/addresses.py, docs/operations.md "Clubs and their addresses").
+RANGLIJST_SINGLE_CLUB = env.bool("RANGLIJST_SINGLE_CLUB", default=True)
 # The address (/<slug>/) of the club a single-club installation creates on migrate
 # (members/clubs.py); empty: made from CLUB_NAME.
 CLUB_SLUG = env.str("CLUB_SLUG", default="")
@@ -339,7 +346,9 @@ RATINGS_UNPACKED_MAX_BYTES = env.int("RATINGS_UNPACKED_MAX_MB", default=1024) * 
 RATINGS_READING_STUCK_MINUTES = env.int("RATINGS_READING_STUCK_MINUTES", default=15)
 
 # --- Static files -----------------------------------------------------------------------
-STATIC_URL = "static/"
+# Absolute: a relative one would take the script prefix of the first request that read
+# it, a club's /<slug>/ (members/middleware.py), and keep it for every later request.
+STATIC_URL = "/static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {

@@ -1,4 +1,3 @@
-from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path, register_converter
 from django.utils.translation import gettext_lazy as _
@@ -16,8 +15,8 @@ from members.views import admin_login, email_undo
 register_converter(IdConverter, "id")
 register_converter(DayConverter, "day")
 
-# The admin is titled for the club, not "Django-beheer".
-admin.site.site_header = admin.site.site_title = getattr(settings, "CLUB_NAME", "") or "Ranglijst"
+# The admin is the platform's, for every club: "Ranglijst", not "Django-beheer".
+admin.site.site_header = admin.site.site_title = "Ranglijst"
 admin.site.index_title = _("Administration")
 
 handler403 = "members.views.permission_denied"

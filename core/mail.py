@@ -83,22 +83,31 @@ def render(template: str, context: dict[str, Any]) -> tuple[str, str]:
     return subject, body
 
 
-def message(subject: str, body: str, to: Sequence[str], cc: Sequence[str] = ()) -> EmailMessage:
-    """One e-mail from the club's address; without a ``to`` the copy is the addressee."""
+def message(subject: str, body: str, to: Sequence[str], cc: Sequence[str] = (), *,
+            sender: tuple[str | None, list[str]] = (None, [])) -> EmailMessage:
+    """One e-mail, from ``sender`` (From and Reply-To: the club's, ``members.addresses.
+    club_sender``; the platform's default address without one); without a ``to`` the copy
+    is the addressee."""
     cc = [c for c in cc if c not in to]
-    return EmailMessage(subject, body, None, list(to) or cc, cc=cc if to else [])
+    from_email, reply_to = sender
+    return EmailMessage(subject, body, from_email, list(to) or cc, cc=cc if to else [],
+                        reply_to=reply_to)
 
 
 def queue(*, key: str, subject: str, body: str, to: Sequence[str],
-          cc: Sequence[str] = (), member: Any = None) -> Mail | None:
+          cc: Sequence[str] = (), member: Any = None,
+          sender: tuple[str | None, list[str]] = (None, [])) -> Mail | None:
     """In the caller's transaction: one outbox row, sent after commit. Queueing the same
     key twice writes one row; None when it was queued already or has no recipient.
-    ``member`` is the member the mail is about (the leader's to-do list names him)."""
+    ``member`` is the member the mail is about (the leader's to-do list names him);
+    ``sender`` its From and Reply-To (the club's: ``members.addresses.club_sender``)."""
     if not to and not cc:
         return None
+    from_email, reply_to = sender
     mail, created = Mail.objects.get_or_create(
         key=key[:200], defaults={"subject": subject[:300], "body": body,
-                                 "to": list(to), "cc": list(cc), "member": member},
+                                 "to": list(to), "cc": list(cc), "member": member,
+                                 "from_email": from_email or "", "reply_to": list(reply_to)},
     )
     if not created:
         return None
@@ -225,7 +234,7 @@ def replaced(mail: Mail) -> bool:
 
 
 def _build_mails(ids: list[int]) -> list[Outgoing]:
-    return [(m, message(m.subject, m.body, m.to, m.cc))
+    return [(m, message(m.subject, m.body, m.to, m.cc, sender=(m.from_email or None, m.reply_to)))
             for m in Mail.objects.filter(pk__in=ids).order_by("pk")]
 
 

@@ -34,6 +34,9 @@ class Mail(models.Model):
     # the platform's own (an e-mail address change concerns the member alone).
     club = models.ForeignKey("members.Club", null=True, blank=True, on_delete=models.CASCADE,
                              related_name="+", default=current_club_id, verbose_name=_("club"))
+    # From and Reply-To (the club's, at queueing); empty: the platform's default address.
+    from_email = models.CharField(_("from"), max_length=300, blank=True)
+    reply_to = models.JSONField(_("reply to"), default=list, blank=True)
     to = models.JSONField(default=list)
     cc = models.JSONField(default=list, blank=True)
     subject = models.CharField(max_length=300)

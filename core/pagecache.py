@@ -191,12 +191,14 @@ MAX_PARAM_LENGTH = 64
 
 
 def page_key(request: HttpRequest, params: Params) -> str:
-    """The cache key of a public page: club, day, language, path and only the parameters the
-    page uses, normalised (sorted, first value, allowed values only). Any other query
-    string (``?cb=123``) maps to the same key, so junk requests cannot fill the cache."""
+    """The cache key of a public page: club, day, language, host, path and only the
+    parameters the page uses, normalised (sorted, first value, allowed values only). Any
+    other query string (``?cb=123``) maps to the same key, so junk requests cannot fill the
+    cache. The host (one of ``ALLOWED_HOSTS``) keeps two clubs' own host names apart at the
+    same path; on the platform's address the path has the club's prefix (``request.path``)."""
     page = "|".join((
         tenant_key(), club_today().isoformat(), getattr(request, "LANGUAGE_CODE", ""),
-        request.path, normalised_query(request, params),
+        request.get_host(), request.path, normalised_query(request, params),
     ))
     return "page:" + hashlib.sha256(page.encode()).hexdigest()
 

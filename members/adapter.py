@@ -4,8 +4,9 @@ member's name is required at sign-up and stored on the user; it is asked for
 (``members.forms.SignupForm``), never derived from the e-mail address.
 
 Account e-mails speak for the club: without the Sites framework allauth names the site
-after the request's host ("Hallo van 127.0.0.1:18100!"); here the site is the club
-(``CLUB_NAME``) at its public address (``SITE_URL``)."""
+after the request's host ("Hallo van 127.0.0.1:18100!"); here the site is the club of the
+request (members/middleware.py) at its address, or on a page of no club the
+installation's ``CLUB_NAME`` at ``SITE_URL``; the sender is the club's (``club_sender``)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
+from .addresses import club_base_url, club_sender, site_name
+from .context import current_club
 from .registration import registration_open
 
 
@@ -29,15 +32,22 @@ class ClubSite:
 
 
 def club_site() -> ClubSite:
-    return ClubSite(name=settings.CLUB_NAME, domain=urlsplit(settings.SITE_URL).netloc)
+    club = current_club()
+    base = club_base_url(club) if club is not None else settings.SITE_URL
+    return ClubSite(name=site_name(club), domain=urlsplit(base).netloc)
 
 
 class AccountAdapter(DefaultAccountAdapter):
     def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
         super().send_mail(template_prefix, email, {**context, "current_site": club_site()})
 
+    def render_mail(self, template_prefix: str, email: str, context: dict, headers: dict | None = None):
+        message = super().render_mail(template_prefix, email, context, headers=headers)
+        message.from_email, message.reply_to = club_sender(current_club())
+        return message
+
     def format_email_subject(self, subject: str) -> str:
-        return f"[{settings.CLUB_NAME}] {subject}"
+        return f"[{site_name()}] {subject}"
 
     def populate_username(self, request, user) -> None:  # no usernames: e-mail only
         return None

@@ -11,8 +11,6 @@ class MembersConfig(AppConfig):
         from allauth.account.signals import password_reset
 
         from . import clubs, tasks  # noqa: F401  (clubs: forget the home club on a change)
-        from .middleware import task_in_home_club
         from .password_reset import verify_on_reset
 
         password_reset.connect(verify_on_reset, dispatch_uid="members.verify_on_reset")
-        task_in_home_club()

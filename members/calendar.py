@@ -18,6 +18,7 @@ from competition.models import Evening, EveningKind, EveningStatus, Game, Player
 from competition.season.engine.signup import PRESENT, default_status
 from competition.season.ical import GAME_HOURS
 
+from .addresses import club_venue, site_name
 from .models import User
 from .names import public_name
 
@@ -31,7 +32,7 @@ def _event(uid: str, evening: Evening, summary: str, description: str, site_url:
     event.add("dtstart", evening.starts_at.astimezone(dt.UTC))
     event.add("dtend", (evening.starts_at + GAME_HOURS).astimezone(dt.UTC))
     event.add("summary", summary)
-    event.add("location", settings.CLUB_ADDRESS)
+    event.add("location", club_venue())
     event.add("url", url)
     event.add("description", f"{description}\n{url}".strip())
     return event
@@ -48,7 +49,7 @@ def _calendar(member: User, site_url: str) -> Calendar:
     cal = Calendar()
     cal.add("prodid", "-//Ranglijst//Member calendar//NL")
     cal.add("version", "2.0")
-    cal.add("x-wr-calname", f"{settings.CLUB_NAME}: {member.name}")
+    cal.add("x-wr-calname", f"{site_name()}: {member.name}")
     cal.add("x-wr-timezone", "Europe/Amsterdam")
     # This season's games and evenings, and any later season's (earlier ones are history).
     today = timezone.localdate()

@@ -33,3 +33,30 @@ class ClubCommand(BaseCommand):
             club = current_club() or home_club()
         with club_context(club):
             return super().execute(*args, **options)
+
+
+# Commands that must not guess: with several clubs they stop and list them.
+BAD_INPUT = 2
+
+
+def add_club_argument(parser: CommandParser) -> None:
+    parser.add_argument("--club", metavar="SLUG",
+                        help="the club's address (/<slug>/); needed when there are several clubs")
+
+
+def club_from_options(options: dict[str, Any]) -> Club:
+    slug = options.get("club")
+    clubs = list(Club.objects.order_by("slug"))
+    if slug:
+        for club in clubs:
+            if club.slug == slug:
+                return club
+        raise CommandError(f"no club {slug!r} (the clubs: {_listed(clubs)})", returncode=BAD_INPUT)
+    if len(clubs) == 1:
+        return clubs[0]
+    raise CommandError(f"there are {len(clubs)} clubs: name one with --club ({_listed(clubs)})",
+                       returncode=BAD_INPUT)
+
+
+def _listed(clubs: list[Club]) -> str:
+    return ", ".join(club.slug for club in clubs) or "none"

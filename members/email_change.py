@@ -16,7 +16,6 @@ from __future__ import annotations
 import logging
 
 from allauth.account.models import EmailAddress, EmailConfirmationHMAC
-from django.conf import settings
 from django.core import signing
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -25,6 +24,8 @@ from django.utils.translation import gettext as _
 
 from core import mail
 
+from .addresses import club_sender, on_site, site_name
+from .context import current_club
 from .models import User
 
 log = logging.getLogger(__name__)
@@ -54,18 +55,23 @@ def queue(*, member: User, old: str, new: str, site_url: str) -> bool:
     pending = EmailAddress.objects.filter(user_id=member.pk, email=new, verified=False).first()
     if pending is None:
         return False
-    site = site_url.rstrip("/")
+    club = current_club()
+
+    def absolute(path: str) -> str:  # the request's address, its club prefix included
+        return on_site(site_url, path)
+
     key = EmailConfirmationHMAC(pending).key
     context = {
-        "member": member, "club": settings.CLUB_NAME, "old": old, "new": new,
-        "confirm_url": site + reverse("account_confirm_email", args=[key]),
-        "undo_url": site + reverse("members_email_undo", args=[undo_token(member.pk, old, new)]),
+        "member": member, "club": site_name(), "old": old, "new": new,
+        "confirm_url": absolute(reverse("account_confirm_email", args=[key])),
+        "undo_url": absolute(reverse("members_email_undo", args=[undo_token(member.pk, old, new)])),
         "days": UNDO_DAYS,
     }
+    sender = club_sender(club)
     for template, to in (("email_change_confirm", new), ("email_change_notice", old)):
         subject, body = mail.render(f"members/{template}", context)
         mail.queue(key=f"{template}:{pending.pk}", subject=subject, body=body, to=[to],
-                   member=member)
+                   member=member, sender=sender)
     log.info("e-mail change of member %s: confirmation and notice queued", member.pk)
     return True
 

@@ -21,6 +21,8 @@ from django.urls import reverse
 
 from core import mail
 
+from .addresses import club_sender, on_site, site_name
+from .context import current_club
 from .models import User
 
 log = logging.getLogger(__name__)
@@ -29,7 +31,13 @@ log = logging.getLogger(__name__)
 def set_password_url(member: User, site_url: str) -> str:
     key = f"{user_pk_to_url_str(member)}-{default_token_generator.make_token(member)}"
     path = reverse("account_reset_password_from_key", kwargs={"uidb36": "UID", "key": "KEY"})
-    return site_url.rstrip("/") + path.replace("UID-KEY", key)
+    return _absolute(site_url, path.replace("UID-KEY", key))
+
+
+def _absolute(site_url: str, path: str) -> str:
+    """On the address the leader's request came from (the club's prefix included:
+    ``members.views._site_url``), the same from the request and from a worker."""
+    return on_site(site_url, path)
 
 
 def queue(*, member: User, site_url: str) -> bool:
@@ -39,14 +47,14 @@ def queue(*, member: User, site_url: str) -> bool:
         return False
     context = {
         "member": member,
-        "club": settings.CLUB_NAME,
+        "club": site_name(),
         "url": set_password_url(member, site_url),
-        "home": site_url.rstrip("/") + reverse("competition:home"),
+        "home": _absolute(site_url, reverse("competition:home")),
         "days": max(1, settings.PASSWORD_RESET_TIMEOUT // 86400),
     }
     subject, body = mail.render("members/invitation", context)
     queued = mail.queue(key=f"invitation:{member.pk}:{uuid.uuid4().hex}", subject=subject, body=body,
-                        to=[member.email], member=member)
+                        to=[member.email], member=member, sender=club_sender(current_club()))
     if queued:
         log.info("invitation queued for member %s", member.pk)
     return queued is not None

@@ -1,20 +1,46 @@
-"""The club of a request: every query, role and cache key inside is that club's.
+"""The club a request is for, from its address (members/addresses.py).
 
-For now every request is the installation's own club (``home_club``); the club's address
-(``/<club-slug>/``, or its own host name) will choose it here. A Celery task runs in
-the club of the work that queued it (eager, in the tests) and otherwise, until the task
-messages carry their club, in the installation's own club."""
+``ClubMiddleware`` finds the club from the host (a ``ClubDomain``: served at the host's
+root) or from the first path segment (``/<slug>/…`` on the platform's address), or, on a
+single-club installation, serves the one club at ``/``. Under a prefix it takes the
+prefix off ``request.path_info`` (the URLconf sees ``/standings/``) and adds it to the
+script prefix, so every ``reverse()`` and ``{% url %}`` inside the club writes
+``/<slug>/standings/`` without a call site knowing; ``request.path`` keeps the full
+address (redirects, ``next``, the page cache). For the request it sets ``request.club``,
+enters ``club_context(club)`` and the club's time zone, and restores all three after
+the response, also when a view raised."""
 
 from __future__ import annotations
 
+import logging
+import zoneinfo
 from collections.abc import Callable
 from contextlib import ExitStack
-from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponsePermanentRedirect,
+    HttpResponseRedirect,
+)
+from django.urls import get_script_prefix, set_script_prefix
+from django.utils import timezone
 
+from members.addresses import PLATFORM_PATHS, club_for_host, single_club
 from members.clubs import home_club
 from members.context import club_context
+from members.models import Club
+
+log = logging.getLogger(__name__)
+
+# Answered without asking the database which club: the health check must cost one query
+# and say 503 when the database is down; static files are the platform's.
+NO_DATABASE_PATHS = frozenset({"healthz", "static"})
+# The URLconf of the platform's root in multi-club mode: the list of clubs at "/".
+PLATFORM_URLCONF = "config.platform_urls"
+# No club at this address: the request goes on to a URLconf that finds nothing, so the
+# 404 page is rendered after the session and the user are known (as every other 404).
+NO_CLUB_URLCONF = "config.no_club_urls"
 
 
 class ClubMiddleware:
@@ -22,29 +48,50 @@ class ClubMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        club = home_club()
+        if request.path_info.lstrip("/").split("/", 1)[0] in NO_DATABASE_PATHS:
+            request.club = None  # type: ignore[attr-defined]
+            return self.get_response(request)
+        club = club_for_host(request.get_host())
+        slug = ""
+        if club is None and single_club():
+            club = home_club()
+        elif club is None:
+            first, _, rest = request.path_info.lstrip("/").partition("/")
+            if not first:
+                request.urlconf = PLATFORM_URLCONF  # the list of clubs
+            elif first not in PLATFORM_PATHS:
+                club = Club.objects.filter(slug=first).first()
+                if club is None:
+                    request.urlconf = NO_CLUB_URLCONF
+                    request.club = None  # type: ignore[attr-defined]
+                    return self.get_response(request)
+                slug = first
+                if not request.path_info.startswith(f"/{first}/"):  # /<slug> → /<slug>/
+                    return HttpResponsePermanentRedirect(f"{request.path}/")
+                if rest.split("/", 1)[0] == "admin":  # the admin is the platform's
+                    query = request.META.get("QUERY_STRING", "")
+                    return HttpResponseRedirect(f"{get_script_prefix()}{rest}" + (f"?{query}" if query else ""))
         request.club = club  # type: ignore[attr-defined]
-        with club_context(club):
+        return self._serve(request, club, slug)
+
+    def _serve(self, request: HttpRequest, club: Club | None, slug: str) -> HttpResponse:
+        outer_prefix = get_script_prefix()
+        with ExitStack() as stack:
+            stack.callback(set_script_prefix, outer_prefix)
+            if slug:
+                request.path_info = request.path_info[len(slug) + 1:]
+                request.META["PATH_INFO"] = request.path_info
+                set_script_prefix(f"{outer_prefix}{slug}/")
+                request.META["SCRIPT_NAME"] = f"{outer_prefix}{slug}"
+            stack.enter_context(club_context(club))
+            if club is not None:
+                stack.enter_context(timezone.override(_time_zone(club)))
             return self.get_response(request)
 
 
-def task_in_home_club() -> None:
-    """Every Celery task outside a club runs in the installation's own club."""
-    from celery.signals import task_postrun, task_prerun
-
-    from members.context import current_club
-
-    def enter(task: Any = None, **kwargs: Any) -> None:
-        if task is None or current_club() is not None:
-            return
-        stack = ExitStack()
-        stack.enter_context(club_context(home_club()))
-        task.__dict__.setdefault("_club_stacks", []).append(stack)
-
-    def leave(task: Any = None, **kwargs: Any) -> None:
-        stacks = task.__dict__.get("_club_stacks") if task is not None else None
-        if stacks:
-            stacks.pop().close()
-
-    task_prerun.connect(enter, weak=False, dispatch_uid="members.task_club_enter")
-    task_postrun.connect(leave, weak=False, dispatch_uid="members.task_club_leave")
+def _time_zone(club: Club) -> zoneinfo.ZoneInfo:
+    try:
+        return zoneinfo.ZoneInfo(club.time_zone)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        log.warning("club %s has an unknown time zone %r", club.slug, club.time_zone)
+        return zoneinfo.ZoneInfo("Europe/Amsterdam")

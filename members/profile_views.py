@@ -25,6 +25,7 @@ from competition.season.selectors import season_or_404
 from core.web import confirmation_page, confirmed, error_messages
 
 from . import privacy, profile
+from .addresses import club_venue, site_name
 from .calendar import member_calendar_ics
 from .decorators import any_permission_required
 from .forms import ProfileForm
@@ -142,6 +143,6 @@ def remove(request: HttpRequest, season: str, player_id: int) -> HttpResponse:
 
 def privacy_statement(request: HttpRequest) -> HttpResponse:
     return render(request, "members/privacy.html", {
-        "club": settings.CLUB_NAME, "contact": settings.PRIVACY_CONTACT,
-        "address": settings.CLUB_ADDRESS,
+        "club": site_name(), "contact": settings.PRIVACY_CONTACT,
+        "address": club_venue(),
     })

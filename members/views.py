@@ -11,7 +11,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import F
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -52,7 +52,9 @@ def permission_denied(request: HttpRequest, exception: Exception | None = None) 
 
 
 def _site_url(request: HttpRequest) -> str:
-    return request.build_absolute_uri("/")
+    """The address the e-mails queued by this request link under: the request's host and
+    the club's prefix (``/<slug>/`` on the platform's address), for ``on_site``."""
+    return request.build_absolute_uri(get_script_prefix())
 
 
 def _player(season: Season, player_id: int) -> Player:

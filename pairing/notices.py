@@ -37,6 +37,7 @@ from competition.models import (
 from competition.season import links
 from core import mail
 from core.jobs import enqueue_on_commit
+from members.addresses import club_sender
 
 from .models import GAME_KINDS, NoticeKind, NoticeState, PairingNotice
 
@@ -174,7 +175,7 @@ def withdrawals(evening: Evening, leader_emails: list[str]) -> int:
 
 def _withdrawal_message(
     notice: PairingNotice, evening: Evening, texts: dict[str, str],
-    still_off: set[int], players: dict[int, Player],
+    still_off: set[int], players: dict[int, Player], *, sender: tuple[str, list[str]],
 ) -> EmailMessage | None:
     """The opponent's or the leader's e-mail; None when the player is back (signed up
     again before it went)."""
@@ -184,16 +185,17 @@ def _withdrawal_message(
     withdrawn = players[withdrawn_id]
     context = {"evening": evening, "player": notice.player, "withdrawn": withdrawn, **texts,
                "to_leader": bool(notice.recipient), **_links(evening, withdrawn),
-               "leader_url": links.absolute(reverse("pairing:evening", args=[evening.pk]))}
+               "leader_url": links.absolute(reverse("pairing:evening", args=[evening.pk]), evening.season.club)}
     if not notice.recipient:
-        context["player_url"] = links.player_url(notice.player)
+        context["player_url"] = links.player_url(notice.player, evening.season.club)
     subject, body = mail.render("pairing/withdrawal_email", context)
-    return mail.message(subject, body, [notice.recipient or notice.player.member.email])
+    return mail.message(subject, body, [notice.recipient or notice.player.member.email],
+                        sender=sender)
 
 
 def _pairing_message(
     notice: PairingNotice, evening: Evening, texts: dict[str, str],
-    games: dict[int, Game], bye: int | None,
+    games: dict[int, Game], bye: int | None, sender: tuple[str, list[str]],
 ) -> EmailMessage | None:
     """Subject and body from the evening as it is now; None when the row is out of date
     (a later change queued a newer one)."""
@@ -203,14 +205,14 @@ def _pairing_message(
         return None
     context = {"evening": evening, "player": player, "game": game, "bye": game is None, **texts,
                "approved": game is not None and game.tempo == Tempo.APPROVED,
-               "player_url": links.player_url(player)}
+               "player_url": links.player_url(player, evening.season.club)}
     template = "tempo_email" if notice.kind == NoticeKind.TEMPO else "email"
     subject, body = mail.render(f"pairing/{template}", context)
-    return mail.message(subject, body, [notice.player.member.email])
+    return mail.message(subject, body, [notice.player.member.email], sender=sender)
 
 
 def _links(evening: Evening, player: Player) -> dict[str, str]:
-    return {"evening_url": links.evening_url(evening), "player_url": links.player_url(player)}
+    return {"evening_url": links.evening_url(evening), "player_url": links.player_url(player, evening.season.club)}
 
 
 def _evening_texts(evening: Evening) -> dict[str, str]:
@@ -231,6 +233,7 @@ def _builder(evening: Evening):  # type: ignore[no-untyped-def]
         games[g.white_id] = games[g.black_id] = g
     bye = Bye.objects.filter(evening=evening).values_list("player_id", flat=True).first()
     texts = _evening_texts(evening)
+    sender = club_sender(evening.season.club)  # From: the club's name; Reply-To: its address
     state: dict[str, object] = {}
 
     def withdrawn() -> tuple[set[int], dict[int, Player]]:
@@ -246,9 +249,10 @@ def _builder(evening: Evening):  # type: ignore[no-untyped-def]
         rows = PairingNotice.objects.filter(pk__in=ids).select_related("player__member")
         for notice in rows.order_by("id"):  # render() switches to the club's language
             if notice.kind == NoticeKind.WITHDRAWAL:
-                out.append((notice, _withdrawal_message(notice, evening, texts, *withdrawn())))
+                out.append((notice, _withdrawal_message(notice, evening, texts, *withdrawn(),
+                                                        sender=sender)))
             else:
-                out.append((notice, _pairing_message(notice, evening, texts, games, bye)))
+                out.append((notice, _pairing_message(notice, evening, texts, games, bye, sender)))
         return out
 
     return build
@@ -260,7 +264,7 @@ def deliver(evening_id: int) -> int:
     sent. A message that cannot be sent is skipped and counted on its row
     (``MESSAGE_ERRORS``) and after ``MAX_ATTEMPTS`` shown on the leader's to-do list; a
     failing mail server raises after marking what went out."""
-    evening = Evening.objects.select_related("season").filter(pk=evening_id).first()
+    evening = Evening.objects.select_related("season__club").filter(pk=evening_id).first()
     if evening is None or evening.status != EveningStatus.PUBLISHED:
         return 0
     pending = PairingNotice.objects.filter(evening=evening, state=NoticeState.PENDING)

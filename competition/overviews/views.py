@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 
-from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
@@ -13,6 +12,7 @@ from competition.models import Half, HalfKind
 from competition.season import selectors as competition_selectors
 from competition.season.selectors import season_or_404
 from core.pagecache import cache_public_page, evening_version
+from members.addresses import site_name
 
 from . import selectors
 
@@ -49,7 +49,7 @@ def pairing_sheet(request: HttpRequest, date: str) -> HttpResponse:
     if evening is None:
         raise Http404(_("No evening on that date."))
     context = selectors.pairing_sheet(evening)
-    context["club_name"] = settings.CLUB_NAME
+    context["club_name"] = site_name()
     return render(request, "overviews/sheet.html", context)
 
 

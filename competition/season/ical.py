@@ -19,6 +19,7 @@ from icalendar import Calendar, Event
 
 from competition.models import Evening, EveningKind, Season
 from core.singleline import CONTROL
+from members.addresses import site_name
 
 GAME_HOURS = dt.timedelta(hours=3, minutes=45)
 
@@ -54,7 +55,7 @@ def _calendar(season: Season, evenings: Iterable[Evening], *, host: str) -> Cale
     cal.add("prodid", "-//Ranglijst//Club calendar//NL")
     cal.add("version", "2.0")
     cal.add("calscale", "GREGORIAN")
-    cal.add("x-wr-calname", _one_line(f"{settings.CLUB_NAME} {season.name}"))
+    cal.add("x-wr-calname", _one_line(f"{site_name()} {season.name}"))
     cal.add("x-wr-timezone", "Europe/Amsterdam")
     for e in evenings:
         summary = summaries.get(e.kind)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from competition.models import Attendance, ClubDutyRequest, ClubDutyState, Registration
 from competition.season.engine.signup import default_status
 from core import mail
+from members.addresses import club_sender
 
 DECIDED = (ClubDutyState.APPROVED, ClubDutyState.REFUSED)
 
@@ -39,7 +40,8 @@ def club_duty_decision_queue(duty: ClubDutyRequest, status: str | None = None) -
         context["status"] = str(Attendance(status).label)
     subject, body = mail.render("competition/club_duty_email", context)
     return mail.queue(key=f"club-duty:{duty.pk}:{duty.version}", subject=subject, body=body,
-                      to=to, cc=cc, member=member) is not None
+                      to=to, cc=cc, member=member,
+                      sender=club_sender(duty.evening.season.club)) is not None
 
 
 def club_duty_decision_deliver(request_id: int) -> bool:

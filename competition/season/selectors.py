@@ -45,6 +45,7 @@ from core import mail
 from core.dates import club_today
 from core.models import Mail, MailState
 from core.tenancy import current_club_id
+from members.context import current_club
 from members.models import User
 from members.names import public_name as public_name  # the API, feed and embeds name members so
 from members.names import public_name_of
@@ -590,10 +591,16 @@ def result_changes(evening: Evening, games: list[Game], actor: Any,
     return found
 
 
+def _of_current_club(seasons: QuerySet[Season]) -> QuerySet[Season]:
+    """A season slug is unique within its club only (two clubs may each have "2026-2027")."""
+    club = current_club()
+    return seasons.filter(club=club) if club is not None else seasons
+
+
 def season_or_404(slug: str | None = None) -> Season:
     """The season named in the URL, or the current one; 404 when there is none."""
     season = (
-        get_object_or_404(Season.objects.select_related("competition"), slug=slug)
+        get_object_or_404(_of_current_club(Season.objects.select_related("competition")), slug=slug)
         if slug
         else current_season()
     )

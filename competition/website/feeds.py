@@ -3,7 +3,6 @@ entry per published evening, updated when its results come in, for a club's news
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.contrib.syndication.views import Feed
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
@@ -13,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from competition.models import Evening
 from competition.season import selectors
+from members.addresses import site_name
 
 from . import selectors as website_selectors
 
@@ -23,7 +23,7 @@ class EveningsFeed(Feed):
     feed_type = Atom1Feed
 
     def title(self) -> str:
-        return _("%(club)s: pairings and results") % {"club": settings.CLUB_NAME}
+        return _("%(club)s: pairings and results") % {"club": site_name()}
 
     def subtitle(self) -> str:
         return _("Every published pairing of the internal competition, with its results.")

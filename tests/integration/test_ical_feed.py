@@ -1,6 +1,6 @@
 """The iCalendar feed is written by the ``icalendar`` library (issue 12, finding 13): a
 carriage return or a line break in an evening's note stays inside the DESCRIPTION (no
-injected property), and the calendar is named after ``CLUB_NAME``, not a fixed string."""
+injected property), and the calendar is named after the club, not a fixed string."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import pytest
 from django.test import override_settings
 from icalendar import Calendar
 
+from members.models import Club
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db
@@ -36,9 +37,10 @@ def test_a_carriage_return_in_a_note_cannot_inject_a_property(client):
     assert events[0].decoded("dtstart") == evening.starts_at
 
 
-@override_settings(CLUB_NAME="Schaakvereniging Het Paard", LANGUAGE_CODE="nl")
-def test_the_calendar_is_named_after_the_club_from_the_settings(client):
+@override_settings(LANGUAGE_CODE="nl")
+def test_the_calendar_is_named_after_the_club(client):
     season = f.season(players=2)
+    Club.objects.filter(pk=season.club_id).update(name="Schaakvereniging Het Paard")
     body, cal = _feed(client, season)
     assert str(cal["x-wr-calname"]) == f"Schaakvereniging Het Paard {season.name}"
     assert "Schaakclub" not in body

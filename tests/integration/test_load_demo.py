@@ -57,8 +57,6 @@ def test_load_demo_builds_three_clubs_from_the_three_rulebooks():
     """Issue 20, the demo: the Keizer club with recalculation, a ladder club and a classic
     Keizer club, each with its own people and a season under way in its own system; one
     account is a member of two clubs, with a role in each."""
-    from competition.models import Game, Standing
-    from members.models import Club, Membership
 
     from django_scopes import scopes_disabled
 

@@ -28,7 +28,8 @@ from competition.models import (
 )
 from competition.season import selectors
 from members import profile
-from members.models import User
+from members.clubs import home_club
+from members.models import Club, User
 from pairing.services import evening_pair_and_publish, pairing_add_player, pairing_remove_player
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("club_today")]
@@ -121,8 +122,8 @@ def test_the_access_denied_page_names_his_own_role_not_as_the_one_that_may(clien
     assert "the competition leader, the arbiter or the administrator" not in text
 
 
-def test_the_personal_calendar_has_his_games_with_the_venue_and_a_link(client, demo, settings):
-    settings.CLUB_ADDRESS = "Dorpsstraat 1, Utrecht"
+def test_the_personal_calendar_has_his_games_with_the_venue_and_a_link(client, demo):
+    Club.objects.filter(pk=home_club().pk).update(venue="Dorpsstraat 1, Utrecht")  # the club's venue
     member = me()
     token = profile.calendar_token(member)
     response = client.get(reverse("me:calendar", args=[token]))

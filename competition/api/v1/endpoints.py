@@ -8,7 +8,6 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from django.conf import settings
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -20,6 +19,7 @@ from competition.models import Evening, HalfKind, Player, Season, SwissEvent, Sw
 from competition.prizes import selectors as prize_selectors
 from competition.ratings import selectors as rating_selectors
 from competition.season import selectors
+from members.addresses import site_name
 
 from . import schemas as s
 
@@ -94,7 +94,7 @@ def _halves(season: Season) -> list[s.HalfOut]:
 @router.get("/", response=s.Index, url_name="index", summary="Where everything is")
 def index(request: HttpRequest):
     return s.Index(
-        club=settings.CLUB_NAME, version="1", seasons=_url("seasons"),
+        club=site_name(), version="1", seasons=_url("seasons"),
         feed=reverse("website:feed"), openapi=_url("openapi-json"), docs=_url("openapi-view"),
     )
 

@@ -1,0 +1,236 @@
+"""Clubs and their addresses (members/middleware.py): every club at /<slug>/ with the list
+of clubs at "/" (RANGLIJST_SINGLE_CLUB off), a club's own host name at its root, and the
+platform's pages at the root under both modes."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.http import HttpResponse
+from django.test import RequestFactory
+from django.urls import get_script_prefix, reverse
+from django.utils import timezone
+
+from competition.season.selectors import season_or_404
+from core.pagecache import page_key
+from members.addresses import club_base_url, club_sender, club_url, reserved_slugs
+from members.clubs import home_club
+from members.context import club_context, current_club
+from members.middleware import ClubMiddleware
+from members.models import Club, ClubDomain
+from pairing import notices
+from pairing import services as pairing_services
+from tests import factories
+
+pytestmark = pytest.mark.django_db
+
+# Where a page of a club may link at the root: the platform's pages and static files.
+PLATFORM = ("/static/", "/accounts/", "/language/", "/i18n/", "/admin/", "/healthz")
+HREF = re.compile(r'(?:href|action|src)="(/[^"]*)"')
+
+
+@pytest.fixture
+def clubs(settings):
+    settings.RANGLIJST_SINGLE_CLUB = False
+    settings.SITE_URL = "https://ranglijst.example"
+    alfa = Club.objects.create(name="Schaakclub Alfa", slug="alfa", venue="Buurthuis Alfa, Utrecht",
+                               sender_name="Competitieleider Alfa", reply_to="leider@alfa.example")
+    beta = Club.objects.create(name="Schaakclub Beta", slug="beta", venue="Dorpshuis Beta",
+                               time_zone="America/Curacao")
+    return alfa, beta
+
+
+def _season(club: Club):
+    return factories.season(players=4, club=club)
+
+
+def _links(response) -> list[str]:
+    return HREF.findall(response.content.decode())
+
+
+def _club_links_only_under(response, prefix: str) -> None:
+    links = _links(response)
+    assert links, "the page has links"
+    for link in links:
+        assert link.startswith(prefix) or link.startswith(PLATFORM), f"{link} is not under {prefix}"
+
+
+def test_root_lists_the_clubs_with_their_place_and_address(client, clubs):
+    alfa, beta = clubs
+    ClubDomain.objects.create(club=beta, host="intern.beta.example")
+    client.cookies["django_language"] = "nl"
+    response = client.get("/")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert 'href="https://ranglijst.example/alfa/"' in page
+    assert 'href="https://intern.beta.example/"' in page  # its own host name
+    assert "Buurthuis Alfa, Utrecht" in page and "Schaakclub Beta" in page
+    assert "Kies je club" in page  # Dutch
+    assert response.context["CLUB"] is None and "Standings" not in page  # no club's menu
+
+
+def test_pages_under_a_prefix_link_only_under_that_prefix(client, clubs):
+    alfa, _ = clubs
+    _season(alfa)
+    for path in ("/alfa/", "/alfa/standings/", "/alfa/evenings/", "/alfa/calendar/", "/alfa/rules/"):
+        response = client.get(path)
+        assert response.status_code == 200, path
+        assert response.context["CLUB"] == alfa
+        assert "Schaakclub Alfa" in response.content.decode()
+        _club_links_only_under(response, "/alfa/")
+    assert get_script_prefix() == "/"  # restored after every response
+
+
+def test_the_same_season_slug_in_two_clubs_is_each_clubs_own(client, clubs):
+    alfa, beta = clubs
+    a, b = _season(alfa), _season(beta)
+    b.slug, b.name = a.slug, a.name
+    b.save(update_fields=["slug", "name"])
+    for club, season in ((alfa, a), (beta, b)):
+        response = client.get(f"/{club.slug}/leader/{season.slug}/", follow=False)
+        # The leader's season page asks for a leader; the season is found in its club
+        # first (a slug of another club would be a 404 before the sign-in).
+        assert response.status_code in (302, 403), response.status_code
+    with club_context(beta):
+        assert season_or_404(a.slug) == b
+    with club_context(alfa):
+        assert season_or_404(a.slug) == a
+
+
+def test_an_unknown_club_is_not_found_and_a_bare_slug_gets_its_slash(client, clubs):
+    assert client.get("/nergens/").status_code == 404
+    assert client.get("/nergens/standings/").status_code == 404
+    assert client.get("/standings/").status_code == 404  # no club at the root
+    response = client.get("/alfa")
+    assert response.status_code == 301 and response["Location"] == "/alfa/"
+
+
+def test_a_club_host_serves_the_club_without_prefix(client, clubs, settings):
+    _, beta = clubs
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "intern.beta.example"]
+    ClubDomain.objects.create(club=beta, host="intern.beta.example")
+    _season(beta)
+    response = client.get("/standings/", HTTP_HOST="Intern.Beta.Example:443")
+    assert response.status_code == 200
+    assert response.context["CLUB"] == beta
+    assert not any(link.startswith("/beta/") for link in _links(response))
+    assert 'href="/standings/"' in response.content.decode()
+    assert client.get("/accounts/login/", HTTP_HOST="intern.beta.example").context["CLUB"] == beta
+
+
+def test_platform_pages_at_the_root_have_no_club_and_under_a_prefix_keep_it(client, clubs):
+    alfa, _ = clubs
+    assert client.get("/healthz").status_code == 200
+    login = client.get("/accounts/login/")
+    assert login.status_code == 200 and login.context["CLUB"] is None
+    assert client.get("/language/nl/?next=/alfa/").status_code == 302
+    under = client.get("/alfa/accounts/login/")
+    assert under.status_code == 200 and under.context["CLUB"] == alfa
+    admin = client.get("/alfa/admin/")
+    assert admin.status_code == 302 and admin["Location"] == "/admin/"
+
+
+def test_platform_pages_in_single_club_mode(client):
+    assert client.get("/healthz").status_code == 200
+    login = client.get("/accounts/login/")
+    assert login.status_code == 200 and login.context["CLUB"] == home_club()
+    assert client.get(f"/{home_club().slug}/").status_code == 404  # no prefixes: one club at /
+
+
+def test_sign_in_returns_to_the_club_page_it_came_from(client, clubs):
+    alfa, _ = clubs
+    _season(alfa)
+    page = client.get("/alfa/standings/").content.decode()
+    assert 'href="/alfa/accounts/login/?next=/alfa/standings/"' in page
+    member = factories.member(name="Els Alfa")
+    member.set_password("geheim-wachtwoord-1")
+    member.save()
+    EmailAddress.objects.create(user=member, email=member.email, verified=True, primary=True)
+    response = client.post("/accounts/login/?next=/alfa/standings/",
+                           {"login": member.email, "password": "geheim-wachtwoord-1"})
+    assert response.status_code == 302 and response["Location"] == "/alfa/standings/"
+
+
+def test_the_middleware_restores_prefix_club_and_time_zone_when_the_view_raises(clubs):
+    _, beta = clubs
+    seen = {}
+
+    def view(request):
+        seen.update(prefix=get_script_prefix(), club=current_club(), path=request.path_info,
+                    tz=timezone.get_current_timezone_name(), url=reverse("competition:standings"))
+        raise RuntimeError("boom")
+
+    request = RequestFactory().get("/beta/standings/")
+    with pytest.raises(RuntimeError):
+        ClubMiddleware(view)(request)
+    assert seen == {"prefix": "/beta/", "club": beta, "path": "/standings/", "tz": "America/Curacao",
+                    "url": "/beta/standings/"}
+    assert request.path == "/beta/standings/"  # the full address: redirects, next, page cache
+    assert get_script_prefix() == "/" and current_club() is None
+    assert timezone.get_current_timezone_name() != "America/Curacao"
+
+    ok = ClubMiddleware(lambda request: HttpResponse(reverse("competition:standings")))
+    assert ok(RequestFactory().get("/beta/standings/")).content == b"/beta/standings/"
+    assert get_script_prefix() == "/"
+
+
+def test_club_url_is_the_same_from_a_request_and_from_a_worker(clubs):
+    alfa, beta = clubs
+    ClubDomain.objects.create(club=beta, host="intern.beta.example")
+    worker = club_url(alfa, reverse("competition:standings"))
+    assert worker == "https://ranglijst.example/alfa/standings/"
+    seen = {}
+
+    def view(request):
+        seen["url"] = club_url(alfa, reverse("competition:standings"))
+        return HttpResponse()
+
+    ClubMiddleware(view)(RequestFactory().get("/alfa/"))
+    assert seen["url"] == worker
+    assert club_url(beta, "/standings/") == "https://intern.beta.example/standings/"
+    assert club_base_url(beta) == "https://intern.beta.example"
+
+
+def test_club_url_in_single_club_mode_is_the_site_url(settings):
+    settings.SITE_URL = "https://depion.example"
+    assert club_url(home_club(), "/standings/") == "https://depion.example/standings/"
+
+
+def test_club_sender_is_the_platform_address_under_the_clubs_name(clubs, settings):
+    alfa, beta = clubs
+    settings.DEFAULT_FROM_EMAIL = "Ranglijst <competitie@ranglijst.example>"
+    assert club_sender(alfa) == ("Competitieleider Alfa <competitie@ranglijst.example>",
+                                 ["leider@alfa.example"])
+    assert club_sender(beta) == ("Ranglijst <competitie@ranglijst.example>", [])  # as today
+    assert club_sender(None) == ("Ranglijst <competitie@ranglijst.example>", [])
+
+
+def test_a_club_cannot_take_a_platform_or_page_address():
+    reserved = reserved_slugs()
+    assert {"admin", "accounts", "static", "standings", "me", "api", "leader"} <= reserved
+
+
+def test_a_clubs_pairing_email_links_to_the_club_and_comes_from_its_sender(clubs, mailoutbox):
+    alfa, _ = clubs
+    season = _season(alfa)
+    evening = factories.playing_evenings(season)[0]
+    with club_context(alfa):
+        pairing_services.evening_pair_and_publish(evening_id=evening.pk, actor=None, system=True)
+        notices.deliver(evening.pk)
+    assert mailoutbox
+    for message in mailoutbox:
+        assert message.from_email == "Competitieleider Alfa <competitie@localhost>"
+        assert message.reply_to == ["leider@alfa.example"]
+        links = re.findall(r"https?://\S+", message.body)
+        assert links and all(link.startswith("https://ranglijst.example/alfa/") for link in links), links
+
+
+def test_two_clubs_pages_at_the_same_path_have_their_own_cache_keys(clubs, settings):
+    settings.ALLOWED_HOSTS = ["ranglijst.example", "intern.alfa.example", "intern.beta.example"]
+    factory = RequestFactory()
+    keys = {page_key(factory.get(path, HTTP_HOST=host), {})
+            for host, path in (("intern.alfa.example", "/standings/"), ("intern.beta.example", "/standings/"),
+                               ("ranglijst.example", "/alfa/standings/"), ("ranglijst.example", "/beta/standings/"))}
+    assert len(keys) == 4

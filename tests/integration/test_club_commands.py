@@ -1,0 +1,56 @@
+"""``--club`` on the commands that act on one club's data (members/commands.py)."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from competition.models import Season
+from members.clubs import home_club
+from members.models import Club
+from tests import factories
+
+pytestmark = pytest.mark.django_db
+
+SEASON_FILE = {
+    "format": "season/1", "system": "classic",
+    "players": [{"id": 1, "name": "Henk Jan", "rating": 1850, "start": 1, "fixed": True},
+                {"id": 2, "name": "Piet", "rating": 1790, "start": 2, "fixed": False}],
+    "evenings": [{"date": "2026-10-02", "half": "winter", "games": [{"white": 1, "black": 2, "result": "1-0"}]}],
+}
+
+
+def _file(tmp_path):
+    path = tmp_path / "season.json"
+    path.write_text(json.dumps(SEASON_FILE), encoding="utf-8")
+    return path
+
+
+def test_without_club_a_command_acts_on_the_only_club(tmp_path):
+    call_command("import_season", str(_file(tmp_path)), "--name", "copy", stdout=StringIO())
+    assert Season.objects.get(slug="copy").club == home_club()
+    call_command("export_season", "copy", "-o", str(tmp_path / "out.json"), stdout=StringIO())
+    assert json.loads((tmp_path / "out.json").read_text())["players"]
+
+
+def test_with_several_clubs_a_command_asks_which_and_lists_them(tmp_path):
+    season = factories.season(players=4)
+    alfa = Club.objects.create(name="Schaakclub Alfa", slug="alfa")
+    with pytest.raises(CommandError) as caught:
+        call_command("export_season", season.slug, stdout=StringIO())
+    assert caught.value.returncode == 2
+    assert "--club" in str(caught.value) and "alfa" in str(caught.value) and home_club().slug in str(caught.value)
+    with pytest.raises(CommandError, match="no club 'nergens'"):
+        call_command("export_season", season.slug, "--club", "nergens", stdout=StringIO())
+
+    call_command("export_season", season.slug, "--club", home_club().slug, stdout=StringIO())
+    # The same season name in another club: allowed, and it is that club's.
+    call_command("import_season", str(_file(tmp_path)), "--name", season.name, "--club", "alfa", stdout=StringIO())
+    copy = Season.objects.get(club=alfa)
+    assert copy.slug == season.slug and copy.pk != season.pk
+    # Club alfa's season is not found under the home club's name, nor the other way round.
+    with pytest.raises(CommandError, match="no season"):
+        call_command("export_season", "other", "--club", "alfa", stdout=StringIO())
