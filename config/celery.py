@@ -21,7 +21,7 @@ from typing import Any
 from celery import Celery, Task
 from celery.signals import before_task_publish
 
-from members.context import club_context, current_club
+from members.context import club_context, current_club, platform_context
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -42,10 +42,15 @@ class ClubTask(Task):
         return super().apply_async(args, kwargs, **options)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        with club_context(self._club()):
+        with platform_context():  # finding the task's club sees every club
+            club = self._club(args)
+        if club is None and current_club() is None:
+            with platform_context():  # the platform's own job: the beat's dispatcher, a catch-up
+                return super().__call__(*args, **kwargs)
+        with club_context(club):
             return super().__call__(*args, **kwargs)
 
-    def _club(self) -> Any:
+    def _club(self, args: tuple[Any, ...] = ()) -> Any:
         from core.jobs import TASKS
         from members.models import Club
 
@@ -54,14 +59,45 @@ class ClubTask(Task):
         if club_id is not None:
             return Club.objects.get(pk=club_id)  # a club deleted since: the task fails
         outer = current_club()
-        if outer is not None or self.name not in TASKS:
-            return outer  # called in the club's own work; or the platform's beat job
+        if outer is not None:
+            return outer  # called in the club's own work
+        owner = _club_of_argument(self.name, args)
+        if owner is not None:
+            return owner  # queued by the platform's job for one club's evening, half, upload
+        if self.name not in TASKS or self.name in PLATFORM_TASKS:
+            return None  # the platform's beat job
         clubs = list(Club.objects.order_by("pk")[:2])
         if len(clubs) == 1:
             log.warning("task %s came without a club header; running it in the only club, %s",
                         self.name, clubs[0].slug)
             return clubs[0]
         raise NoClub(f"{self.name} is a club's task and came without a club header")
+
+
+# A club's task names its object first; its club is that object's (the beat's jobs queue
+# them for every club, in no club of their own).
+CLUB_OF_ARGUMENT: dict[str, tuple[str, str]] = {
+    "competition.tasks.recalculate_half": ("competition.Half", "season__club_id"),
+    "pairing.tasks.send_pairing_notices": ("competition.Evening", "season__club_id"),
+    "pairing.tasks.notify_withdrawals": ("competition.Evening", "season__club_id"),
+    "pairing.tasks.pair_and_publish_evening": ("competition.Evening", "season__club_id"),
+    "competition.ratings.tasks.read_rating_list": ("competition.RatingImport", "club_id"),
+}
+# The outbox is the platform's: each mail carries its own sender.
+PLATFORM_TASKS = frozenset({"core.tasks.send_mails"})
+
+
+def _club_of_argument(name: str, args: tuple[Any, ...]) -> Any:
+    from django.apps import apps
+
+    from members.models import Club
+
+    if name not in CLUB_OF_ARGUMENT or not args or not isinstance(args[0], int):
+        return None
+    label, path = CLUB_OF_ARGUMENT[name]
+    model = apps.get_model(label)
+    club_id = model._base_manager.filter(pk=args[0]).values_list(path, flat=True).first()
+    return Club.objects.filter(pk=club_id).first() if club_id is not None else None
 
 
 @before_task_publish.connect

@@ -71,8 +71,9 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    # The club of the request: every query, role and cache key inside is its own.
-    "members.middleware.ClubMiddleware",
+    # A request in no club (the admin, the platform's pages): the operator's work sees
+    # every club; a club's administrator's, his own club (members/middleware.py).
+    "members.middleware.PlatformWorkMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",

@@ -54,3 +54,16 @@ def club_context(club: Club | None) -> Iterator[Club | None]:
     finally:
         _scope_state.reset(scope_token)
         _current.reset(token)
+
+
+@contextmanager
+def platform_context() -> Iterator[None]:
+    """The platform's own work (the beat's dispatcher and catch-ups, which visit every
+    club's due work): in no club, the club scoping off and PostgreSQL's row security
+    open to every club (members/rls.py). A club's work inside it enters its club again."""
+    from django_scopes import scopes_disabled
+
+    from members.rls import all_clubs
+
+    with club_context(None), scopes_disabled(), all_clubs():
+        yield

@@ -28,7 +28,7 @@ from django.utils import timezone
 
 from members.addresses import PLATFORM_PATHS, club_for_host, single_club
 from members.clubs import home_club
-from members.context import club_context
+from members.context import club_context, platform_context
 from members.models import Club
 
 log = logging.getLogger(__name__)
@@ -95,3 +95,32 @@ def _time_zone(club: Club) -> zoneinfo.ZoneInfo:
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
         log.warning("club %s has an unknown time zone %r", club.slug, club.time_zone)
         return zoneinfo.ZoneInfo("Europe/Amsterdam")
+
+
+class PlatformWorkMiddleware:
+    """After the user is known: a request that belongs to no club (the admin and the
+    other platform pages of a multi-club installation) runs as the platform's work for an
+    operator (every club: ``platform_context``), and in his own club for a club's
+    administrator who has exactly one club (the admin then shows that club's rows only)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if getattr(request, "club", None) is not None:
+            return self.get_response(request)
+        user = getattr(request, "user", None)
+        if user is None or not user.is_authenticated:
+            return self.get_response(request)
+        if user.is_superuser:
+            with platform_context():
+                return self.get_response(request)
+        from members.models import Membership
+
+        clubs = list(Membership.objects.filter(user=user, role="administrator")
+                     .select_related("club").values_list("club", flat=True)[:2])
+        if len(clubs) == 1:
+            club = Club.objects.get(pk=clubs[0])
+            with club_context(club):
+                return self.get_response(request)
+        return self.get_response(request)
