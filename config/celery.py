@@ -42,25 +42,29 @@ class ClubTask(Task):
         return super().apply_async(args, kwargs, **options)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        with platform_context():  # finding the task's club sees every club
-            club = self._club(args)
-        if club is None and current_club() is None:
+        outer = current_club()
+        if outer is not None and not self._header():
+            club = outer  # called in the club's own work (eagerly, or as a function)
+        else:
+            with platform_context():  # finding the task's club sees every club
+                club = self._club(args)
+        if club is None:
             with platform_context():  # the platform's own job: the beat's dispatcher, a catch-up
                 return super().__call__(*args, **kwargs)
         with club_context(club):
             return super().__call__(*args, **kwargs)
 
+    def _header(self) -> Any:
+        request = self.request
+        return getattr(request, CLUB_HEADER, None) or (getattr(request, "headers", None) or {}).get(CLUB_HEADER)
+
     def _club(self, args: tuple[Any, ...] = ()) -> Any:
         from core.jobs import TASKS
         from members.models import Club
 
-        request = self.request
-        club_id = getattr(request, CLUB_HEADER, None) or (getattr(request, "headers", None) or {}).get(CLUB_HEADER)
+        club_id = self._header()
         if club_id is not None:
             return Club.objects.get(pk=club_id)  # a club deleted since: the task fails
-        outer = current_club()
-        if outer is not None:
-            return outer  # called in the club's own work
         owner = _club_of_argument(self.name, args)
         if owner is not None:
             return owner  # queued by the platform's job for one club's evening, half, upload
