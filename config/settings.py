@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "django_tables2",
     "csp",
     "ninja",  # the API's documentation page, its assets served from our own static files
+    "core",
     "members",
     "competition",
     "pairing",
@@ -191,6 +192,24 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# The e-mail tasks have a queue of their own, so a results night's recalculations and the
+# deadline job's pairings never wait behind an evening's e-mails (nor they behind them);
+# every worker command consumes both queues (scripts/serve.py, docker-compose.yml).
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_ROUTES = {
+    name: {"queue": "mail"}
+    for name in (
+        "core.tasks.send_mails", "core.tasks.send_mails_pending",
+        "pairing.tasks.send_pairing_notices",
+        "competition.tasks.send_club_duty_notice", "competition.tasks.send_club_duty_notices_undelivered",
+        "members.tasks.send_invitation", "members.tasks.send_email_change",
+    )
+}
+# Celery closes the worker's database connections around every task unless told to reuse
+# them: the deadline job's burst (one task per evening, one per evening's e-mails) would
+# open a connection per task. Reuse each for this many tasks (CONN_MAX_AGE is the limit
+# for idle time, CONN_HEALTH_CHECKS replaces a broken one before use).
+CELERY_DB_REUSE_MAX = env.int("CELERY_DB_REUSE_MAX", default=100)
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE = {
     # The sign-up deadline is each evening's own (a parameter of its competition, Thursday
@@ -210,10 +229,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "competition.ratings.tasks.end_stuck_rating_imports",
         "schedule": crontab(minute="*/5"),
     },
-    # Catch-up: club duty decisions whose e-mail task was lost.
-    "club-duty-notices-catch-up": {
-        "task": "competition.tasks.send_club_duty_notices_undelivered",
-        "schedule": crontab(minute="*/5"),
+    # Catch-up: outbox mails whose task was lost (core.mail).
+    "mail-catch-up": {
+        "task": "core.tasks.send_mails_pending",
+        "schedule": crontab(minute="*"),
     },
 }
 

@@ -27,17 +27,27 @@ log = logging.getLogger(__name__)
 # None where nothing does yet and the person who asked must ask again (said at each).
 TASKS: dict[str, str | None] = {
     "competition.tasks.recalculate_half": "competition.tasks.recalculate_stale_seasons",
-    "competition.tasks.send_club_duty_notice": "competition.tasks.send_club_duty_notices_undelivered",
     "pairing.tasks.send_pairing_notices": "pairing.tasks.close_due_evenings",
     "pairing.tasks.notify_withdrawals": "pairing.tasks.close_due_evenings",
-    # The leader's "send the invitation again" on the member's page.
-    "members.tasks.send_invitation": None,
+    # Queued by the deadline job itself, one per due evening; the next minute's run
+    # queues it again while the evening is due and unpublished.
+    "pairing.tasks.pair_and_publish_evening": "pairing.tasks.close_due_evenings",
+    # Every e-mail of the outbox (invitations, e-mail changes, club duty decisions).
+    "core.tasks.send_mails": "core.tasks.send_mails_pending",
     # The upload page shows the list still waiting; the beat's end_stuck_rating_imports
     # ends it with a message after RATINGS_READING_STUCK_MINUTES, and the leader uploads again.
     "competition.ratings.tasks.read_rating_list": None,
-    # The member's page says the change waits for confirmation; the leader can change again.
-    "members.tasks.send_email_change": None,
 }
+
+# Tasks no service queues any more, still registered so that a message already in the
+# queue when the code changed finds its task: the invitation and the e-mail change now go
+# and the club duty decision through the outbox (core.mail) and its catch-up.
+RETIRED: frozenset[str] = frozenset({
+    "members.tasks.send_invitation",
+    "members.tasks.send_email_change",
+    "competition.tasks.send_club_duty_notice",
+    "competition.tasks.send_club_duty_notices_undelivered",
+})
 
 # What the broker raises when it is down or hangs: only these are "try again later". Any
 # other exception is a fault of the code and is raised.

@@ -1,8 +1,8 @@
 """A new e-mail address for a member, confirmed by its owner and undone by the old one.
 
 The leader (or the member himself) asks for it (``services.member_update``): the new
-address waits, unverified, beside the old one. This module sends two e-mails after that
-commits: to the new address allauth's own confirmation link (``account_confirm_email``;
+address waits, unverified, beside the old one. This module queues two e-mails in that
+transaction (``core.mail``'s outbox, sent after commit): to the new address allauth's own confirmation link (``account_confirm_email``;
 confirming makes it the member's only address, ``ACCOUNT_CHANGE_EMAIL``), and to the old
 address a notice with a link to undo. Until the new address is confirmed nothing about
 signing in changes (a password reset to it finds nobody: ``members.forms``); after it is,
@@ -19,12 +19,11 @@ from allauth.account.models import EmailAddress, EmailConfirmationHMAC
 from django.conf import settings
 from django.core import signing
 from django.core.exceptions import ValidationError
-from django.core.mail import send_mail
 from django.db import transaction
-from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import translation
 from django.utils.translation import gettext as _
+
+from core import mail
 
 from .models import User
 
@@ -48,32 +47,38 @@ def read_undo_token(token: str) -> dict[str, object] | None:
     return data
 
 
-def _render(template: str, context: dict[str, object]) -> tuple[str, str]:
-    with translation.override(settings.LANGUAGE_CODE):
-        subject = render_to_string(f"members/{template}_subject.txt", context).strip()
-        body = render_to_string(f"members/{template}_body.txt", context)
-    return subject, body
-
-
-def send(*, member_id: int, old: str, new: str, site_url: str) -> bool:
-    """The confirmation to ``new`` and the notice to ``old``; False when the request is no
-    longer open (confirmed, undone or replaced by a later one)."""
-    member = User.objects.filter(pk=member_id).first()
-    pending = EmailAddress.objects.filter(user_id=member_id, email=new, verified=False).first()
-    if member is None or pending is None:
+def queue(*, member: User, old: str, new: str, site_url: str) -> bool:
+    """In the caller's transaction, after the new address was stored unverified: the
+    confirmation to ``new`` and the notice to ``old`` into the outbox (``core.mail``);
+    False when the request is no longer open (confirmed, undone or replaced)."""
+    pending = EmailAddress.objects.filter(user_id=member.pk, email=new, verified=False).first()
+    if pending is None:
         return False
     site = site_url.rstrip("/")
     key = EmailConfirmationHMAC(pending).key
     context = {
         "member": member, "club": settings.CLUB_NAME, "old": old, "new": new,
         "confirm_url": site + reverse("account_confirm_email", args=[key]),
-        "undo_url": site + reverse("members_email_undo", args=[undo_token(member_id, old, new)]),
+        "undo_url": site + reverse("members_email_undo", args=[undo_token(member.pk, old, new)]),
         "days": UNDO_DAYS,
     }
-    send_mail(*_render("email_change_confirm", context), None, [new])
-    send_mail(*_render("email_change_notice", context), None, [old])
-    log.info("e-mail change of member %s: confirmation and notice sent", member_id)
+    for template, to in (("email_change_confirm", new), ("email_change_notice", old)):
+        subject, body = mail.render(f"members/{template}", context)
+        mail.queue(key=f"{template}:{pending.pk}", subject=subject, body=body, to=[to])
+    log.info("e-mail change of member %s: confirmation and notice queued", member.pk)
     return True
+
+
+def send(*, member_id: int, old: str, new: str, site_url: str) -> bool:
+    """A task queued before the outbox (``members.tasks.send_email_change``): queue the
+    two e-mails and send them now."""
+    member = User.objects.filter(pk=member_id).first()
+    if member is None:
+        return False
+    with transaction.atomic():
+        queued = queue(member=member, old=old, new=new, site_url=site_url)
+    mail.deliver()
+    return queued
 
 
 @transaction.atomic(durable=True)

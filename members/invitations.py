@@ -3,20 +3,23 @@
 The link is allauth's own password-reset link (``account_reset_password_from_key``), made
 with its token generator: it works once (setting the password changes the hash the token
 is made from) and expires after ``PASSWORD_RESET_TIMEOUT``; the leader can send a new one.
-The mail is written in the club's language (Dutch), whatever language the leader uses.
+The mail is written in the club's language (Dutch), whatever language the leader uses, and
+queued in the outbox in the transaction that adds the member (``core.mail``): it goes once,
+and a mail server that is down delays it instead of losing it.
 """
 
 from __future__ import annotations
 
 import logging
+import uuid
 
 from allauth.account.forms import default_token_generator
 from allauth.account.utils import user_pk_to_url_str
 from django.conf import settings
-from django.core.mail import send_mail
-from django.template.loader import render_to_string
+from django.db import transaction
 from django.urls import reverse
-from django.utils import translation
+
+from core import mail
 
 from .models import User
 
@@ -29,11 +32,10 @@ def set_password_url(member: User, site_url: str) -> str:
     return site_url.rstrip("/") + path.replace("UID-KEY", key)
 
 
-def send(*, member_id: int, site_url: str) -> bool:
-    """Send the invitation; False when the member is gone or has a password already
-    (a retry after he used the link sends nothing)."""
-    member = User.objects.filter(pk=member_id).first()
-    if member is None or member.has_usable_password():
+def queue(*, member: User, site_url: str) -> bool:
+    """In the caller's transaction: the invitation into the outbox (``core.mail``), sent
+    after commit; False when the member has a password already."""
+    if member.has_usable_password() or not member.email:
         return False
     context = {
         "member": member,
@@ -42,9 +44,21 @@ def send(*, member_id: int, site_url: str) -> bool:
         "home": site_url.rstrip("/") + reverse("competition:home"),
         "days": max(1, settings.PASSWORD_RESET_TIMEOUT // 86400),
     }
-    with translation.override(settings.LANGUAGE_CODE):
-        subject = render_to_string("members/invitation_subject.txt", context).strip()
-        body = render_to_string("members/invitation_body.txt", context)
-    send_mail(subject, body, None, [member.email])
-    log.info("invitation sent to member %s", member_id)
-    return True
+    subject, body = mail.render("members/invitation", context)
+    queued = mail.queue(key=f"invitation:{member.pk}:{uuid.uuid4().hex}", subject=subject, body=body,
+                        to=[member.email])
+    if queued:
+        log.info("invitation queued for member %s", member.pk)
+    return queued is not None
+
+
+def send(*, member_id: int, site_url: str) -> bool:
+    """An invitation task queued before the outbox (``members.tasks.send_invitation``):
+    queue it and send it now; False when the member is gone or has a password already."""
+    member = User.objects.filter(pk=member_id).first()
+    if member is None:
+        return False
+    with transaction.atomic():
+        queued = queue(member=member, site_url=site_url)
+    mail.deliver()
+    return queued

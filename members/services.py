@@ -26,16 +26,14 @@ from competition.audit import Action
 from competition.models import Game, Half, Player, PlayerKind, RatingKind, Season
 from competition.season.services import renumber, schedule_recalculation
 from competition.validators import require_single_line
-from core.jobs import enqueue_on_commit
 from core.permissions import Actor, Perm, require
 from members.roles import may_manage_account
 
+from . import email_change, invitations
 from .models import User
 from .roles import ADMINISTRATOR, PLAYER, ROLES, ensure_groups
 
 PERM = Perm.MANAGE_REGISTRATIONS
-INVITE_TASK = "members.tasks.send_invitation"
-EMAIL_CHANGE_TASK = "members.tasks.send_email_change"
 
 
 def season_has_games(season: Season) -> bool:
@@ -139,13 +137,13 @@ def _request_email_change(member: User, email: str, site_url: str) -> None:
     address) until its owner confirms it; an earlier request still open is replaced."""
     EmailAddress.objects.filter(user=member, verified=False, primary=False).delete()
     EmailAddress.objects.create(user=member, email=email, verified=False, primary=False)
-    enqueue_on_commit(EMAIL_CHANGE_TASK, member.pk, member.email, email, site_url)
+    email_change.queue(member=member, old=member.email, new=email, site_url=site_url)
 
 
 def _invite(actor: Actor, player: Player, site_url: str) -> None:
     audit.record(actor=actor, action=Action.MEMBER_INVITE, player=player,
                  after={"email": player.member.email})
-    enqueue_on_commit(INVITE_TASK, player.member_id, site_url)
+    invitations.queue(member=player.member, site_url=site_url)
 
 
 @transaction.atomic(durable=True)

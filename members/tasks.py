@@ -1,4 +1,6 @@
-"""Celery entry point: e-mail a new member his invitation (after the adding commits)."""
+"""Celery entry points of tasks queued before the outbox: the invitation and the e-mail
+change are now queued in ``core.mail``'s outbox by the service itself; these names stay
+registered so a message already in the queue still finds its task."""
 
 from celery import shared_task
 

@@ -8,6 +8,8 @@ changed."""
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from core.models import MAX_ATTEMPTS as OUTBOX_MAX_ATTEMPTS
+
 
 class NoticeKind(models.TextChoices):
     PAIRING = "pairing", _("pairing")
@@ -29,7 +31,7 @@ class NoticeState(models.TextChoices):
     FAILED = "failed", _("could not be sent")
 
 
-MAX_ATTEMPTS = 5
+MAX_ATTEMPTS = OUTBOX_MAX_ATTEMPTS  # the outbox's (core.mail)
 
 
 class PairingNotice(models.Model):

@@ -4,26 +4,25 @@ A service that changes what a player must be told calls ``pairing_changed`` or
 ``tempo_decided`` inside its transaction, holding the evening's lock: that writes one
 outbox row per player whose news changed (and retires his rows not yet sent), so the
 rows commit or roll back with the change itself. After commit a task calls ``deliver``,
-which holds no lock: it claims one row at a time, sends it, and marks it sent at once.
+which holds no lock: through ``core.mail`` it claims the rows in batches, sends them
+over one connection to the mail server and marks each batch sent.
 When the mail server fails on the sixth message, the first five are marked sent and the
 retry sends the rest; one message that cannot be sent (a bad header) is skipped, retried
-on its own and after ``MAX_ATTEMPTS`` given up and shown on the leader's to-do list; two workers never send the same row (the claim is one UPDATE); a
-worker killed between sending and marking may, after ``CLAIM_SECONDS``, send that one
-e-mail again: at least once, never silently lost.
+on its own and after ``MAX_ATTEMPTS`` given up and shown on the leader's to-do list; two
+workers never send the same row (the claim skips rows another worker holds); a worker
+killed between sending and marking may, after ``core.mail.CLAIM_SECONDS``, send that
+batch again: at least once, never silently lost.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import logging
-import smtplib
 
-from django.conf import settings
-from django.core.mail import send_mail
-from django.db.models import Q
-from django.template.loader import render_to_string
+from django.core.mail import EmailMessage
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
+from django.utils.formats import date_format, time_format
 
 from competition.models import (
     Attendance,
@@ -36,14 +35,14 @@ from competition.models import (
     Tempo,
 )
 from competition.season import links
+from core import mail
 from core.jobs import enqueue_on_commit
 
-from .models import GAME_KINDS, MAX_ATTEMPTS, NoticeKind, NoticeState, PairingNotice
+from .models import GAME_KINDS, NoticeKind, NoticeState, PairingNotice
 
 log = logging.getLogger(__name__)
 
 DELIVER_TASK = "pairing.tasks.send_pairing_notices"
-CLAIM_SECONDS = 600
 
 
 def _signature(player_id: int, game: Game | None, bye_player: int | None) -> str:
@@ -173,119 +172,105 @@ def withdrawals(evening: Evening, leader_emails: list[str]) -> int:
     return len(rows)
 
 
-def _withdrawal_message(notice: PairingNotice, evening: Evening) -> tuple[str, str] | None:
+def _withdrawal_message(
+    notice: PairingNotice, evening: Evening, texts: dict[str, str],
+    still_off: set[int], players: dict[int, Player],
+) -> EmailMessage | None:
     """The opponent's or the leader's e-mail; None when the player is back (signed up
     again before it went)."""
     withdrawn_id = int(notice.signature.split(":")[1])
-    still_off = Registration.objects.filter(evening=evening, player_id=withdrawn_id).exclude(
-        status=Attendance.PRESENT
-    ).exists()
-    if not still_off:
+    if withdrawn_id not in still_off:
         return None
-    withdrawn = Player.objects.select_related("member").get(pk=withdrawn_id)
-    context = {"evening": evening, "player": notice.player, "withdrawn": withdrawn,
+    withdrawn = players[withdrawn_id]
+    context = {"evening": evening, "player": notice.player, "withdrawn": withdrawn, **texts,
                "to_leader": bool(notice.recipient), **_links(evening, withdrawn),
                "leader_url": links.absolute(reverse("pairing:evening", args=[evening.pk]))}
     if not notice.recipient:
         context["player_url"] = links.player_url(notice.player)
-    with translation.override(settings.LANGUAGE_CODE):
-        subject = render_to_string("pairing/withdrawal_email_subject.txt", context).strip()
-        body = render_to_string("pairing/withdrawal_email_body.txt", context)
-    return subject, body
+    subject, body = mail.render("pairing/withdrawal_email", context)
+    return mail.message(subject, body, [notice.recipient or notice.player.member.email])
 
 
-def _claim(notice_id: int, now: dt.datetime) -> bool:
-    stale = now - dt.timedelta(seconds=CLAIM_SECONDS)
-    return bool(
-        PairingNotice.objects.filter(pk=notice_id, state=NoticeState.PENDING)
-        .filter(Q(claimed_at__isnull=True) | Q(claimed_at__lt=stale))
-        .update(claimed_at=now)
-    )
-
-
-def _message(notice: PairingNotice, evening: Evening) -> tuple[str, str] | None:
+def _pairing_message(
+    notice: PairingNotice, evening: Evening, texts: dict[str, str],
+    games: dict[int, Game], bye: int | None,
+) -> EmailMessage | None:
     """Subject and body from the evening as it is now; None when the row is out of date
     (a later change queued a newer one)."""
-    if notice.kind == NoticeKind.WITHDRAWAL:
-        return _withdrawal_message(notice, evening)
     player = notice.player
-    game = (
-        Game.objects.filter(evening=evening)
-        .filter(Q(white=player) | Q(black=player))
-        .select_related("white__member", "black__member")
-        .first()
-    )
-    bye = Bye.objects.filter(evening=evening).values_list("player_id", flat=True).first()
+    game = games.get(player.pk)
     if not _same(notice.signature, _signature(player.pk, game, bye)):
         return None
-    context = {"evening": evening, "player": player, "game": game, "bye": game is None,
+    context = {"evening": evening, "player": player, "game": game, "bye": game is None, **texts,
                "approved": game is not None and game.tempo == Tempo.APPROVED,
-               **_links(evening, player)}
+               "player_url": links.player_url(player)}
     template = "tempo_email" if notice.kind == NoticeKind.TEMPO else "email"
-    with translation.override(settings.LANGUAGE_CODE):
-        subject = render_to_string(f"pairing/{template}_subject.txt", context).strip()
-        body = render_to_string(f"pairing/{template}_body.txt", context)
-    return subject, body
+    subject, body = mail.render(f"pairing/{template}", context)
+    return mail.message(subject, body, [notice.player.member.email])
 
 
 def _links(evening: Evening, player: Player) -> dict[str, str]:
     return {"evening_url": links.evening_url(evening), "player_url": links.player_url(player)}
 
 
+def _evening_texts(evening: Evening) -> dict[str, str]:
+    """The evening's date and time as the e-mails write them, formatted once per batch (in
+    the club's language) instead of once per message."""
+    with mail.club_language():
+        return {"day_long": date_format(evening.date, "l j F"),
+                "day_short": date_format(evening.date, "j F"),
+                "start_time": time_format(timezone.localtime(evening.starts_at), "H:i"),
+                "evening_url": links.evening_url(evening)}
+
+
+def _builder(evening: Evening):  # type: ignore[no-untyped-def]
+    """The messages of a batch of claimed rows, from the evening read once: its games, its
+    bye and who is still signed off, so a batch costs a few queries, not four a message."""
+    games: dict[int, Game] = {}
+    for g in evening.games.select_related("white__member", "black__member"):
+        games[g.white_id] = games[g.black_id] = g
+    bye = Bye.objects.filter(evening=evening).values_list("player_id", flat=True).first()
+    texts = _evening_texts(evening)
+    state: dict[str, object] = {}
+
+    def withdrawn() -> tuple[set[int], dict[int, Player]]:
+        if "off" not in state:
+            off = set(Registration.objects.filter(evening=evening).exclude(
+                status=Attendance.PRESENT).values_list("player_id", flat=True))
+            state["off"] = off
+            state["players"] = Player.objects.select_related("member").in_bulk(off)
+        return state["off"], state["players"]  # type: ignore[return-value]
+
+    def build(ids: list[int]) -> list[mail.Outgoing]:
+        out: list[mail.Outgoing] = []
+        rows = PairingNotice.objects.filter(pk__in=ids).select_related("player__member")
+        for notice in rows.order_by("id"):  # render() switches to the club's language
+            if notice.kind == NoticeKind.WITHDRAWAL:
+                out.append((notice, _withdrawal_message(notice, evening, texts, *withdrawn())))
+            else:
+                out.append((notice, _pairing_message(notice, evening, texts, games, bye)))
+        return out
+
+    return build
+
+
 def deliver(evening_id: int) -> int:
-    """Send the evening's e-mails still to be sent, one at a time, holding no lock.
-    Returns how many were sent. A message that cannot be sent is skipped and counted on
-    its row (``MESSAGE_ERRORS``); a failing mail server raises after marking what went
-    out."""
+    """Send the evening's e-mails still to be sent, in claimed batches over one connection
+    to the mail server, holding no lock (``core.mail.send_rows``). Returns how many were
+    sent. A message that cannot be sent is skipped and counted on its row
+    (``MESSAGE_ERRORS``) and after ``MAX_ATTEMPTS`` shown on the leader's to-do list; a
+    failing mail server raises after marking what went out."""
     evening = Evening.objects.select_related("season").filter(pk=evening_id).first()
     if evening is None or evening.status != EveningStatus.PUBLISHED:
         return 0
-    sent = 0
-    pending = (
-        PairingNotice.objects.filter(evening=evening, state=NoticeState.PENDING)
-        .select_related("player__member").order_by("id")
-    )
-    for notice in pending:
-        now = timezone.now()
-        if not _claim(notice.pk, now):
-            continue  # another worker has it
-        message = _message(notice, evening)
-        if message is None:
-            PairingNotice.objects.filter(pk=notice.pk).update(state=NoticeState.SUPERSEDED)
-            continue
-        try:
-            send_mail(message[0], message[1], None,
-                      [notice.recipient or notice.player.member.email])
-        except MESSAGE_ERRORS as exc:  # this e-mail only: the others still go
-            _failed(notice, exc)
-            continue
-        except Exception:  # the mail server: stop, the retry sends the rest
-            PairingNotice.objects.filter(pk=notice.pk).update(claimed_at=None)
-            raise
-        PairingNotice.objects.filter(pk=notice.pk).update(
-            state=NoticeState.SENT, sent_at=timezone.now()
-        )
-        sent += 1
-    return sent
+    pending = PairingNotice.objects.filter(evening=evening, state=NoticeState.PENDING)
+    return mail.send_rows(pending, _builder(evening), label="pairing e-mail")
 
 
-# Errors of one message, not of the mail server: a header the mail library refuses
-# (BadHeaderError is a ValueError: a line break in a name), text it cannot encode, every
-# recipient refused. Such a row is skipped, tried again by the next delivery (the task's
-# retry, the catch-up job every minute) and given up after MAX_ATTEMPTS.
-MESSAGE_ERRORS = (ValueError, smtplib.SMTPRecipientsRefused)
-
-
-def _failed(notice: PairingNotice, exc: Exception) -> None:
-    attempts = notice.attempts + 1
-    given_up = attempts >= MAX_ATTEMPTS
-    PairingNotice.objects.filter(pk=notice.pk).update(
-        attempts=attempts, claimed_at=None, last_error=f"{type(exc).__name__}: {exc}"[:200],
-        state=NoticeState.FAILED if given_up else NoticeState.PENDING,
-    )
-    log.warning("pairing e-mail %s (evening %s, player %s) failed, attempt %s of %s%s: %s",
-                notice.pk, notice.evening_id, notice.player_id, attempts, MAX_ATTEMPTS,
-                " (given up; on the leader's to-do list)" if given_up else "", type(exc).__name__)
+# Errors of one message, not of the mail server (core.mail): such a row is skipped, tried
+# again by the next delivery (the task's retry, the catch-up job every minute) and given
+# up after MAX_ATTEMPTS.
+MESSAGE_ERRORS = mail.MESSAGE_ERRORS
 
 
 def evenings_with_pending(now: dt.datetime | None = None) -> list[int]:

@@ -7,6 +7,7 @@ import datetime as dt
 from collections import defaultdict
 from typing import Any, Literal, cast
 
+from django.db.models import F
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -23,6 +24,7 @@ from competition.models import (
     EveningStatus,
     Game,
     Player,
+    Registration,
     Result,
     Tempo,
 )
@@ -35,6 +37,7 @@ from members.roles import LEADER
 
 from .engine import types as pt
 from .engine.keizer import bye_violation, pair_evening, place_newcomers, violations
+from .models import NoticeKind, NoticeState, PairingNotice
 
 FORFEITS = {Result.WHITE_FORFEIT_WIN, Result.BLACK_FORFEIT_WIN, Result.DOUBLE_FORFEIT}
 # What changes a player's status for an evening, for the "last change" line.
@@ -191,16 +194,40 @@ def due_evenings(now: dt.datetime | None = None) -> list[int]:
     )
 
 
-def published_not_begun(now: dt.datetime | None = None) -> list[int]:
-    """Published playing evenings still to come: their pairing e-mails may be resent."""
+def evening_is_due(evening_id: int, now: dt.datetime | None = None) -> bool:
+    """Whether the deadline job still has to pair this evening (``due_evenings``)."""
     now = now or timezone.now()
-    return list(
-        Evening.objects.filter(
-            kind=EveningKind.PLAYING, status=EveningStatus.PUBLISHED, starts_at__gt=now
-        ).values_list("pk", flat=True)
+    return Evening.objects.filter(
+        pk=evening_id, kind=EveningKind.PLAYING, deadline__lte=now, starts_at__gt=now,
+    ).exclude(status=EveningStatus.PUBLISHED).exists()
+
+
+def evenings_with_unnotified_withdrawals(now: dt.datetime | None = None) -> list[int]:
+    """Published evenings still to come where a seated player (a game without result, or
+    the bye) signed off himself and no withdrawal e-mail about him has been queued: the
+    only ones the withdrawal check must lock. Four queries, however many evenings."""
+    now = now or timezone.now()
+    evenings = Evening.objects.filter(
+        kind=EveningKind.PLAYING, status=EveningStatus.PUBLISHED, starts_at__gt=now)
+    off = set(
+        Registration.objects.filter(evening__in=evenings, changed_by_id=F("player__member_id"))
+        .exclude(status=Attendance.PRESENT).values_list("evening_id", "player_id")
     )
-
-
+    if not off:
+        return []
+    ids = {e for e, _p in off}
+    seated: set[tuple[int, int]] = set()
+    for e, w, b in Game.objects.filter(evening_id__in=ids).filter(result=Result.PENDING).values_list(
+            "evening_id", "white_id", "black_id"):
+        seated |= {(e, w), (e, b)}
+    seated |= set(Bye.objects.filter(evening_id__in=ids).values_list("evening_id", "player_id"))
+    told = {
+        (e, int(sig.split(":")[1]))
+        for e, sig in PairingNotice.objects.filter(
+            evening_id__in=ids, kind=NoticeKind.WITHDRAWAL,
+        ).exclude(state=NoticeState.SUPERSEDED).values_list("evening_id", "signature")
+    }
+    return sorted({e for e, p in (off & seated) - told})
 
 
 def leader_emails() -> list[str]:

@@ -1,43 +1,71 @@
-"""Celery entry points of the Keizer evening: thin, idempotent, each calling a service."""
+"""Celery entry points of the Keizer evening: thin, idempotent, each calling a service.
+
+The deadline job is a dispatcher: every minute it queues one ``pair_and_publish_evening``
+task per due evening (so two workers pair two clubs' evenings at once, and one evening's
+failure is that task's alone), and asks for withdrawal and pairing e-mails only where there
+is work. Every task takes an evening's id and reads nothing global, so a club can be
+added to its arguments later.
+"""
 
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from celery import shared_task
 
+from core.jobs import enqueue
+
 from . import notices, services
-from .selectors import due_evenings, published_not_begun
+from .selectors import due_evenings, evening_is_due, evenings_with_unnotified_withdrawals
 
 log = logging.getLogger(__name__)
+
+PAIR_TASK = "pairing.tasks.pair_and_publish_evening"
+WITHDRAWALS_TASK = "pairing.tasks.notify_withdrawals"
 
 
 @shared_task(name="pairing.tasks.close_due_evenings", acks_late=True)
 def close_due_evenings() -> list[int]:
-    """Beat entry, every minute (each evening has its own deadline). Safe to run twice at once:
-    each evening is paired under its row lock, and a published one is left alone."""
-    paired = []
-    for evening_id in due_evenings():
-        try:
-            if services.evening_pair_and_publish(
-                evening_id=evening_id, actor=None, system=True
-            ) is not None:
-                paired.append(evening_id)
-        except Exception:  # one evening's failure must not stop the others
-            log.exception("pairing evening %s failed", evening_id)
-    # A withdrawal whose task was lost (the broker was down) is noticed here.
-    for evening_id in published_not_begun():
-        try:
-            services.withdrawals_notify(evening_id=evening_id)
-        except Exception:
-            log.exception("withdrawal e-mails of evening %s failed", evening_id)
+    """Beat entry, every minute (each evening has its own deadline): queue one pairing task
+    per due evening and return their ids. Safe to run twice at once: a task queued twice
+    pairs once (the evening's row lock, and a published evening is left alone)."""
+    queued = [evening_id for evening_id in due_evenings()
+              if _queue_or_run(PAIR_TASK, pair_and_publish_evening, evening_id)]
+    # A withdrawal whose task was lost (the broker was down) is noticed here; only the
+    # evenings with a sign-off nobody has been told of are locked, by their own task.
+    for evening_id in evenings_with_unnotified_withdrawals():
+        _queue_or_run(WITHDRAWALS_TASK, notify_withdrawals, evening_id)
     # E-mails left in the outbox (the broker was down, retries ran out) go now.
     for evening_id in notices.evenings_with_pending():
-        try:
-            notices.deliver(evening_id)
-        except Exception:
-            log.exception("pairing e-mails of evening %s failed", evening_id)
-    return paired
+        _queue_or_run(notices.DELIVER_TASK, send_pairing_notices, evening_id)
+    return queued
+
+
+def _queue_or_run(name: str, task: Any, evening_id: int) -> bool:
+    """Queue the evening's task; when the broker refuses it, run it here (one failing
+    evening logged, the others still done)."""
+    if enqueue(name, evening_id):
+        return True
+    try:
+        return bool(task(evening_id))
+    except Exception:
+        log.exception("%s for evening %s failed", name, evening_id)
+        return False
+
+
+@shared_task(
+    name="pairing.tasks.pair_and_publish_evening",
+    acks_late=True, autoretry_for=(Exception,), retry_backoff=True, max_retries=3,
+)
+def pair_and_publish_evening(evening_id: int) -> bool:
+    """Close the sign-ups of one due evening, pair and publish it; False when there was
+    nothing to do (published already, by another run of this task or by the leader, or
+    begun: that is left to the leader)."""
+    if not evening_is_due(evening_id):
+        return False
+    return services.evening_pair_and_publish(
+        evening_id=evening_id, actor=None, system=True) is not None
 
 
 @shared_task(

@@ -22,7 +22,8 @@ def main() -> int:
     port = os.environ.get("PORT", "8000")
     os.environ.setdefault("DJANGO_DEBUG", "1")
     commands = {
-        "worker": [str(BIN / "celery"), "-A", "config", "worker", "--pool=solo", "-l", "info"],
+        "worker": [str(BIN / "celery"), "-A", "config", "worker", "--pool=solo", "-l", "info",
+                   "-Q", "celery,mail"],
         "beat": [
             str(BIN / "celery"), "-A", "config", "beat", "-l", "info",
             "-s", str(ROOT / "var" / "celerybeat-schedule"),

@@ -344,9 +344,6 @@ class ClubDutyRequest(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
-    # The decision e-mail: claimed by the task that sends it, marked once it has gone.
-    notice_claimed_at = models.DateTimeField(null=True, blank=True)
-    notice_sent_at = models.DateTimeField(null=True, blank=True)
     version = models.PositiveIntegerField(default=1)
 
     class Meta:

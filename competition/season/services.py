@@ -43,6 +43,7 @@ from competition.models import (
 )
 from competition.scoring.params import ParameterError, parse_parameters, preset
 from competition.scoring.presets import COMPETITION_PRESETS
+from competition.season import notices
 from competition.season.engine import calendar
 from competition.season.engine.calendar import evening_times, propose_calendar
 from competition.season.engine.signup import (
@@ -487,9 +488,6 @@ def registration_set(
 
 # --- Club duty: the player requests, the leader decides ----------------------------------
 
-CLUB_DUTY_NOTICE_TASK = "competition.tasks.send_club_duty_notice"
-
-
 @transaction.atomic
 def club_duty_request(
     *,
@@ -551,8 +549,6 @@ def club_duty_request(
     duty.requested_at = now
     duty.decided_by = None
     duty.decided_at = None
-    duty.notice_claimed_at = None
-    duty.notice_sent_at = None
     duty.save()
     audit.record(
         actor=actor,
@@ -624,7 +620,7 @@ def club_duty_decide(
         after={"state": duty.state, "status": status},
     )
     schedule_recalculation(evening.half_id)
-    enqueue_on_commit(CLUB_DUTY_NOTICE_TASK, duty.pk)
+    notices.club_duty_decision_queue(duty, status)
     return duty
 
 
@@ -644,11 +640,12 @@ def _club_duty_request_settle(
         duty.state = ClubDutyState.APPROVED
         duty.decided_by = person(actor)
         duty.decided_at = now
-        enqueue_on_commit(CLUB_DUTY_NOTICE_TASK, duty.pk)
     else:
         duty.state = ClubDutyState.WITHDRAWN
     duty.version += 1
     duty.save()
+    if duty.state == ClubDutyState.APPROVED:
+        notices.club_duty_decision_queue(duty, Attendance.CLUB_DUTY)
     return str(duty.state)
 
 

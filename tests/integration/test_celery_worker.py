@@ -20,7 +20,8 @@ from tests import factories as f
 def real_worker():
     app.conf.task_always_eager = False
     try:
-        with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=30):
+        with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=30,
+                          queues=["celery", "mail"]):
             yield
     finally:
         app.conf.task_always_eager = True

@@ -27,9 +27,12 @@ from competition.models import (
 from competition.prizes import selectors as prize_selectors
 from competition.season import notices, services
 from competition.season.standings import recalculate_season
-from competition.season.tasks import send_club_duty_notices_undelivered
+from core import mail as core_mail
+from core.models import Mail
+from core.tasks import send_mails_pending
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
+from tests.mailfakes import patch_send
 
 pytestmark = pytest.mark.django_db
 DAY = dt.timedelta(days=1)
@@ -297,9 +300,10 @@ def test_decision_schedules_a_recalculation_and_the_email_after_commit(
         services.club_duty_decide(actor=leader, request=duty, approve=approve)
         assert queued == []  # nothing before commit
     assert Season.objects.get(pk=s.pk).inputs_version > version
+    (outbox_row,) = Mail.objects.filter(key__startswith=f"club-duty:{duty.pk}:")
     assert sorted(queued) == [
         ("competition.tasks.recalculate_half", evening.half_id),
-        ("competition.tasks.send_club_duty_notice", duty.pk),
+        ("core.tasks.send_mails", [outbox_row.pk]),
     ]
 
 
@@ -351,8 +355,8 @@ def test_player_and_leader_are_emailed_the_decision_once(
     assert "refereeing" in message.body
     if not approve:
         assert "absent with notice" in message.body
-    assert notices.club_duty_decision_deliver(duty.pk) is False
-    assert send_club_duty_notices_undelivered() == []
+    assert core_mail.deliver() == 0  # a second run of the task sends nothing
+    assert notices.club_duty_decision_deliver(duty.pk) is False  # nor a task from before
     assert len(mail.outbox) == 1
 
 
@@ -363,24 +367,27 @@ def test_a_lost_email_task_is_caught_up_by_the_beat_job(club, monkeypatch):
     monkeypatch.setattr("core.jobs.enqueue", lambda *args: False)  # broker down
     services.club_duty_decide(actor=leader, request=duty, approve=True)
     assert mail.outbox == []
-    assert send_club_duty_notices_undelivered() == [duty.pk]
-    assert send_club_duty_notices_undelivered() == []
+    later = timezone.now() + dt.timedelta(minutes=1)
+    assert core_mail.pending_ids(later) != []
+    monkeypatch.setattr(timezone, "now", lambda: later)
+    assert send_mails_pending() == 1
+    assert send_mails_pending() == 0
     assert len(mail.outbox) == 1
 
 
 def test_a_failing_mail_server_leaves_the_email_for_the_retry(club, monkeypatch):
     s, fixed, _flex, leader = club
     (evening,) = evenings(s, 1)
-    duty = services.club_duty_decide(actor=leader, request=ask(fixed, evening), approve=True)
+    services.club_duty_decide(actor=leader, request=ask(fixed, evening), approve=True)
 
-    def broken(*args, **kwargs):
+    def broken(subject, body, sender, to):
         raise OSError("mail server down")
 
-    monkeypatch.setattr("django.core.mail.EmailMessage.send", broken)
+    patch_send(monkeypatch, broken)
     with pytest.raises(OSError):
-        notices.club_duty_decision_deliver(duty.pk)
+        core_mail.deliver()
     monkeypatch.undo()
-    assert notices.club_duty_decision_deliver(duty.pk) is True
+    assert core_mail.deliver() == 1 and core_mail.deliver() == 0
     assert len(mail.outbox) == 1
 
 

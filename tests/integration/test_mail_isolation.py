@@ -17,6 +17,7 @@ from pairing import notices
 from pairing.models import MAX_ATTEMPTS, NoticeState, PairingNotice
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
+from tests.mailfakes import patch_send
 
 pytestmark = pytest.mark.django_db
 
@@ -52,7 +53,7 @@ def test_a_bad_header_on_the_first_of_five_rows_sends_the_other_four_then_retrie
     assert len(rows) == 5
     first = rows[0]
     refusing = RefusingOne(first.player.member.email)
-    monkeypatch.setattr(notices, "send_mail", refusing)
+    patch_send(monkeypatch, refusing)
 
     assert notices.deliver(evening.pk) == 4
     assert sorted(to for m in mail.outbox for to in m.to) == sorted(r.player.member.email for r in rows[1:])

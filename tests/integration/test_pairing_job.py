@@ -254,7 +254,9 @@ def test_concurrent_deadline_jobs_pair_an_evening_once_and_email_each_player_onc
                 job()
 
     assert not [r for r in caplog.records if r.levelname == "ERROR"]  # nobody failed
-    assert sorted(map(str, outcomes)) == sorted(["[]", "[]", "[]", f"[{evening.pk}]"])
+    # Each job queues the evening's pairing task while it sees it due (on PostgreSQL up to
+    # four at once); the tasks pair it once.
+    assert all(o in ([], [evening.pk]) for o in outcomes) and [evening.pk] in outcomes
     assert Game.objects.filter(evening=evening).count() == 4
     assert AuditRecord.objects.filter(evening=evening, action="pairing.publish").count() == 1
     notices = Counter(PairingNotice.objects.filter(evening=evening).values_list("player_id", flat=True))
@@ -262,3 +264,69 @@ def test_concurrent_deadline_jobs_pair_an_evening_once_and_email_each_player_onc
     assert set(notices.values()) == {1}
     recipients = Counter(to for m in mail.outbox for to in m.to)
     assert len(recipients) == 8 and set(recipients.values()) == {1}
+
+
+# --- The deadline job is a dispatcher -------------------------------------------------------
+
+
+def test_the_dispatcher_queues_one_pairing_task_per_due_evening_and_none_for_the_others(
+    monkeypatch,
+):
+    """It pairs nothing itself: one task per due evening of every season (a later evening
+    gets none; published and begun ones neither: ``due_evenings``)."""
+    s1, s2 = f.season(players=4), f.season(players=4)
+    a, later = f.playing_evenings(s1)[:2]
+    b = f.playing_evenings(s2)[0]
+    queued: list[tuple] = []
+    monkeypatch.setattr("pairing.tasks.enqueue", lambda task, *args: queued.append((task, *args)) or True)
+    now = max(a.deadline, b.deadline) + MINUTE
+    with clock(now):
+        assert sorted(close_due_evenings()) == sorted([a.pk, b.pk])
+    pair = "pairing.tasks.pair_and_publish_evening"
+    assert sorted(queued) == sorted([(pair, a.pk), (pair, b.pk)])
+    assert later.pk not in [args[1] for args in queued]
+    assert not Game.objects.exists()  # the dispatcher itself paired nothing
+
+
+def test_the_pairing_task_run_twice_pairs_once_and_leaves_a_begun_evening_alone(
+    django_capture_on_commit_callbacks,
+):
+    from pairing.tasks import pair_and_publish_evening
+
+    s = f.season(players=6)
+    evening, begun = f.playing_evenings(s)[:2]
+    with clock(evening.deadline + MINUTE), django_capture_on_commit_callbacks(execute=True):
+        assert pair_and_publish_evening(evening.pk) is True
+        assert pair_and_publish_evening(evening.pk) is False
+    assert AuditRecord.objects.filter(evening=evening, action="pairing.publish").count() == 1
+    assert len(mail.outbox) == 6
+    with clock(begun.starts_at + MINUTE):
+        assert pair_and_publish_evening(begun.pk) is False
+    assert not begun.games.exists()
+
+
+def test_the_withdrawal_check_locks_only_the_evenings_with_a_sign_off_nobody_was_told_of(
+    django_capture_on_commit_callbacks, monkeypatch, django_assert_max_num_queries,
+):
+    from pairing.selectors import evenings_with_unnotified_withdrawals
+
+    s = f.season(players=4)
+    quiet, off = f.playing_evenings(s)[:2]
+    for e in (quiet, off):
+        evening_pair_and_publish(actor=None, system=True, evening_id=e.pk, now=e.deadline)
+    game = off.games.select_related("white").first()
+    now = quiet.deadline + MINUTE
+    assert evenings_with_unnotified_withdrawals(now) == []
+    services.registration_set(actor=game.white.member, player=game.white, evenings=[off],
+                              status="absent_with_notice", now=now)  # its task: queued, lost
+    with django_assert_max_num_queries(4):
+        assert evenings_with_unnotified_withdrawals(now) == [off.pk]
+    locked: list[int] = []
+    monkeypatch.setattr("pairing.tasks.enqueue",
+                        lambda task, *args: locked.append(args[0]) if "withdrawals" in task else True)
+    with clock(now):
+        close_due_evenings()
+    assert locked == [off.pk]  # the quiet evening is not locked
+    from pairing.notices import withdrawals
+    withdrawals(off, ["leider@example.org"])
+    assert evenings_with_unnotified_withdrawals(now) == []  # told: no more locking
