@@ -13,12 +13,22 @@ def main() -> None:
         from django.core.management import execute_from_command_line
         from django.db.utils import OperationalError
 
-        execute_from_command_line(sys.argv)
+        with _platform_work():
+            execute_from_command_line(sys.argv)
     except ImproperlyConfigured as exc:
         sys.exit(f"Configuration error: {' '.join(str(exc).split())}")
     except OperationalError as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else exc.__class__.__name__
         sys.exit(f"Database unavailable ({_where()}): {first}")
+
+
+def _platform_work():
+    """The command line is the operator's: every club's rows (members/rls.py); a command
+    for one club enters that club's context itself (``--club``). A served request or a
+    task sets its own club."""
+    from members.rls import all_clubs  # imports nothing of Django's: before the settings load
+
+    return all_clubs()
 
 
 def _where() -> str:

@@ -14,3 +14,10 @@ class MembersConfig(AppConfig):
         from .password_reset import verify_on_reset
 
         password_reset.connect(verify_on_reset, dispatch_uid="members.verify_on_reset")
+
+        # Row-level security follows the club of the work in hand (members/rls.py).
+        from django.db.backends.signals import connection_created
+
+        from .rls import install
+
+        connection_created.connect(install, dispatch_uid="members.rls")

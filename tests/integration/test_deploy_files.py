@@ -44,7 +44,8 @@ def test_services_come_in_the_agreed_order(compose):
 def test_migrate_runs_once_and_the_app_waits_for_it(compose):
     services = compose["services"]
     migrate = services["migrate"]
-    assert migrate["command"][-2:] == ["migrate", "--noinput"]
+    assert "manage.py migrate --noinput && python manage.py database_app_role ranglijst_app" in (
+        " ".join(migrate["command"]))
     assert migrate["restart"] == "no"
     assert migrate["depends_on"]["postgres"] == {"condition": "service_healthy"}
     for name in APP_SERVICES:
@@ -57,6 +58,16 @@ def test_migrate_runs_once_and_the_app_waits_for_it(compose):
             assert service["depends_on"][redis] == {"condition": "service_healthy"}, name
         # Only the one-shot service migrates: two processes migrating at once would race.
         assert "migrate" not in " ".join(service["command"]), name
+
+
+def test_the_app_connects_as_a_role_that_owns_no_table_and_only_migrate_as_the_owner(compose):
+    """Row-level security binds every role but the tables' owner (members/rls.py)."""
+    services = compose["services"]
+    for name in APP_SERVICES:
+        assert services[name]["environment"]["DATABASE_URL"].startswith(
+            "postgres://ranglijst_app:${APP_DB_PASSWORD"), name
+    assert services["migrate"]["environment"]["DATABASE_URL"].startswith(
+        "postgres://${POSTGRES_USER:-ranglijst}:${POSTGRES_PASSWORD")
 
 
 def test_web_and_worker_have_healthchecks_on_themselves(compose):

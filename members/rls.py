@@ -1,0 +1,83 @@
+"""PostgreSQL row-level security: the backstop behind the club scoping.
+
+The application's own filters (the club context, docs/architecture.md "Many clubs") keep
+one club's rows from another's pages; if a query ever forgets, PostgreSQL itself refuses
+to return the rows. Every club-owned table carries a ``club_id`` (Season, and the root
+rows that have a ``club`` of their own, natively; every other table a denormalised copy
+kept by a trigger from its parent row: migration ``competition.0029_row_level_security``)
+and a policy: a row is visible and writable only when ``club_id`` is the connection's
+``ranglijst.club_id``, or when ``ranglijst.all_clubs`` is ``on`` (the platform's own
+work: the operator's admin, the deadline dispatcher, the command line). A connection
+with neither sees no club rows at all.
+
+Policies bind the role the application connects as in production, which must not own
+the tables (``manage.py database_app_role``, docs/operations.md); the owner (migrations)
+and superusers are exempt, as PostgreSQL has it. The two settings follow the work in hand
+without any call site: an execute wrapper on every PostgreSQL connection compares what
+the connection has with ``current_club()`` / ``all_clubs()`` before each query and, only
+when they differ, sets them on the raw connection (not a Django query: no page's query
+count moves). A value set inside a transaction may be rolled back with it, so it is
+remembered only when set outside one."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any
+
+from members.context import current_club
+
+CLUB_SETTING = "ranglijst.club_id"
+ALL_SETTING = "ranglijst.all_clubs"
+
+_all_clubs: ContextVar[bool] = ContextVar("ranglijst_all_clubs", default=False)
+NOTHING = ("", "")
+
+
+@contextmanager
+def all_clubs() -> Iterator[None]:
+    """Platform-wide work: every club's rows (a club context inside it still narrows)."""
+    token = _all_clubs.set(True)
+    try:
+        yield
+    finally:
+        _all_clubs.reset(token)
+
+
+def wanted() -> tuple[str, str]:
+    """(club id, all clubs) as the connection should have them for the work in hand."""
+    club = current_club()
+    if club is not None:
+        return (str(club.pk), "")
+    return ("", "on") if _all_clubs.get() else NOTHING
+
+
+def _guard(execute: Any, sql: str, params: Any, many: bool, context: dict[str, Any]) -> Any:
+    connection = context["connection"]
+    want = wanted()
+    raw = connection.connection
+    if getattr(connection, "ranglijst_rls", NOTHING) != want and not _failed(raw):
+        raw.execute(
+            "SELECT set_config(%s, %s, false), set_config(%s, %s, false)",
+            [CLUB_SETTING, want[0], ALL_SETTING, want[1]],
+        )
+        # Inside a transaction the value may yet be rolled back: set it again next time.
+        connection.ranglijst_rls = None if connection.in_atomic_block else want
+    return execute(sql, params, many, context)
+
+
+def _failed(raw: Any) -> bool:
+    """A transaction that has failed takes only its ROLLBACK (TO SAVEPOINT)."""
+    from psycopg.pq import TransactionStatus
+
+    return bool(raw.info.transaction_status == TransactionStatus.INERROR)
+
+
+def install(sender: Any, connection: Any, **kwargs: Any) -> None:
+    """``connection_created``: a new PostgreSQL connection starts with neither setting."""
+    if connection.vendor != "postgresql":
+        return
+    connection.ranglijst_rls = NOTHING
+    if _guard not in connection.execute_wrappers:
+        connection.execute_wrappers.append(_guard)

@@ -1,0 +1,142 @@
+"""PostgreSQL row-level security, the backstop behind the club scoping (members/rls.py,
+migration competition 0029): as a role that does not own the tables, a connection sees
+and writes only the rows of the club of the work in hand; with no club, none; the
+platform's own work sees all. Superusers (the test's own connection) are exempt, so each
+test switches to such a role with ``SET ROLE`` inside its transaction."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+from django.apps import apps
+from django.db import DatabaseError, connection, transaction
+
+from competition.models import Evening, Game, Player, Registration, Season, Standing
+from members.context import club_context
+from members.models import Club
+from members.rls import all_clubs
+from tests import factories as f
+
+pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
+ROLE = "ranglijst_rls_probe"
+rls_migration = importlib.import_module("competition.migrations.0029_row_level_security")
+
+
+@pytest.fixture
+def two_clubs():
+    """Club A and a decoy club B with the same season name, dates and player names."""
+    a = Club.objects.create(name="Club A", slug="club-a")
+    b = Club.objects.create(name="Club B", slug="club-b")
+    seasons = {}
+    for club in (a, b):
+        season = f.season(players=6, club=club)
+        evening = f.playing_evenings(season)[0]
+        from pairing.services import evening_pair_and_publish
+
+        evening_pair_and_publish(evening_id=evening.pk, actor=None, system=True, now=evening.deadline)
+        seasons[club.slug] = season
+    return a, b, seasons
+
+
+@pytest.fixture
+def as_app_role():
+    """The connection as a role that owns nothing (as production's application role)."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"DROP ROLE IF EXISTS {ROLE}")
+        cursor.execute(f"CREATE ROLE {ROLE} NOLOGIN NOSUPERUSER NOBYPASSRLS")
+        cursor.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {ROLE}")
+        cursor.execute(f"GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO {ROLE}")
+        cursor.execute(f"SET ROLE {ROLE}")
+    yield
+    with connection.cursor() as cursor:
+        cursor.execute("RESET ROLE")
+
+
+def _counts():
+    return {model.__name__: model.objects.count() for model in (Season, Evening, Player, Game, Registration, Standing)}
+
+
+def test_a_club_sees_only_its_own_rows_in_every_table(two_clubs, as_app_role):
+    a, b, seasons = two_clubs
+    with all_clubs():
+        everything = _counts()
+    assert everything["Season"] == 2 and everything["Game"] > 0
+    with club_context(a):
+        mine = _counts()
+        assert set(Season.objects.values_list("club_id", flat=True)) == {a.pk}
+        assert not Evening.objects.filter(season=seasons["club-b"]).exists()
+    with club_context(b):
+        theirs = _counts()
+    assert {k: mine[k] + theirs[k] for k in mine} == everything
+    assert all(mine[k] > 0 for k in ("Season", "Evening", "Player", "Game"))
+    # Straight SQL is no way round it either.
+    with club_context(a), connection.cursor() as cursor:
+        for table in [*rls_migration.PARENTS, "competition_season"]:
+            cursor.execute(f'SELECT count(*) FROM "{table}" WHERE club_id IS DISTINCT FROM %s', [a.pk])
+            assert cursor.fetchone()[0] == 0, table
+
+
+def test_with_no_club_the_connection_sees_no_club_rows(two_clubs, as_app_role):
+    assert _counts() == dict.fromkeys(_counts(), 0)
+
+
+def test_a_club_cannot_write_a_row_into_another_clubs_season(two_clubs, as_app_role):
+    a, b, seasons = two_clubs
+    with all_clubs():
+        player_b = Player.objects.filter(season=seasons["club-b"]).first()
+        evening_b = Evening.objects.filter(season=seasons["club-b"], kind="playing").last()
+    with club_context(a), pytest.raises(DatabaseError, match="row-level security"), transaction.atomic():
+        Registration.objects.create(evening=evening_b, player=player_b, status="present")
+    with all_clubs():
+        assert not Registration.objects.filter(evening=evening_b, player=player_b).exists()
+
+
+def test_the_denormalised_club_follows_the_parent_row(two_clubs):
+    a, b, seasons = two_clubs
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT DISTINCT s.club_id FROM competition_standing s JOIN competition_standingssnapshot n "
+            "ON n.id = s.snapshot_id JOIN competition_half h ON h.id = n.half_id "
+            "JOIN competition_season se ON se.id = h.season_id WHERE s.club_id <> se.club_id"
+        )
+        assert cursor.fetchall() == []
+        cursor.execute("SELECT count(*) FROM competition_game WHERE club_id IS NULL")
+        assert cursor.fetchone()[0] == 0
+
+
+def test_every_club_owned_table_has_its_policy():
+    """A new model in competition or pairing must say how its rows find their club."""
+    tables = {m._meta.db_table for app in ("competition", "pairing")
+              for m in apps.get_app_config(app).get_models()}
+    covered = set(rls_migration.PARENTS) | set(rls_migration.NATIVE)
+    assert tables <= covered, sorted(tables - covered)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT tablename FROM pg_policies WHERE policyname = 'club_rows'")
+        with_policy = {row[0] for row in cursor.fetchall()}
+    with_club_column = {t for t in covered if rls_migration._has_club_column(connection.cursor(), t)}
+    assert with_club_column <= with_policy and set(rls_migration.PARENTS) <= with_policy
+
+
+def test_the_app_role_command_makes_a_role_bound_by_the_policies(monkeypatch):
+    from io import StringIO
+
+    from django.core.management import CommandError, call_command
+
+    monkeypatch.setenv("APP_DB_PASSWORD", "letters0and0digits")
+    out = StringIO()
+    call_command("database_app_role", "ranglijst_probe_app", stdout=out)
+    call_command("database_app_role", "ranglijst_probe_app", stdout=out)  # again: no harm
+    assert "created" in out.getvalue() and "updated" in out.getvalue()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT rolsuper, rolbypassrls, rolcanlogin FROM pg_roles WHERE rolname = %s",
+                       ["ranglijst_probe_app"])
+        assert cursor.fetchone() == (False, False, True)
+        cursor.execute("SELECT has_table_privilege('ranglijst_probe_app', 'competition_game', 'INSERT'), "
+                       "has_table_privilege('ranglijst_probe_app', 'competition_game', 'TRUNCATE')")
+        assert cursor.fetchone() == (True, False)
+    with pytest.raises(CommandError, match="lower-case"):
+        call_command("database_app_role", "Bad-Name", stdout=StringIO())
+    monkeypatch.delenv("APP_DB_PASSWORD")
+    with pytest.raises(CommandError, match="APP_DB_PASSWORD"):
+        call_command("database_app_role", "ranglijst_probe_app", stdout=StringIO())
