@@ -1,0 +1,477 @@
+"""Many clubs on one installation: the Thursday burst and a results night, on PostgreSQL
+and Redis with two Celery worker processes.
+
+Builds a throwaway database (``ranglijst_federation_<pid>``, created by this run and only
+then dropped) with N clubs (``BENCH_CLUBS``, default 40) of 20 to 120 players, each with
+a generated season (``competition.scoring.generate.random_season``, imported as the
+command line does) of which the first half has been played and whose next evening's
+sign-up deadline has just passed; every member has an e-mail address and wants the
+pairing by e-mail. A local SMTP sink (a process of its own on 127.0.0.1) takes the mail.
+
+1. The Thursday burst: the beat's deadline job runs once; two worker processes (``solo``
+   pool, both queues) pair, publish and e-mail every club's evening. Printed: the time to
+   the last published evening and to the last e-mail, worker CPU per club (pairing and
+   publishing, and with its e-mails) and per e-mail, SQL queries per club. Each task's CPU
+   (``time.process_time``) and queries are counted in the worker itself, by signals this
+   run's settings module adds.
+2. A results night: results entered at ``BENCH_RATE`` (default 10) a second across the
+   clubs for ``BENCH_SECONDS`` (20), each through the result service in its club's
+   context; printed: p50/p95/max freshness (from the save's commit to standings stored
+   that include it), and, after the queue drains, the number of clubs whose stored
+   standings differ from a fresh computation (must be 0).
+
+Goals (issue 20, this 2-core machine): per-club deadline CPU at most a third of the
+single-club figure of before (60 players: 0,60 s, so at most 0,2 s), e-mail at most 2 ms of
+CPU a message, 40 clubs' burst fully e-mailed within 30 s. docs/operations.md turns the
+figures into what 400 clubs need.
+
+Run: .venv/bin/python bench/bench_federation.py   (also part of ``make bench``)
+Environment: BENCH_CLUBS (40), BENCH_RATE (10), BENCH_SECONDS (20), BENCH_REDIS_URL
+(redis://127.0.0.1:6379/12; must be empty, emptied at the end), LOADTEST_POSTGRES_URL
+(the server, default postgres://postgres@127.0.0.1:5432/postgres). Without PostgreSQL or
+Redis it says so and exits 0. Nothing leaves 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import multiprocessing
+import os
+import random
+import shutil
+import socket
+import socketserver
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import defaultdict
+from contextlib import suppress
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "scripts"), str(ROOT / "bench")]
+
+from loadtest import (  # noqa: E402
+    ADMIN_URL,
+    Refused,
+    claim_redis,
+    create_database,
+    drop_database,
+    environment,
+    flush_redis,
+    stop_server,
+)
+
+CLUBS = int(os.environ.get("BENCH_CLUBS", "40"))
+RATE = float(os.environ.get("BENCH_RATE", "10"))
+SECONDS = float(os.environ.get("BENCH_SECONDS", "20"))
+REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/12")
+WORKERS = 2
+PYTHON = sys.executable
+
+# The worker side: each task's CPU and queries, appended to a file per process.
+SETTINGS = '''from config.settings import *  # noqa
+import os as _os, time as _time
+from celery.signals import task_prerun as _prerun, task_postrun as _postrun
+from django.db.backends.signals import connection_created as _created
+
+_LOG = {log!r}
+_state = {{"queries": 0, "cpu": 0.0}}
+
+
+def _count(execute, sql, params, many, context):
+    _state["queries"] += 1
+    return execute(sql, params, many, context)
+
+
+def _install(sender, connection, **kwargs):
+    if _count not in connection.execute_wrappers:
+        connection.execute_wrappers.append(_count)
+
+
+def _begin(task=None, **kwargs):
+    _state["queries"], _state["cpu"] = 0, _time.process_time()
+
+
+def _end(task=None, args=None, **kwargs):
+    cpu = _time.process_time() - _state["cpu"]
+    first = args[0] if args and isinstance(args[0], int) else -1
+    with open(f"{{_LOG}}.{{_os.getpid()}}", "a") as out:
+        out.write(f"{{task.name}} {{cpu:.6f}} {{_state['queries']}} {{first}}\\n")
+
+
+_created.connect(_install, weak=False)
+_prerun.connect(_begin, weak=False)
+_postrun.connect(_end, weak=False)
+'''
+
+
+# --- The SMTP sink ------------------------------------------------------------------------
+
+
+class _Sink(socketserver.StreamRequestHandler):
+    """Just enough SMTP for smtplib: every message is accepted, counted and timed."""
+
+    def reply(self, line: str) -> None:
+        self.wfile.write(line.encode() + b"\r\n")
+
+    def handle(self) -> None:
+        server = self.server
+        server.connections.value += 1  # type: ignore[attr-defined]
+        self.reply("220 sink ESMTP")
+        while True:
+            line = self.rfile.readline()
+            if not line:
+                return
+            verb = line[:4].upper()
+            if verb == b"EHLO":
+                self.wfile.write(b"250-sink\r\n250 8BITMIME\r\n")
+            elif verb == b"DATA":
+                self.reply("354 go on")
+                while self.rfile.readline() not in (b".\r\n", b""):
+                    pass
+                with server.messages.get_lock():  # type: ignore[attr-defined]
+                    server.messages.value += 1  # type: ignore[attr-defined]
+                    server.last.value = time.time()  # type: ignore[attr-defined]
+                self.reply("250 ok")
+            elif verb == b"QUIT":
+                self.reply("221 bye")
+                return
+            else:
+                self.reply("250 ok")
+
+
+def _serve_sink(port, messages, connections, last) -> None:
+    socketserver.ThreadingTCPServer.allow_reuse_address = True
+    with socketserver.ThreadingTCPServer(("127.0.0.1", port), _Sink) as server:
+        server.messages, server.connections, server.last = messages, connections, last  # type: ignore[attr-defined]
+        server.serve_forever()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+# --- The clubs -----------------------------------------------------------------------------
+
+
+def due_date(now: dt.datetime) -> dt.date:
+    """An evening whose sign-up deadline (the day before, 18:00) has passed and whose
+    start (20:00) has not."""
+    return now.date() if now.time() < dt.time(19, 30) else now.date() + dt.timedelta(days=1)
+
+
+def build_clubs(n: int) -> list[dict]:
+    """N clubs of 20 to 120 players; a quarter of them ladder clubs, the rest Keizer."""
+    from django.utils import timezone
+
+    from competition.models import Evening, EveningStatus, Season
+    from competition.scoring.generate import random_season
+    from competition.season.seasonio import season_import
+    from members.context import club_context
+    from members.models import Club, Membership
+
+    day = due_date(timezone.localtime())
+    clubs = []
+    for i in range(n):
+        players = 20 + (100 * i) // max(n - 1, 1)
+        system = "ladder" if i % 4 == 3 else "pion"
+        data = random_season(seed=1000 + i, players=players, evenings=20, system=system)
+        played = 10
+        evenings = list(data.evenings[: played + 1])
+        shift = day - evenings[played].date
+        evenings = [dataclasses.replace(e, date=e.date + shift) for e in evenings]
+        evenings[played] = dataclasses.replace(
+            evenings[played], games=(), byes=(), absent_with_notice=(), club_duty=(),
+        )
+        data = dataclasses.replace(data, evenings=tuple(evenings))
+        club = Club.objects.create(name=f"Schaakclub {i + 1:03d}", slug=f"club-{i + 1:03d}")
+        with club_context(club):
+            season = season_import(data=data, name="2026-2027", actor=None, system=True)
+            Membership.objects.bulk_create(
+                [Membership(user_id=m, club=club, role="player")
+                 for m in season.players.values_list("member_id", flat=True)],
+                ignore_conflicts=True,
+            )
+            due = Evening.objects.get(season=season, date=day)
+            assert due.status == EveningStatus.OPEN and due.deadline <= timezone.now(), due
+        clubs.append({"club": club.pk, "season": season.pk, "players": players, "system": system,
+                      "evening": due.pk})
+    assert Season.objects.count() == n
+    return clubs
+
+
+# --- Measuring ------------------------------------------------------------------------------
+
+
+def task_log(folder: Path) -> list[tuple[str, float, int, int]]:
+    """(task, CPU seconds, queries, its evening id or -1) for every task the workers ran."""
+    rows = []
+    for path in folder.glob("tasks.log.*"):
+        for line in path.read_text().splitlines():
+            name, cpu, queries, evening = line.split()
+            rows.append((name, float(cpu), int(queries), int(evening)))
+    return rows
+
+
+def wait_for(check, seconds: float, step: float = 0.05) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(step)
+    return False
+
+
+def burst(clubs: list[dict], folder: Path, sink) -> dict:
+    """The deadline job once; every evening published and every e-mail in the sink."""
+    from django.db import close_old_connections
+
+    from competition.models import Evening, EveningStatus
+    from pairing.tasks import close_due_evenings
+
+    evenings = [c["evening"] for c in clubs]
+    begun = time.time()
+    queued = close_due_evenings()
+    assert sorted(queued) == sorted(evenings), (len(queued), len(evenings))
+
+    def published() -> bool:
+        close_old_connections()
+        return not Evening.objects.filter(pk__in=evenings).exclude(
+            status=EveningStatus.PUBLISHED).exists()
+
+    assert wait_for(published, 600), "not every evening was published within 10 minutes"
+    published_at = max(Evening.objects.filter(pk__in=evenings).values_list("published_at", flat=True))
+    expected = _expected_mails(evenings)
+    mailed = wait_for(lambda: sink["messages"].value >= expected, 600)
+    return {
+        "published": published_at.timestamp() - begun,
+        "mailed": (sink["last"].value - begun) if mailed else float("nan"),
+        "messages": sink["messages"].value, "expected": expected,
+        "connections": sink["connections"].value,
+    }
+
+
+def _expected_mails(evening_ids: list[int]) -> int:
+    """Every paired player with an address gets his pairing (members want it by default)."""
+    from competition.models import Bye, Game
+
+    games = Game.objects.filter(evening_id__in=evening_ids).count()
+    byes = Bye.objects.filter(evening_id__in=evening_ids).count()
+    return 2 * games + byes
+
+
+def results_night(clubs: list[dict], rate: float, seconds: float) -> dict:
+    """Results at ``rate`` a second across the clubs; freshness from commit to stored."""
+    from django.db import close_old_connections
+
+    from competition.models import Game, Result, StandingsState
+    from competition.season import services
+    from members.context import club_context
+    from members.models import Club, Membership, User
+
+    rng = random.Random(7)
+    arbiters = {}
+    for c in clubs:
+        club = Club.objects.get(pk=c["club"])
+        user = User.objects.create_user(email=f"arbiter@{club.slug}.bench", name="Arbiter", password=None)
+        Membership.objects.create(user=user, club=club, role="arbiter")
+        arbiters[c["club"]] = (club, user)
+    games = {c["season"]: list(Game.objects.filter(evening_id=c["evening"]).values_list("pk", flat=True))
+             for c in clubs}
+    season_club = {c["season"]: c["club"] for c in clubs}
+    waiting: dict[int, list[tuple[int, float]]] = defaultdict(list)  # season -> (version, saved at)
+    freshness: list[float] = []
+    lock = threading.Lock()
+    stop = threading.Event()
+
+    def watch() -> None:
+        while not stop.is_set() or any(waiting.values()):
+            close_old_connections()
+            states = dict(StandingsState.objects.values_list("season_id", "inputs_version"))
+            now = time.time()
+            with lock:
+                for season, pending in waiting.items():
+                    done = [p for p in pending if states.get(season, -1) >= p[0]]
+                    freshness.extend(now - at for _, at in done)
+                    pending[:] = [p for p in pending if p not in done]
+            if stop.is_set() and time.time() > stop_at + 300:
+                return
+            time.sleep(0.02)
+
+    stop_at = time.time() + seconds
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    saved = 0
+    outcomes = [Result.WHITE_WINS, Result.DRAW, Result.BLACK_WINS]
+    next_at = time.monotonic()
+    while time.time() < stop_at:
+        season = rng.choice([s for s in games if games[s]])
+        club, arbiter = arbiters[season_club[season]]
+        with club_context(club):
+            game = Game.objects.get(pk=rng.choice(games[season]))
+            result = rng.choice([r for r in outcomes if r != game.result])
+            services.result_set(actor=arbiter, game=game, result=result)
+            version = type(game.evening.season).objects.values_list(
+                "inputs_version", flat=True).get(pk=season)
+        with lock:
+            waiting[season].append((version, time.time()))
+        saved += 1
+        next_at += 1 / rate
+        time.sleep(max(0.0, next_at - time.monotonic()))
+    stop.set()
+    watcher.join(timeout=320)
+    return {"saved": saved, "freshness": freshness}
+
+
+def differing(clubs: list[dict]) -> int:
+    from competition.season.standings import standings_current
+
+    return sum(not standings_current(c["season"]) for c in clubs)
+
+
+def cpu_figures(rows, clubs: list[dict], messages: int) -> dict:
+    pair = [r for r in rows if r[0] == "pairing.tasks.pair_and_publish_evening"]
+    mail = [r for r in rows if r[0] in ("pairing.tasks.send_pairing_notices", "core.tasks.send_mails")]
+    other = [r for r in rows if r not in pair and r not in mail]
+    n = len(clubs)
+    return {
+        "pair_cpu": sum(r[1] for r in pair) / n,
+        "mail_cpu": sum(r[1] for r in mail) / max(messages, 1),
+        "club_cpu": (sum(r[1] for r in pair) + sum(r[1] for r in mail)) / n,
+        "other_cpu": sum(r[1] for r in other),
+        "queries": (sum(r[2] for r in pair) + sum(r[2] for r in mail)) / n,
+        "tasks": len(rows),
+    }
+
+
+PAIR_AND_MAIL = ("pairing.tasks.pair_and_publish_evening", "pairing.tasks.send_pairing_notices")
+
+
+def per_size(rows, clubs: list[dict]) -> list[str]:
+    """Pairing, publishing and e-mailing CPU of the clubs nearest 20, 60 and 120 players
+    (the single-club figures of before: 0,24, 0,60 and 1,12 s)."""
+    cpu: dict[int, float] = defaultdict(float)
+    for name, seconds, _queries, evening in rows:
+        if name in PAIR_AND_MAIL:
+            cpu[evening] += seconds
+    lines = []
+    for size, before in ((20, 0.24), (60, 0.60), (120, 1.12)):
+        club = min(clubs, key=lambda c: (abs(c["players"] - size), c["system"] != "pion"))
+        lines.append(f"{club['players']}-player {club['system']} club: {cpu[club['evening']] * 1000:.0f} ms "
+                     f"of worker CPU for its deadline (before: {before * 1000:.0f} ms for {size})")
+    return lines
+
+
+def main() -> int:
+    try:
+        claim_redis(REDIS_URL)
+        database = f"ranglijst_federation_{os.getpid()}"
+        create_database(database)
+    except Refused as exc:
+        print(f"REFUSED: {exc}")
+        return 2
+    except Exception as exc:
+        print(f"SKIPPED: PostgreSQL ({ADMIN_URL}) or Redis ({REDIS_URL}) is not usable: "
+              f"{exc.__class__.__name__}: {str(exc).strip()}")
+        return 0
+    folder = Path(tempfile.mkdtemp(prefix="ranglijst-federation-"))
+    (folder / "loadtest_settings.py").write_text(SETTINGS.format(log=str(folder / "tasks.log")))
+    smtp_port = _free_port()
+    env = environment(folder, database, REDIS_URL)
+    env.pop("EMAIL_BACKEND", None)
+    env.update(EMAIL_URL=f"smtp://127.0.0.1:{smtp_port}", DEFAULT_FROM_EMAIL="bench@127.0.0.1")
+    os.environ.update(env)
+    os.environ.pop("EMAIL_BACKEND", None)
+    sys.path.insert(0, str(folder))
+    messages = multiprocessing.Value("i", 0)
+    connections = multiprocessing.Value("i", 0)
+    last = multiprocessing.Value("d", 0.0)
+    sink_process = multiprocessing.Process(
+        target=_serve_sink, args=(smtp_port, messages, connections, last), daemon=True)
+    sink_process.start()
+    processes: list[subprocess.Popen] = []
+    try:
+        import django
+        from django.core.management import call_command
+
+        django.setup()
+        from django.db import connections as dbs
+        from members.rls import all_clubs
+
+        started = time.perf_counter()
+        call_command("migrate", "--noinput", verbosity=0)
+        with all_clubs():
+            clubs = build_clubs(CLUBS)
+        dbs.close_all()
+        sizes = [c["players"] for c in clubs]
+        print(f"{len(clubs)} clubs of {min(sizes)}-{max(sizes)} players ({sum(sizes)} in all), "
+              f"half a season each, set up in {time.perf_counter() - started:.0f} s")
+        logs = open(folder / "processes.log", "w")  # noqa: SIM115
+        for n in range(1, WORKERS + 1):
+            processes.append(subprocess.Popen(
+                [str(Path(PYTHON).with_name("celery")), "-A", "config", "worker", "--pool=solo",
+                 "-Q", "celery,mail", "--loglevel=WARNING", "--without-gossip", "--without-mingle",
+                 "-n", f"federation{n}-{os.getpid()}@127.0.0.1"],
+                env=env, cwd=ROOT, stdout=logs, stderr=logs))
+        time.sleep(8)  # the workers connect to the broker
+        load_before = " ".join(f"{x:.2f}" for x in os.getloadavg())
+        with all_clubs():
+            figures = burst(clubs, folder, {"messages": messages, "connections": connections,
+                                            "last": last})
+        time.sleep(1)
+        rows = task_log(folder)
+        cpu = cpu_figures(rows, clubs, figures["messages"])
+        print("\nThe Thursday burst")
+        print(f"  last evening published after {figures['published']:.1f} s; last e-mail after "
+              f"{figures['mailed']:.1f} s ({figures['messages']} of {figures['expected']} e-mails, "
+              f"{figures['connections']} SMTP connections)")
+        print(f"  worker CPU per club: {cpu['pair_cpu'] * 1000:.0f} ms pairing and publishing, "
+              f"{cpu['club_cpu'] * 1000:.0f} ms with its e-mails; {cpu['mail_cpu'] * 1000:.2f} ms "
+              f"per e-mail; {cpu['queries']:.0f} SQL queries per club ({cpu['tasks']} tasks)")
+        for line in per_size(rows, clubs):
+            print(f"  {line}")
+        print(f"  load average before: {load_before}")
+
+        for path in folder.glob("tasks.log.*"):
+            path.unlink()
+        with all_clubs():
+            night = results_night(clubs, RATE, SECONDS)
+        fresh = night["freshness"]
+        print(f"\nA results night: {night['saved']} results in {SECONDS:.0f} s across "
+              f"{len(clubs)} clubs ({RATE:g} a second)")
+        if fresh:
+            ordered = sorted(fresh)
+            print(f"  freshness (save to standings stored): p50 {statistics.median(ordered) * 1000:.0f} ms, "
+                  f"p95 {ordered[int(0.95 * (len(ordered) - 1))] * 1000:.0f} ms, "
+                  f"max {ordered[-1] * 1000:.0f} ms ({len(fresh)} of {night['saved']} seen stored)")
+        from loadtest import queue_drained
+
+        with all_clubs():
+            drained = queue_drained(REDIS_URL, seconds=300)
+            wrong = differing(clubs)
+        print(f"  queue drained: {'yes' if drained else 'NO'}; clubs whose stored standings "
+              f"differ from a fresh computation: {wrong}")
+        print(f"  load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        return 1 if wrong or not drained or figures["messages"] < figures["expected"] else 0
+    finally:
+        for process in processes:
+            stop_server(process)
+        sink_process.terminate()
+        from django.db import connections as dbs
+
+        dbs.close_all()
+        drop_database(database)
+        with suppress(Exception):
+            flush_redis(REDIS_URL)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
