@@ -403,11 +403,11 @@ def main() -> int:
 
         django.setup()
         from django.db import connections as dbs
-        from members.rls import all_clubs
+        from members.context import platform_context
 
         started = time.perf_counter()
         call_command("migrate", "--noinput", verbosity=0)
-        with all_clubs():
+        with platform_context():
             clubs = build_clubs(CLUBS)
         dbs.close_all()
         sizes = [c["players"] for c in clubs]
@@ -422,7 +422,7 @@ def main() -> int:
                 env=env, cwd=ROOT, stdout=logs, stderr=logs))
         time.sleep(8)  # the workers connect to the broker
         load_before = " ".join(f"{x:.2f}" for x in os.getloadavg())
-        with all_clubs():
+        with platform_context():
             figures = burst(clubs, folder, {"messages": messages, "connections": connections,
                                             "last": last})
         time.sleep(1)
@@ -441,7 +441,7 @@ def main() -> int:
 
         for path in folder.glob("tasks.log.*"):
             path.unlink()
-        with all_clubs():
+        with platform_context():
             night = results_night(clubs, RATE, SECONDS)
         fresh = night["freshness"]
         print(f"\nA results night: {night['saved']} results in {SECONDS:.0f} s across "
@@ -453,7 +453,7 @@ def main() -> int:
                   f"max {ordered[-1] * 1000:.0f} ms ({len(fresh)} of {night['saved']} seen stored)")
         from loadtest import queue_drained
 
-        with all_clubs():
+        with platform_context():
             drained = queue_drained(REDIS_URL, seconds=300)
             wrong = differing(clubs)
         print(f"  queue drained: {'yes' if drained else 'NO'}; clubs whose stored standings "
