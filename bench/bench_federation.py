@@ -171,7 +171,14 @@ def build_clubs(n: int) -> list[dict]:
     """N clubs of 20 to 120 players; a quarter of them ladder clubs, the rest Keizer."""
     from django.utils import timezone
 
-    from competition.models import Evening, EveningStatus, Season
+    from competition.models import (
+        Attendance,
+        Evening,
+        EveningStatus,
+        PlayerKind,
+        Registration,
+        Season,
+    )
     from competition.scoring.generate import random_season
     from competition.season.seasonio import season_import
     from members.context import club_context
@@ -201,6 +208,13 @@ def build_clubs(n: int) -> list[dict]:
             )
             due = Evening.objects.get(season=season, date=day)
             assert due.status == EveningStatus.OPEN and due.deadline <= timezone.now(), due
+            # The file names nobody on the evening to come, which the import reads as fixed
+            # players absent: they come, as most do, and half the flexible ones sign up.
+            Registration.objects.filter(evening=due).delete()
+            flexible = list(season.players.filter(kind=PlayerKind.FLEXIBLE).values_list("pk", flat=True))
+            Registration.objects.bulk_create(
+                Registration(evening=due, player_id=pk, status=Attendance.PRESENT)
+                for pk in flexible[::2])
         clubs.append({"club": club.pk, "season": season.pk, "players": players, "system": system,
                       "evening": due.pk})
     assert Season.objects.count() == n
@@ -273,15 +287,17 @@ def results_night(clubs: list[dict], rate: float, seconds: float) -> dict:
 
     from competition.models import Game, Result, StandingsState
     from competition.season import services
-    from members.context import club_context
+    from members.context import club_context, platform_context
     from members.models import Club, Membership, User
 
     rng = random.Random(7)
     arbiters = {}
     for c in clubs:
         club = Club.objects.get(pk=c["club"])
-        user = User.objects.create_user(email=f"arbiter@{club.slug}.bench", name="Arbiter", password=None)
-        Membership.objects.create(user=user, club=club, role="arbiter")
+        # The evening has not begun (the burst is at the deadline): its leader enters the
+        # results, saying so (``before_start``), as a club that plays on does.
+        user = User.objects.create_user(email=f"leider@{club.slug}.bench", name="Leider", password=None)
+        Membership.objects.create(user=user, club=club, role="leader")
         arbiters[c["club"]] = (club, user)
     games = {c["season"]: list(Game.objects.filter(evening_id=c["evening"]).values_list("pk", flat=True))
              for c in clubs}
@@ -292,6 +308,10 @@ def results_night(clubs: list[dict], rate: float, seconds: float) -> dict:
     stop = threading.Event()
 
     def watch() -> None:
+        with platform_context():  # a thread starts in no context of its own
+            _watch()
+
+    def _watch() -> None:
         while not stop.is_set() or any(waiting.values()):
             close_old_connections()
             states = dict(StandingsState.objects.values_list("season_id", "inputs_version"))
@@ -317,7 +337,7 @@ def results_night(clubs: list[dict], rate: float, seconds: float) -> dict:
         with club_context(club):
             game = Game.objects.get(pk=rng.choice(games[season]))
             result = rng.choice([r for r in outcomes if r != game.result])
-            services.result_set(actor=arbiter, game=game, result=result)
+            services.result_set(actor=arbiter, game=game, result=result, before_start=True)
             version = type(game.evening.season).objects.values_list(
                 "inputs_version", flat=True).get(pk=season)
         with lock:
@@ -403,6 +423,7 @@ def main() -> int:
 
         django.setup()
         from django.db import connections as dbs
+
         from members.context import platform_context
 
         started = time.perf_counter()
