@@ -15,6 +15,13 @@ from django.db import DEFAULT_DB_ALIAS, transaction
 def rolled_back(using: str = DEFAULT_DB_ALIAS) -> Iterator[None]:
     atomic = transaction.atomic(using=using)
     atomic._from_testcase = True  # type: ignore[attr-defined]  # as TestCase._enter_atomics
-    with atomic:
-        yield
-        transaction.set_rollback(True, using=using)
+    try:
+        with atomic:
+            yield
+            transaction.set_rollback(True, using=using)
+    finally:
+        # The demo restored from its copy (tests/demo_snapshot.py) brings the copy's
+        # content types; after the rollback the table's own are back.
+        from django.contrib.contenttypes.models import ContentType
+
+        ContentType.objects.clear_cache()

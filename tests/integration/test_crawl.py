@@ -10,13 +10,13 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from django.db import transaction
 from django.test import Client, override_settings
 from django.utils import timezone
 
-from competition.demo import build_demo
 from members.models import User
 from tests.crawler import crawl, links
+from tests.demo_snapshot import demo_season
+from tests.transactions import rolled_back
 
 pytestmark = pytest.mark.django_db
 
@@ -39,10 +39,9 @@ START = {
 
 @pytest.fixture(scope="module")
 def demo(django_db_setup, django_db_blocker):
-    with django_db_blocker.unblock(), transaction.atomic():
-        season = build_demo(today=TODAY)
+    with django_db_blocker.unblock(), rolled_back():
+        season = demo_season(TODAY)
         yield season
-        transaction.set_rollback(True)
 
 
 @pytest.fixture(autouse=True)

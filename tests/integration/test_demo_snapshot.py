@@ -9,6 +9,7 @@ import pytest
 from django.contrib.contenttypes.models import ContentType
 from django.core.management import call_command
 from django.db import connection
+from django.utils import timezone
 
 from competition.demo import build_demo
 from competition.models import Game, Player, Standing
@@ -59,14 +60,15 @@ def test_a_restored_demo_has_the_rows_and_standings_of_a_freshly_built_one():
 
 def test_a_restored_demo_keeps_its_ids_and_leaves_the_checks_on():
     season = demo_season(TODAY)
-    snapshot = demo_snapshot._snapshots[TODAY]
+    snapshot = demo_snapshot._snapshots[TODAY, timezone.localdate()]
     assert season.pk == snapshot.season_pk
     with connection.cursor() as cursor:
         cursor.execute("SHOW session_replication_role")
         assert cursor.fetchone()[0] == "origin"
         for sequence, last_value, is_called in snapshot.sequences:
             cursor.execute(f"SELECT last_value, is_called FROM {sequence}")
-            assert cursor.fetchone() == (last_value, is_called), sequence
+            current, called = cursor.fetchone()
+            assert current >= last_value and (called or not is_called), sequence
     # The content types are those of the copy, not of the flush before it.
     user_type = ContentType.objects.get_for_model(User)
     assert ContentType.objects.filter(pk=user_type.pk, model="user").exists()
@@ -97,7 +99,7 @@ def demo_counts(django_db_setup, django_db_blocker) -> dict[str, int]:
     snapshot_counts = {}
     with django_db_blocker.unblock():
         demo_season(TODAY)
-        snapshot = demo_snapshot._snapshots[TODAY]
+        snapshot = demo_snapshot._snapshots[TODAY, timezone.localdate()]
         for table, data in snapshot.tables:
             snapshot_counts[table] = data.count(b"\n")
         call_command("flush", interactive=False, verbosity=0)

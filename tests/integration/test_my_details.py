@@ -18,7 +18,6 @@ from django.utils import timezone
 from icalendar import Calendar
 
 from competition.audit import text as audit_text
-from competition.demo import build_demo
 from competition.events import services as events
 from competition.models import (
     AuditAction,
@@ -32,6 +31,7 @@ from competition.season import selectors
 from members import profile
 from members.models import User
 from pairing.services import evening_pair_and_publish, pairing_add_player, pairing_remove_player
+from tests.demo_snapshot import demo_season
 from tests.transactions import rolled_back
 
 pytestmark = pytest.mark.django_db
@@ -41,7 +41,7 @@ TODAY = dt.date(2026, 11, 30)
 @pytest.fixture(scope="module")
 def demo(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock(), rolled_back():
-        yield build_demo(today=TODAY)
+        yield demo_season(TODAY)
 
 
 @pytest.fixture(autouse=True)

@@ -14,9 +14,9 @@ from django.conf import settings
 from django.utils import timezone
 from pytest_django.asserts import assertContains, assertNotContains
 
-from competition.demo import build_demo
 from competition.models import Evening, EveningKind, EveningStatus, Game, Player, Standing
 from members.models import User
+from tests.demo_snapshot import demo_season
 from tests.transactions import rolled_back
 
 pytestmark = pytest.mark.django_db
@@ -30,7 +30,7 @@ def demo(django_db_setup, django_db_blocker):
     """The demo club, built once for this module and rolled back after it; each test runs
     in a savepoint inside this transaction."""
     with django_db_blocker.unblock(), rolled_back():
-        season = build_demo(today=TODAY)
+        season = demo_season(TODAY)
         yield season
 
 

@@ -9,11 +9,11 @@ import re
 from decimal import Decimal
 
 import pytest
-from django.db import transaction
 from django.utils import timezone
 
-from competition.demo import build_demo
 from competition.models import EveningKind, Standing
+from tests.demo_snapshot import demo_season
+from tests.transactions import rolled_back
 
 pytestmark = pytest.mark.django_db
 
@@ -22,9 +22,8 @@ TODAY = dt.date(2026, 11, 30)
 
 @pytest.fixture(scope="module")
 def demo(django_db_setup, django_db_blocker):
-    with django_db_blocker.unblock(), transaction.atomic():
-        yield build_demo(today=TODAY)
-        transaction.set_rollback(True)
+    with django_db_blocker.unblock(), rolled_back():
+        yield demo_season(TODAY)
 
 
 @pytest.fixture(autouse=True)

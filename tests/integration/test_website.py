@@ -13,7 +13,6 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 from django.utils import timezone
 
-from competition.demo import build_demo
 from competition.models import (
     AuditAction,
     AuditRecord,
@@ -24,6 +23,7 @@ from competition.models import (
 )
 from competition.website.services import website_embed_origins_set
 from members.models import User
+from tests.demo_snapshot import demo_season
 from tests.transactions import rolled_back
 
 pytestmark = pytest.mark.django_db
@@ -36,7 +36,7 @@ ATOM = "{http://www.w3.org/2005/Atom}"
 @pytest.fixture(scope="module")
 def demo(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock(), rolled_back():
-        yield build_demo(today=TODAY)
+        yield demo_season(TODAY)
 
 
 @pytest.fixture(autouse=True)
