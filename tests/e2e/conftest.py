@@ -88,11 +88,13 @@ def demo_today() -> dt.date:
 
 @pytest.fixture
 def demo(transactional_db, club_clock, demo_today):
-    """The demo club (30 players, a season under way) on ``demo_today``."""
-    from competition.demo import build_demo
+    """The demo club (30 players, a season under way) on ``demo_today``: built the first
+    time this process asks for that day, restored from a copy after that
+    (tests/demo_snapshot.py); the flush after the test empties it as before."""
+    from tests.demo_snapshot import demo_season
 
     club_clock(demo_today)
-    return build_demo(today=demo_today)
+    return demo_season(demo_today)
 
 
 @pytest.fixture

@@ -12,10 +12,10 @@ from collections.abc import Callable
 import pytest
 from django.utils import timezone
 
-from competition.demo import build_demo
 from core.pagecache import cache
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
+from tests.demo_snapshot import demo_season
 from tests.transactions import rolled_back
 
 
@@ -34,7 +34,7 @@ def demo(request, django_db_setup, django_db_blocker):
     """The demo club on the module's ``TODAY``, built once for the module and rolled back
     after it; each test runs in a savepoint inside this transaction."""
     with django_db_blocker.unblock(), rolled_back():
-        yield build_demo(today=request.module.TODAY)
+        yield demo_season(request.module.TODAY)  # built once per process, then from its copy
 
 
 @pytest.fixture

@@ -21,7 +21,6 @@ from django.urls import reverse
 from django.utils import timezone
 from openapi_spec_validator import validate
 
-from competition.demo import build_demo
 from competition.events import services as swiss
 from competition.models import (
     ClubDutyRequest,
@@ -35,6 +34,7 @@ from competition.models import (
 from competition.prizes import services as prizes
 from competition.season import services
 from members.models import User
+from tests.demo_snapshot import demo_season
 from tests.transactions import rolled_back
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("club_today")]
@@ -50,7 +50,7 @@ def demo(django_db_setup, django_db_blocker):
     duty request's note, an eligibility override's reason, KNSB numbers, birth dates."""
     now = timezone.make_aware(dt.datetime.combine(TODAY, dt.time(12)))
     with django_db_blocker.unblock(), rolled_back():
-        season = build_demo(today=TODAY)
+        season = demo_season(TODAY)
         leader = User.objects.get(email="leider@demo.club")
         arbiter = User.objects.get(email="arbiter@demo.club")
         admin = User.objects.get(email="beheer@demo.club")

@@ -12,15 +12,14 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.db import transaction
 from django.test import Client
 from django.utils import timezone
 
-from competition.demo import build_demo
 from competition.models import EveningKind
 from members.models import User
 from tests.crawler import crawl
-from tests.transactions import in_home_club
+from tests.demo_snapshot import demo_season
+from tests.transactions import rolled_back
 from tests.unit.i18n.test_translations import _entries
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("club_today")]
@@ -32,8 +31,8 @@ ROLES = {"visitor": None, "player": "speler1@demo.club"}
 
 @pytest.fixture(scope="module")
 def demo(django_db_setup, django_db_blocker):
-    with django_db_blocker.unblock(), transaction.atomic(), in_home_club():
-        season = build_demo(today=TODAY)
+    with django_db_blocker.unblock(), rolled_back():
+        season = demo_season(TODAY)
         # One evening of every kind, so the walk reaches how each one reads.
         evenings = list(season.evenings.filter(date__gt=TODAY).order_by("date"))
         for evening, kind in zip(evenings[-4:], (EveningKind.RAPID, EveningKind.CLOSED,
@@ -41,7 +40,6 @@ def demo(django_db_setup, django_db_blocker):
             evening.kind = kind
             evening.save(update_fields=["kind"])
         yield season
-        transaction.set_rollback(True)
 
 
 @pytest.fixture(autouse=True)
