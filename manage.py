@@ -26,7 +26,7 @@ def _platform_work():
     """The command line is the operator's: every club's rows (members/rls.py); a command
     for one club enters that club's context itself (``--club``). A served request or a
     task sets its own club."""
-    from members.rls import all_clubs  # imports nothing of Django's: before the settings load
+    from members.allclubs import all_clubs  # imports nothing of Django's: before the settings load
 
     return all_clubs()
 

@@ -28,7 +28,7 @@ class ClubCommand(BaseCommand):
         if slug:
             club = Club.objects.filter(slug=slug).first()
             if club is None:
-                raise CommandError(f"no club with the address {slug!r}")
+                raise _no_club(slug, list(Club.objects.order_by("slug")))
         else:
             club = current_club() or home_club()
         with club_context(club):
@@ -51,11 +51,17 @@ def club_from_options(options: dict[str, Any]) -> Club:
         for club in clubs:
             if club.slug == slug:
                 return club
-        raise CommandError(f"no club {slug!r} (the clubs: {_listed(clubs)})", returncode=BAD_INPUT)
+        raise _no_club(slug, clubs)
     if len(clubs) == 1:
         return clubs[0]
     raise CommandError(f"there are {len(clubs)} clubs: name one with --club ({_listed(clubs)})",
                        returncode=BAD_INPUT)
+
+
+def _no_club(slug: str, clubs: list[Club]) -> CommandError:
+    """One message for an unknown ``--club``, whichever kind of command was given it."""
+    return CommandError(f"no club with the address {slug!r} (the clubs: {_listed(clubs)})",
+                        returncode=BAD_INPUT)
 
 
 def _listed(clubs: list[Club]) -> str:

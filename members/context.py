@@ -63,7 +63,7 @@ def platform_context() -> Iterator[None]:
     open to every club (members/rls.py). A club's work inside it enters its club again."""
     from django_scopes import scopes_disabled
 
-    from members.rls import all_clubs
+    from members.allclubs import all_clubs
 
     with club_context(None), scopes_disabled(), all_clubs():
         yield

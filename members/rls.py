@@ -21,28 +21,17 @@ remembered only when set outside one."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from typing import Any
 
+from members.allclubs import all_clubs, in_all_clubs
 from members.context import current_club
+
+__all__ = ["all_clubs", "install", "wanted"]
 
 CLUB_SETTING = "ranglijst.club_id"
 ALL_SETTING = "ranglijst.all_clubs"
 
-_all_clubs: ContextVar[bool] = ContextVar("ranglijst_all_clubs", default=False)
 NOTHING = ("", "")
-
-
-@contextmanager
-def all_clubs() -> Iterator[None]:
-    """Platform-wide work: every club's rows (a club context inside it still narrows)."""
-    token = _all_clubs.set(True)
-    try:
-        yield
-    finally:
-        _all_clubs.reset(token)
 
 
 def wanted() -> tuple[str, str]:
@@ -50,7 +39,7 @@ def wanted() -> tuple[str, str]:
     club = current_club()
     if club is not None:
         return (str(club.pk), "")
-    return ("", "on") if _all_clubs.get() else NOTHING
+    return ("", "on") if in_all_clubs() else NOTHING
 
 
 def _guard(execute: Any, sql: str, params: Any, many: bool, context: dict[str, Any]) -> Any:

@@ -18,7 +18,8 @@ class ClubWebsite(models.Model):
     them."""
 
     club = models.OneToOneField(
-        "members.Club", on_delete=models.CASCADE, related_name="website", default=current_club_id
+        "members.Club", on_delete=models.CASCADE, related_name="website", default=current_club_id,
+        verbose_name=_("club"),
     )
     embed_origins = models.JSONField(
         _("sites that may show the embeds"), default=list, blank=True,

@@ -43,7 +43,9 @@ def clubs(settings):
 
 
 def _season(club: Club):
-    return factories.season(players=4, club=club)
+    # A club's season is set up in the club's work: its administrator's role counts there only.
+    with club_context(club):
+        return factories.season(players=4, club=club)
 
 
 def _links(response) -> list[str]:
@@ -162,13 +164,14 @@ def test_the_middleware_restores_prefix_club_and_time_zone_when_the_view_raises(
                     tz=timezone.get_current_timezone_name(), url=reverse("competition:standings"))
         raise RuntimeError("boom")
 
+    outer = current_club()  # the test's own club (tests/conftest.py), restored after
     request = RequestFactory().get("/beta/standings/")
     with pytest.raises(RuntimeError):
         ClubMiddleware(view)(request)
     assert seen == {"prefix": "/beta/", "club": beta, "path": "/standings/", "tz": "America/Curacao",
                     "url": "/beta/standings/"}
     assert request.path == "/beta/standings/"  # the full address: redirects, next, page cache
-    assert get_script_prefix() == "/" and current_club() is None
+    assert get_script_prefix() == "/" and current_club() == outer != beta
     assert timezone.get_current_timezone_name() != "America/Curacao"
 
     ok = ClubMiddleware(lambda request: HttpResponse(reverse("competition:standings")))
@@ -215,8 +218,8 @@ def test_a_club_cannot_take_a_platform_or_page_address():
 def test_a_clubs_pairing_email_links_to_the_club_and_comes_from_its_sender(clubs, mailoutbox):
     alfa, _ = clubs
     season = _season(alfa)
-    evening = factories.playing_evenings(season)[0]
     with club_context(alfa):
+        evening = factories.playing_evenings(season)[0]
         pairing_services.evening_pair_and_publish(evening_id=evening.pk, actor=None, system=True)
         notices.deliver(evening.pk)
     assert mailoutbox
