@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
-from members.context import current_club
+from members.current import current_club
 
 CLUB_SETTING = "ranglijst.club_id"
 ALL_SETTING = "ranglijst.all_clubs"
