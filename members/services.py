@@ -28,7 +28,7 @@ from competition.validators import require_single_line
 from core import mail
 from core.models import Mail, MailState
 from core.permissions import Actor, Perm, require
-from core.tenancy import current_club_id
+from members.context import current_club
 from members.roles import may_manage_account
 
 from . import email_change, invitations
@@ -177,7 +177,7 @@ def mail_retry(*, actor: Actor, mail_id: int, site_url: str) -> Mail:
     the member alone and is not the leader's to retry."""
     require(actor, PERM)
     row = (Mail.objects.select_for_update(of=("self",)).select_related("member")
-           .filter(pk=mail_id, club_id=current_club_id()).first())  # never another club's
+           .filter(pk=mail_id, club=current_club()).first())  # never another club's
     if row is None:
         raise ValidationError(_("This e-mail does not exist (any more)."))
     if row.kind not in mail.LEADER_KINDS or row.member is None:

@@ -44,7 +44,6 @@ from competition.season.engine.signup import default_status
 from core import mail
 from core.dates import club_today
 from core.models import Mail, MailState
-from core.tenancy import current_club_id
 from members.context import current_club
 from members.models import User
 from members.names import public_name as public_name  # the API, feed and embeds name members so
@@ -515,7 +514,7 @@ def failed_member_mails() -> list[dict[str, Any]]:
     kinds = {mail.INVITATION: _("invitation to set his password"),
              mail.CLUB_DUTY: _("club duty decision")}
     rows = (
-        Mail.objects.filter(state=MailState.FAILED, member__isnull=False, club_id=current_club_id())
+        Mail.objects.filter(state=MailState.FAILED, member__isnull=False, club=current_club())
         .filter(Q(key__startswith=f"{mail.CLUB_DUTY}:")
                 | Q(key__startswith=f"{mail.INVITATION}:",
                     member__password__startswith=UNUSABLE_PASSWORD_PREFIX))
