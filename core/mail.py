@@ -173,6 +173,8 @@ def send_rows(
             missing = set(ids) - {row.pk for row, _email in outgoing}
             if missing:  # rows gone from under us (deleted): release nothing, they are gone
                 log.info("%s rows %s vanished while being sent", label, sorted(missing))
+            if len(ids) < batch_size:  # a short claim took every claimable row: no query for an empty one
+                break
     finally:
         if server is not None:
             server.close()

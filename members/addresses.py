@@ -17,6 +17,7 @@ from django.core.mail.message import sanitize_address
 from django.urls import get_resolver, get_script_prefix
 from django.utils.encoding import punycode
 
+from members.clubs import remembered_host
 from members.context import current_club
 from members.models import Club, ClubDomain
 
@@ -55,8 +56,13 @@ def normal_host(host: str) -> str:
 
 
 def club_for_host(host: str) -> Club | None:
-    """The club whose own host name this is, or None (the platform's address)."""
-    domain = ClubDomain.objects.select_related("club").filter(host=normal_host(host)).first()
+    """The club whose own host name this is, or None (the platform's address). Memoised
+    in the process (members/clubs.py): a page served from the cache costs no query."""
+    return remembered_host(normal_host(host), _club_of_host)
+
+
+def _club_of_host(host: str) -> Club | None:
+    domain = ClubDomain.objects.select_related("club").filter(host=host).first()
     return domain.club if domain else None
 
 

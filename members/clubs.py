@@ -3,20 +3,27 @@
 A single-club installation (today's, and every test that does not name a club) has one
 club, created from the settings (``CLUB_NAME``, ``CLUB_SLUG``) by migration
 ``members.0007_clubs``; ``home_club`` returns it (and recreates it after a test flush).
-It is memoised in the process (each request asks for it): a change of any club, or a
-flush of the database (``post_migrate``), forgets it."""
+It is memoised in the process (each request asks for it), as is the club of each host
+name a request came for (``remembered_host``, members/addresses.py ``club_for_host``): a
+page served from the page cache costs no query. A change of any club or club domain, or
+a flush of the database (``post_migrate``), forgets both."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
 from django.db.models.signals import post_delete, post_migrate, post_save
 from django.utils.text import slugify
 
-from members.models import Club
+from members.models import Club, ClubDomain
 
 _home: list[Club] = []
+# host name → its club (None: the platform's address); bounded, as hosts come from requests
+_hosts: dict[str, Club | None] = {}
+MAX_HOSTS = 1000
+_MISSING = object()
 
 
 def default_club_fields() -> dict[str, str]:
@@ -40,10 +47,24 @@ def home_club() -> Club:
     return club
 
 
+def remembered_host(host: str, find: Callable[[str], Club | None]) -> Club | None:
+    """The club of ``host`` (a normal host name), asked of ``find`` once per process."""
+    club = _hosts.get(host, _MISSING)
+    if club is _MISSING:
+        club = find(host)
+        if len(_hosts) >= MAX_HOSTS:
+            _hosts.clear()
+        _hosts[host] = club
+    return club  # type: ignore[return-value]
+
+
 def forget_home_club(*args: Any, **kwargs: Any) -> None:
     _home.clear()
+    _hosts.clear()
 
 
 post_save.connect(forget_home_club, sender=Club, dispatch_uid="home_club_saved")
 post_delete.connect(forget_home_club, sender=Club, dispatch_uid="home_club_deleted")
 post_migrate.connect(forget_home_club, dispatch_uid="home_club_migrated")
+post_save.connect(forget_home_club, sender=ClubDomain, dispatch_uid="club_domain_saved")
+post_delete.connect(forget_home_club, sender=ClubDomain, dispatch_uid="club_domain_deleted")

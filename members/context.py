@@ -14,22 +14,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
 from django_scopes.state import state as _scope_state
 
 from core.tenancy import Tenant, tenant
+from members.current import _current, current_club
 
 if TYPE_CHECKING:
     from members.models import Club
 
-_current: ContextVar[Club | None] = ContextVar("ranglijst_club", default=None)
-
-
-def current_club() -> Club | None:
-    """The club of the work in hand, or None outside any club (platform pages, operators)."""
-    return _current.get()
+__all__ = ["club_context", "current_club", "current_club_id", "platform_context"]
 
 
 def current_club_id() -> int | None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from members.allclubs import all_clubs, in_all_clubs
-from members.context import current_club
+from members.current import current_club
 
 __all__ = ["all_clubs", "install", "wanted"]
 

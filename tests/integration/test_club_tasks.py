@@ -34,10 +34,14 @@ def platform_probe(label: str) -> None:
 
 @pytest.fixture(autouse=True)
 def _probe_is_a_clubs_task(monkeypatch):
-    """``tests.club_probe`` is a club's task (one a service queues); the platform probe is not."""
+    """``tests.club_probe`` is a club's task (one a service queues); the platform probe is
+    not. The tests queue from outside any club (as the beat and the worker do), not from
+    the installation's club every other test runs in (tests/conftest.py): a task called
+    inside a club's work runs in that club."""
     monkeypatch.setitem(jobs.TASKS, "tests.club_probe", None)
     SEEN.clear()
-    yield
+    with club_context(None):
+        yield
     SEEN.clear()
 
 

@@ -252,18 +252,22 @@ def test_adding_a_new_member_makes_him_a_member_of_the_club(clubs):
 # --- Work outside a request runs in a club ----------------------------------------------
 
 
-def test_a_task_outside_any_club_runs_in_the_installations_club_and_leaves_it():
-    from celery.signals import task_postrun, task_prerun
+def test_a_task_outside_any_club_runs_in_the_installations_club_and_leaves_it(monkeypatch):
+    """A club's task (config/celery.py ``ClubTask``) queued in no club, on an installation of
+    one club, runs in that club, and the worker is in no club again after it."""
+    from config.celery import app
+    from core import jobs
 
-    class Task:
-        pass
+    seen = []
 
-    task = Task()
+    @app.task(name="tests.clubs_season_count")
+    def season_count() -> None:
+        seen.append((current_club(), Season.objects.count()))  # it may read: a club is in scope
+
+    monkeypatch.setitem(jobs.TASKS, "tests.clubs_season_count", None)
     with club_context(None):
-        task_prerun.send(sender=None, task=task)
-        assert current_club() == home_club()
-        assert Season.objects.count() == 0  # it may read: a club is in scope
-        task_postrun.send(sender=None, task=task)
+        season_count.delay()
+        assert seen == [(home_club(), 0)]
         assert current_club() is None
         with pytest.raises(ScopeError):
             Season.objects.count()
