@@ -34,7 +34,7 @@ class ClubRoleBackend(ModelBackend):
     def club_permissions(self, user_obj: Any, obj: Any = None) -> frozenset[str]:
         if not user_obj.is_active or user_obj.is_anonymous:
             return frozenset()
-        if user_obj.is_staff or user_obj.is_superuser:
+        if user_obj.is_superuser:  # the platform's operator; staff only opens the admin
             return ROLE_PERMS
         club = club_of(obj)
         current = current_club()

@@ -10,6 +10,8 @@ a flush of the database (``post_migrate``), forgets both."""
 
 from __future__ import annotations
 
+import time
+
 from collections.abc import Callable
 from typing import Any
 
@@ -23,7 +25,21 @@ _home: list[Club] = []
 # host name → its club (None: the platform's address); bounded, as hosts come from requests
 _hosts: dict[str, Club | None] = {}
 MAX_HOSTS = 1000
+# A club changed in another process (a leader's edit served by another web worker) is seen
+# here after at most this long; in this process at once (the signals below).
+MEMO_SECONDS = 30.0
 _MISSING = object()
+_stamp = [0.0]
+
+
+def _fresh() -> bool:
+    """Whether the memo is younger than MEMO_SECONDS; an old one is dropped."""
+    if time.monotonic() - _stamp[0] < MEMO_SECONDS:
+        return True
+    _home.clear()
+    _hosts.clear()
+    _stamp[0] = time.monotonic()
+    return False
 
 
 def default_club_fields() -> dict[str, str]:
@@ -37,7 +53,7 @@ def default_club_fields() -> dict[str, str]:
 
 def home_club() -> Club:
     """The installation's first club (the only one on a single-club installation)."""
-    if _home:
+    if _fresh() and _home:
         return _home[0]
     club = Club.objects.order_by("pk").first()
     if club is None:
@@ -49,7 +65,7 @@ def home_club() -> Club:
 
 def remembered_host(host: str, find: Callable[[str], Club | None]) -> Club | None:
     """The club of ``host`` (a normal host name), asked of ``find`` once per process."""
-    club = _hosts.get(host, _MISSING)
+    club = _hosts.get(host, _MISSING) if _fresh() else _MISSING
     if club is _MISSING:
         club = find(host)
         if len(_hosts) >= MAX_HOSTS:

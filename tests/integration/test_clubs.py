@@ -156,10 +156,20 @@ def test_a_leader_of_club_b_has_no_role_in_club_a(clubs):
 
 def test_the_platform_operator_may_act_in_every_club(clubs):
     operator = f.member(name="Operator", role=None)
-    operator.is_staff = True
+    operator.is_superuser = True
     operator.save()
     require(operator, Perm.MANAGE_SEASON, of=clubs["season"])
     require(operator, Perm.MANAGE_SEASON, of=clubs["season_a"])
+
+
+def test_staff_opens_the_admin_but_is_no_operator(clubs):
+    """``is_staff`` lets a club's administrator open the admin; only a superuser (the
+    platform's operator) may act in every club."""
+    staff = f.member(name="Staff", role=None)
+    staff.is_staff = True
+    staff.save()
+    with pytest.raises(PermissionDenied):
+        require(staff, Perm.MANAGE_SEASON, of=clubs["season_a"])
 
 
 # --- Every service family refuses club A's actor on club B's rows --------------------

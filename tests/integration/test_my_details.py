@@ -123,7 +123,9 @@ def test_the_access_denied_page_names_his_own_role_not_as_the_one_that_may(clien
 
 
 def test_the_personal_calendar_has_his_games_with_the_venue_and_a_link(client, demo):
-    Club.objects.filter(pk=home_club().pk).update(venue="Dorpsstraat 1, Utrecht")  # the club's venue
+    club = home_club()
+    club.venue = "Dorpsstraat 1, Utrecht"  # the club's venue, saved as the admin does
+    club.save()
     member = me()
     token = profile.calendar_token(member)
     response = client.get(reverse("me:calendar", args=[token]))

@@ -120,6 +120,7 @@ class World:
     other_member: int = 0  # speler2's account (the roles page changes accounts, not players)
     pending: int = 0  # a public registration not yet accepted (the "registered" role)
     my_token: str = ""  # speler1's calendar feed secret
+    failed_mail: int = 0  # a club duty decision e-mail the mail server refused 5 times
 
 
 @pytest.fixture(scope="module")
@@ -177,6 +178,10 @@ def world(django_db_setup, django_db_blocker):
                                            name=other.member.name, registration_pending=True)
         from members.profile import calendar_token
         token = calendar_token(me.member)
+        from core.models import Mail, MailState
+        failed = Mail.objects.create(key=f"club-duty:{duty.pk}:9", to=[asker.member.email],
+                                     subject="Clubtaak", body="-", state=MailState.FAILED,
+                                     attempts=5, member=asker.member)
         yield World(
             season=season.slug,
             past_date=past.date.isoformat(),
@@ -206,10 +211,18 @@ def world(django_db_setup, django_db_blocker):
             duty_request=duty.pk,
             pending=pending.pk,
             my_token=token,
+            failed_mail=failed.pk,
         )
 
 
 # --- What a write posts and what it changes -------------------------------------------------
+
+
+def _mail_state(w: World) -> tuple:
+    from core.models import Mail
+
+    mail = Mail.objects.get(pk=w.failed_mail)
+    return (mail.state, mail.attempts)
 
 
 def registration(player: str, evening: str) -> Callable[[World], Any]:
@@ -613,6 +626,11 @@ MATRIX: list[Row] = [
     _r("members:registration_decide",  POST, ["pending"],               LOGIN,       403,   403,    DONE,  DONE,
        data=lambda w: {"decision": "refuse", "confirm": "1"}, state=audit_and(pending_state),
        label="POST registration_decide (refuse, confirmed)"),
+    _r("members:mail_again",           POST, ["failed_mail"],           LOGIN,       403,   403,    200,   200,
+       data=lambda w: {}, state=lambda w: _mail_state(w), label="POST members:mail_again (asks first)"),
+    _r("members:mail_again",           POST, ["failed_mail"],           LOGIN,       403,   403,    DONE,  DONE,
+       data=lambda w: {"confirm": "1"}, state=audit_and(lambda w: _mail_state(w)),
+       label="POST members:mail_again (confirmed)"),
     _r("members:remove",               POST, ["season", "other"],       LOGIN,       403,   403,    200,   200,
        data=lambda w: {}, state=accounts, label="POST members:remove (asks first)"),
     _r("members:remove",               POST, ["season", "other"],       LOGIN,       403,   403,    DONE,  DONE,
