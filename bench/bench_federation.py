@@ -3,7 +3,7 @@ and Redis with two Celery worker processes.
 
 Builds a throwaway database (``ranglijst_federation_<pid>``, created by this run and only
 then dropped) with N clubs (``BENCH_CLUBS``, default 40) of 20 to 120 players, each with
-a generated season (``competition.scoring.generate.random_season``, imported as the
+a generated season (``tests.generate.random_season``, imported as the
 command line does) of which the first half has been played and whose next evening's
 sign-up deadline has just passed; every member has an e-mail address and wants the
 pairing by e-mail. A local SMTP sink (a process of its own on 127.0.0.1) takes the mail.
@@ -179,10 +179,10 @@ def build_clubs(n: int) -> list[dict]:
         Registration,
         Season,
     )
-    from competition.scoring.generate import random_season
     from competition.season.seasonio import season_import
     from members.context import club_context
     from members.models import Club, Membership
+    from tests.generate import random_season
 
     day = due_date(timezone.localtime())
     clubs = []

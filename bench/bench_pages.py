@@ -1,7 +1,7 @@
 """Page timings under load: /standings/ of a 100-player, 40-evening club on PostgreSQL.
 
 Builds a throwaway database (``ranglijst_bench``) on the local PostgreSQL, migrates it,
-imports a generated season (``competition.scoring.generate.random_season`` through
+imports a generated season (``tests.generate.random_season`` through
 ``manage.py import_season``), serves it with gunicorn on 127.0.0.1 (production settings:
 DEBUG off, manifest static files) and puts 20 concurrent clients on each page for ~10 s.
 Prints the median and 95th-percentile latency and the requests per second; asserts
@@ -38,8 +38,8 @@ from urllib.parse import urlsplit
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from competition.scoring.generate import random_season  # noqa: E402
 from competition.season.engine.seasonfile import dump_season  # noqa: E402
+from tests.generate import random_season  # noqa: E402
 
 PLAYERS, EVENINGS, SEED, SYSTEM = 100, 40, 2026, "pion"
 DATABASE = "ranglijst_bench"

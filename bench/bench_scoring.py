@@ -35,10 +35,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import naive  # noqa: E402
 from competition.prizes.engine.report import compute
-from competition.scoring.generate import random_season  # noqa: E402
 from competition.scoring.keizer import SETTLED, compute_keizer_season  # noqa: E402
 from competition.scoring.ladder import compute_ladder  # noqa: E402
 from competition.scoring.types import Game, KeizerParams, LadderParams, SeasonInput  # noqa: E402
+from tests.generate import random_season  # noqa: E402
 
 PLAYERS, EVENINGS, SEED, REPEAT = 100, 40, 2026, 5
 ENGINE_REPEAT = 15  # the engine's runs are short: more of them, for a steadier least time

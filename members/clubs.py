@@ -11,7 +11,6 @@ a flush of the database (``post_migrate``), forgets both."""
 from __future__ import annotations
 
 import time
-
 from collections.abc import Callable
 from typing import Any
 

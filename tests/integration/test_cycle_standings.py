@@ -13,10 +13,10 @@ from django.urls import reverse
 
 from competition.models import Standing, StandingsSnapshot
 from competition.scoring.display import round_points
-from competition.scoring.generate import random_season
 from competition.scoring.keizer import compute_keizer_season
 from competition.season.engine.seasonfile import dump_season, load_season
 from competition.season.seasonio import season_import
+from tests.generate import random_season
 
 pytestmark = pytest.mark.django_db
 

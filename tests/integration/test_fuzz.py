@@ -11,12 +11,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from competition.models import AuditRecord, Evening, Game, Registration, Season
-from competition.scoring.generate import random_season
 from competition.season.engine.seasonfile import SeasonFileError, dump_season, load_season
 from competition.season.forms import ParametersForm, SeasonSetUpForm
 from competition.season.seasonio import SeasonImportError, season_import
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
+from tests.generate import random_season
 
 pytestmark = pytest.mark.django_db
 FUZZ = settings(

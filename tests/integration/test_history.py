@@ -18,12 +18,12 @@ from django.urls import reverse
 from competition.history import selectors as history
 from competition.models import Game, Half, Player, Prize, Season, Standing
 from competition.prizes import services as prize_services
-from competition.scoring.generate import random_season
 from competition.season import services
 from competition.season.seasonio import season_import
 from competition.season.standings import recalculate_season
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
+from tests.generate import random_season
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("club_today")]
 

@@ -9,9 +9,9 @@ import pytest
 from django.urls import reverse
 
 from competition.models import Standing
-from competition.scoring.generate import random_season
 from competition.season.seasonio import season_import
 from competition.season.tables import short_number
+from tests.generate import random_season
 
 pytestmark = pytest.mark.django_db
 

@@ -29,7 +29,7 @@ from competition.models import (
 from competition.season import selectors
 from members import profile
 from members.clubs import home_club
-from members.models import Club, User
+from members.models import User
 from pairing.services import evening_pair_and_publish, pairing_add_player, pairing_remove_player
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("club_today")]

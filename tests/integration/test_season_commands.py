@@ -21,8 +21,8 @@ from django.utils import timezone
 
 from competition.models import Game, Player, Season, Standing
 from competition.prizes.engine.report import compute
-from competition.scoring.generate import random_season
 from competition.season.engine.seasonfile import dump_season, load_season
+from tests.generate import random_season
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -32,7 +32,6 @@ from competition.models import (
     StandingsSnapshot,
 )
 from competition.prizes.engine.report import compute
-from competition.scoring.generate import random_season
 from competition.scoring.params import parameters_to_dict, parse_parameters
 from competition.scoring.presets import COMPETITION_PRESETS
 from competition.scoring.types import Player as FilePlayer
@@ -50,6 +49,7 @@ from pairing.engine.fromfile import pairing_input_from_season, rules_for_system
 from pairing.engine.keizer import pair_evening, result_to_dict
 from pairing.selectors import pairing_input, present_players
 from tests import factories as f
+from tests.generate import random_season
 
 pytestmark = pytest.mark.django_db
 

@@ -18,9 +18,9 @@ from competition.prizes.engine.awards import (
 )
 from competition.prizes.engine.playoffs import RESULTS, build_bracket, record_result, winners
 from competition.scoring.eligibility import evenings_in_standings, keizer_eligibility
-from competition.scoring.generate import random_season
 from competition.scoring.keizer import compute_keizer_season
 from competition.scoring.types import KeizerParams, PlayerStats, Standing
+from tests.generate import random_season
 
 stats = st.builds(
     PlayerStats,

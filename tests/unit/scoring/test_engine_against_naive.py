@@ -16,10 +16,10 @@ import pytest
 
 from bench import naive
 from competition.scoring import keizer
-from competition.scoring.generate import random_season
 from competition.scoring.keizer import compute_keizer_season
 from competition.scoring.ladder import compute_ladder
 from competition.scoring.types import KeizerParams, LadderParams
+from tests.generate import random_season
 
 SEEDS = range(6)
 

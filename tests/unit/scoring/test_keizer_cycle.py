@@ -2,13 +2,13 @@
 
 from fractions import Fraction
 
-from competition.scoring.generate import random_season
 from competition.scoring.keizer import (
     compute_keizer_half,
     score_with_order,
     winter_starting_order,
 )
 from competition.scoring.types import EveningStandings, HalfResult, KeizerParams
+from tests.generate import random_season
 
 
 def _winter(seed: int, size: int = 8, evenings: int = 6) -> tuple[KeizerParams, HalfResult, list]:

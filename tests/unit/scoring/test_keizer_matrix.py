@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from competition.scoring.fixpoint import TotalsMatrix
-from competition.scoring.generate import random_season
 from competition.scoring.keizer import compute_keizer_season
 from competition.scoring.types import KeizerParams, Outcome
+from tests.generate import random_season
 
 
 def _both(season, **kwargs):

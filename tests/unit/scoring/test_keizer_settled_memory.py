@@ -10,8 +10,8 @@ import pytest
 
 from competition.scoring import keizer
 from competition.scoring.fixpoint import TotalsMatrix
-from competition.scoring.generate import random_season
 from competition.scoring.types import Game, KeizerParams
+from tests.generate import random_season
 
 
 @pytest.fixture
@@ -103,7 +103,7 @@ def test_a_halfs_evening_keys_made_at_once_are_each_evenings_own() -> None:
 
 
 def test_the_terms_made_with_the_events_are_those_of_the_events() -> None:
-    from competition.scoring.generate import random_season
+    from tests.generate import random_season
 
     made = []
     for seed, preset in enumerate(("classic", "pion", "keizer1956", "classic", "pion")):

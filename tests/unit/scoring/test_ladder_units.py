@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench.naive import compute_ladder as compute_ladder_reference
-from competition.scoring.generate import random_season
 from competition.scoring.ladder import compute_ladder
 from competition.scoring.types import LadderParams
+from tests.generate import random_season
 from tests.season_factories import evening, ladder_params, players
 
 overrides = st.sampled_from(

@@ -6,11 +6,11 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from competition.scoring.generate import random_season
 from competition.scoring.keizer import compute_keizer_season
 from competition.scoring.ladder import compute_ladder
 from competition.scoring.types import Evening, Game, KeizerParams, LadderParams, Player, SeasonInput
 from competition.season.engine.seasonfile import dump_season, load_season
+from tests.generate import random_season
 
 seeds = st.integers(0, 2**32 - 1)
 sizes = st.integers(2, 10)
