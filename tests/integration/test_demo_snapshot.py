@@ -96,8 +96,10 @@ def test_the_next_test_finds_the_demo_as_built(demo_counts):
 @pytest.fixture(scope="module")
 def demo_counts(django_db_setup, django_db_blocker) -> dict[str, int]:
     """The row counts of the copy itself."""
+    from tests.transactions import in_home_club
+
     snapshot_counts = {}
-    with django_db_blocker.unblock():
+    with django_db_blocker.unblock(), in_home_club():  # the demo is the installation's club's
         demo_season(TODAY)
         snapshot = demo_snapshot._snapshots[TODAY, timezone.localdate()]
         for table, data in snapshot.tables:
