@@ -7,24 +7,24 @@ import sys
 from pathlib import Path
 
 import pytest
-from django.contrib.auth.models import Group
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 
 from competition.models import Bye, Evening, Game, Half, Registration, Season
 from competition.season import services
-from members.roles import ROLE_PERMISSIONS
+from members.roles import ROLE_PERMISSIONS, ROLES
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_roles_are_groups_with_their_explicit_permissions():
+def test_each_role_holds_exactly_its_explicit_permissions_in_its_club():
+    """A role is a membership in a club (members/backends.py); the role groups of the
+    single-club days grant nothing."""
     for role, perms in ROLE_PERMISSIONS.items():
-        group = Group.objects.get(name=role)
-        got = {f"{p.content_type.app_label}.{p.codename}" for p in group.permissions.all()}
-        assert got == set(perms)
+        member = f.member(role=role)
+        assert {p for p in ROLE_PERMISSIONS[ROLES[-1]] if member.has_perm(p)} == set(perms), role
 
 
 def test_only_the_administrator_may_set_up_a_season():
