@@ -18,19 +18,15 @@ from typing import TYPE_CHECKING
 
 from django_scopes.state import state as _scope_state
 
-from core.tenancy import Tenant, tenant
+from core.tenancy import Tenant, current_club_id, tenant
 from members.current import _current, current_club
 
 if TYPE_CHECKING:
     from members.models import Club
 
+# ``current_club_id`` (the club columns' default, which the migrations name here) is
+# core.tenancy's: one id of the work in hand, set with the club below.
 __all__ = ["club_context", "current_club", "current_club_id", "platform_context"]
-
-
-def current_club_id() -> int | None:
-    """The current club's id: the default club of a row written in the club's work."""
-    club = _current.get()
-    return club.pk if club is not None else None
 
 
 @contextmanager

@@ -41,6 +41,38 @@ def _uses_database(request) -> bool:
     )
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """The test database, with the decoy club B beside the installation's club A
+    (tests/decoy.py): every test runs with a second club present."""
+    from tests.decoy import ensure_decoy
+
+    with django_db_blocker.unblock():
+        ensure_decoy()
+
+
+@pytest.fixture
+def _decoy_after_flush(django_db_blocker):
+    """A transactional test empties the database when it ends: the decoy club is built
+    again for the tests after it."""
+    yield
+    from members.clubs import forget_home_club
+    from tests.decoy import ensure_decoy
+
+    forget_home_club()
+    with django_db_blocker.unblock():
+        ensure_decoy()
+
+
+@pytest.fixture
+def one_club(_home_club):
+    """An installation of one club: the decoy club B removed in the test's transaction
+    (a transactional test's flush and the decoy's rebuild after it bring it back)."""
+    from tests.decoy import remove_decoy
+
+    remove_decoy()
+
+
 @pytest.fixture(autouse=True)
 def _home_club(request):
     """A test that touches the database runs in the installation's own club, as a request
@@ -52,8 +84,17 @@ def _home_club(request):
         return
     marker = request.node.get_closest_marker("django_db")
     transactional = marker is not None and (marker.kwargs.get("transaction") or (marker.args[:1] == (True,)))
-    request.getfixturevalue("transactional_db" if transactional or "live_server" in request.fixturenames
-                            or "transactional_db" in request.fixturenames else "db")
+    from tests.decoy import ensure_decoy
+
+    with request.getfixturevalue("django_db_blocker").unblock():
+        if ensure_decoy():  # TEMP diagnostics
+            with open("/tmp/decoy_missing.log", "a") as log:
+                log.write(request.node.nodeid + "\n")
+    if transactional or "live_server" in request.fixturenames or "transactional_db" in request.fixturenames:
+        request.getfixturevalue("_decoy_after_flush")  # before: its teardown runs after the flush
+        request.getfixturevalue("transactional_db")
+    else:
+        request.getfixturevalue("db")
     from members.clubs import forget_home_club, home_club
     from members.context import club_context
 

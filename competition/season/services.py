@@ -533,14 +533,8 @@ def registration_set(
                                        status=status, now=now, force_majeure=force_majeure,
                                        current=reg.status if reg else None)
         before = {"status": reg.status, "force_majeure": reg.force_majeure} if reg else None
-        if reg is None:
-            reg = Registration(evening=evening, player=player)
-        else:
-            reg.version += 1
-        reg.status = decision.status
-        reg.force_majeure = force_majeure and by_leader
-        reg.changed_by = person(actor)
-        reg.save()
+        reg = _registration_write(reg, evening=evening, player=player, actor=actor,
+                                  status=decision.status, force_majeure=force_majeure and by_leader)
         after = {"status": reg.status, "force_majeure": reg.force_majeure, "late": decision.late}
         settled = _club_duty_request_settle(actor=actor, evening=evening, player=player,
                                             status=reg.status, now=now)
@@ -567,6 +561,21 @@ def registration_set(
         if evening.status != "open" or evening.date <= now.date():
             schedule_recalculation(evening.half_id)
     return saved
+
+
+def _registration_write(reg: Registration | None, *, evening: Evening, player: Player,
+                        actor: Actor, status: str, force_majeure: bool = False) -> Registration:
+    """Save a player's sign-up for an evening: a new row, or the next version of his row
+    (locked by the caller), with who changed it."""
+    if reg is None:
+        reg = Registration(evening=evening, player=player)
+    else:
+        reg.version += 1
+    reg.status = status
+    reg.force_majeure = force_majeure
+    reg.changed_by = person(actor)
+    reg.save()
+    return reg
 
 
 # --- Club duty: the player requests, the leader decides ----------------------------------
@@ -617,14 +626,7 @@ def club_duty_request(
             _("%(date)s: %(reason)s") % {"date": day, "reason": signup_refusal(exc)}
         ) from exc
     before = {"status": reg.status if reg else None}
-    if reg is None:
-        reg = Registration(evening=evening, player=player)
-    else:
-        reg.version += 1
-    reg.status = pending
-    reg.force_majeure = False
-    reg.changed_by = person(actor)
-    reg.save()
+    reg = _registration_write(reg, evening=evening, player=player, actor=actor, status=pending)
     if duty is None:
         duty = ClubDutyRequest(evening=evening, player=player)
     else:
@@ -694,14 +696,7 @@ def club_duty_decide(
     pending = reg.status if reg else default_status(player.is_fixed)
     status = club_duty_decided_status(approve=approve, pending=pending)
     if status != pending:
-        if reg is None:
-            reg = Registration(evening=evening, player=player)
-        else:
-            reg.version += 1
-        reg.status = status
-        reg.force_majeure = False
-        reg.changed_by = person(actor)
-        reg.save()
+        _registration_write(reg, evening=evening, player=player, actor=actor, status=status)
     before = {"state": duty.state, "status": pending}
     duty.state = ClubDutyState.APPROVED if approve else ClubDutyState.REFUSED
     duty.decided_by = person(actor)

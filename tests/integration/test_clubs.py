@@ -262,7 +262,7 @@ def test_adding_a_new_member_makes_him_a_member_of_the_club(clubs):
 # --- Work outside a request runs in a club ----------------------------------------------
 
 
-def test_a_task_outside_any_club_runs_in_the_installations_club_and_leaves_it(monkeypatch):
+def test_a_task_outside_any_club_runs_in_the_installations_club_and_leaves_it(monkeypatch, one_club):
     """A club's task (config/celery.py ``ClubTask``) queued in no club, on an installation of
     one club, runs in that club, and the worker is in no club again after it."""
     from config.celery import app

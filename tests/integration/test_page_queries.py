@@ -15,7 +15,8 @@ from django.test.utils import CaptureQueriesContext
 from competition.models import Attendance, Evening, Player, PlayerKind, Season
 from competition.season import services
 from competition.season.standings import recalculate_season
-from members.models import User
+from members.context import current_club
+from members.models import Membership, User
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
 
@@ -96,9 +97,14 @@ SIGNED_IN = {"/ (signed in)": "/", "/signup/ (signed in)": "/signup/"}
 
 
 def wipe() -> None:
+    """The club's data gone (the decoy club's stays): its evenings, players and seasons,
+    and the accounts that belong to no other club."""
     # Games and halves protect players and seasons: delete from the evenings up.
-    for model in (Evening, Player, Season, User):
+    for model in (Evening, Player, Season):
         model.objects.all().delete()
+    club = current_club()
+    User.objects.filter(memberships__club=club).exclude(
+        pk__in=Membership.objects.exclude(club=club).values("user_id")).delete()
 
 
 def count_queries(client, path: str) -> int:

@@ -204,7 +204,8 @@ def world(django_db_setup, django_db_blocker):
             done_event=done.pk,
             done_game=done_round.games.get(board=1).pk,
             members=list(
-                User.objects.exclude(entries__event=new).order_by("pk")
+                User.objects.filter(memberships__club=season.club)
+                .exclude(entries__event=new).order_by("pk")
                 .values_list("pk", flat=True)[:2]
             ),
             trf=swiss.event_to_trf(live),

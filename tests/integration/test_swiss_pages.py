@@ -231,7 +231,7 @@ def test_leader_creates_an_event_and_enters_players_from_a_checkbox_list(client)
     assert event.rounds == 9 and event.season == season
     form = client.get(response["Location"]).content.decode()
     assert '<select' not in form  # no Ctrl-click multiple select (the phone test is in e2e)
-    active = get_user_model().objects.filter(is_active=True).count()
+    active = get_user_model().objects.filter(is_active=True, memberships__club=season.club).count()
     assert form.count('type="checkbox" name="members"') == active
     members = [p.member.pk for p in season.players.all()]
     client.post(reverse("events:entrants", args=[event.pk]), {"members": members})
