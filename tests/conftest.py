@@ -51,17 +51,21 @@ def django_db_setup(django_db_setup, django_db_blocker):
         ensure_decoy()
 
 
-@pytest.fixture
-def _decoy_after_flush(django_db_blocker):
-    """A transactional test empties the database when it ends: the decoy club is built
-    again for the tests after it."""
-    yield
-    from members.clubs import forget_home_club
-    from tests.decoy import ensure_decoy
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    """A transactional test empties the database when its fixtures end: the decoy club is
+    built again then, for the tests after it (none after the last: the database is gone)."""
+    result = yield
+    if nextitem is not None and getattr(item, "_empties_database", False):
+        from pytest_django.plugin import blocking_manager_key
 
-    forget_home_club()
-    with django_db_blocker.unblock():
-        ensure_decoy()
+        from members.clubs import forget_home_club
+        from tests.decoy import ensure_decoy
+
+        forget_home_club()
+        with item.config.stash[blocking_manager_key].unblock():
+            ensure_decoy()
+    return result
 
 
 @pytest.fixture
@@ -91,7 +95,7 @@ def _home_club(request):
             with open("/tmp/decoy_missing.log", "a") as log:
                 log.write(request.node.nodeid + "\n")
     if transactional or "live_server" in request.fixturenames or "transactional_db" in request.fixturenames:
-        request.getfixturevalue("_decoy_after_flush")  # before: its teardown runs after the flush
+        request.node._empties_database = True  # the decoy is built again after it
         request.getfixturevalue("transactional_db")
     else:
         request.getfixturevalue("db")

@@ -30,7 +30,7 @@ def _file(tmp_path):
     return path
 
 
-def test_without_club_a_command_acts_on_the_only_club(tmp_path):
+def test_without_club_a_command_acts_on_the_only_club(tmp_path, one_club):
     call_command("import_season", str(_file(tmp_path)), "--name", "copy", stdout=StringIO())
     assert Season.objects.get(slug="copy").club == home_club()
     call_command("export_season", "copy", "-o", str(tmp_path / "out.json"), stdout=StringIO())

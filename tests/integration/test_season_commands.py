@@ -22,6 +22,7 @@ from django.utils import timezone
 from competition.models import Game, Player, Season, Standing
 from competition.prizes.engine.report import compute
 from competition.season.engine.seasonfile import dump_season, load_season
+from members.clubs import home_club
 from tests.generate import random_season
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,14 +39,20 @@ def generated(system: str, seed: int = 4, **size: Any) -> dict[str, Any]:
 
 
 def run(name: str, *args: str) -> str:
+    """The command run as from the shell, for the test's club (the decoy club is there
+    too, so a command that acts on one club's data is told which)."""
     out = StringIO()
-    call_command(name, *args, stdout=out)
+    call_command(name, *args, *_club(name), stdout=out)
     return out.getvalue()
+
+
+def _club(name: str) -> tuple[str, ...]:
+    return ("--club", home_club().slug) if name in ("import_season", "export_season") else ()
 
 
 def refused(name: str, *args: str) -> str:
     with pytest.raises(CommandError) as caught:
-        call_command(name, *args, stdout=StringIO())
+        call_command(name, *args, *_club(name), stdout=StringIO())
     assert caught.value.returncode == 2
     message = str(caught.value)
     assert "\n" not in message
