@@ -54,38 +54,40 @@ def build_decoy():
     from tests import factories as f
 
     club_a = home_club()  # first: A keeps the lowest id, and is the installation's club
-    with transaction.atomic():
-        club_b = Club.objects.create(name=NAME, slug=SLUG, time_zone="Europe/Amsterdam")
+    club_b = Club.objects.create(name=NAME, slug=SLUG, time_zone="Europe/Amsterdam")
+    # In B's context around the transaction: the work queued at its commit (the pairing
+    # e-mails, the recalculation) is B's.
+    with club_context(club_b), transaction.atomic():
         shared = User.objects.create_user(email=SHARED_EMAIL, password="pw-schaak-123",
                                           name="Gedeeld Lid", rating=1650)
         set_club_role(shared, "player", club_a)
-        with club_context(club_b):
-            admin = f.admin(club_b)
-            leader = f.leader(club_b)
-            set_club_role(shared, "player", club_b)
-            season = services.season_set_up(
-                actor=admin, name="2026-2027", opening=dt.date(2026, 9, 4),
-                last_day=dt.date(2027, 7, 15), system="pion", club=club_b,
-            )
-            for i in range(PLAYERS - 1):
-                member = f.member(name=f"Player {i + 1:03d}", rating=max(2400 - 7 * i, 1000),
-                                  club=club_b)
-                services.player_add(actor=admin, season=season, member=member,
-                                    kind=PlayerKind.FIXED)
-            services.player_add(actor=admin, season=season, member=shared,
+        admin = f.admin(club_b)
+        leader = f.leader(club_b)
+        set_club_role(shared, "player", club_b)
+        season = services.season_set_up(
+            actor=admin, name="2026-2027", opening=dt.date(2026, 9, 4),
+            last_day=dt.date(2027, 7, 15), system="pion", club=club_b,
+        )
+        for i in range(PLAYERS - 1):
+            member = f.member(name=f"Player {i + 1:03d}", rating=max(2400 - 7 * i, 1000),
+                              club=club_b)
+            services.player_add(actor=admin, season=season, member=member,
                                 kind=PlayerKind.FIXED)
-            services.players_order_by_rating(actor=admin, season=season)
-            evening = f.playing_evenings(season)[0]
-            evening_pair_and_publish(actor=None, system=True, evening_id=evening.pk,
-                                     now=evening.deadline)
-            for game in evening.games.filter(black__isnull=False).order_by("board"):
-                services.result_set(actor=leader, game=game, result="1-0", before_start=True)
+        services.player_add(actor=admin, season=season, member=shared,
+                            kind=PlayerKind.FIXED)
+        services.players_order_by_rating(actor=admin, season=season)
+        evening = f.playing_evenings(season)[0]
+        evening_pair_and_publish(actor=None, system=True, evening_id=evening.pk,
+                                 now=evening.deadline)
+        for game in evening.games.filter(black__isnull=False).order_by("board"):
+            services.result_set(actor=leader, game=game, result="1-0", before_start=True)
     return season
 
 
 def remove_decoy() -> None:
     """Club B gone (in the caller's transaction, so a test's rollback brings it back): an
-    installation of one club. Its accounts go too, but for the one shared with club A."""
+    installation of one club, as it was before the decoy came. Its accounts go too, the
+    one it shares with club A included."""
     from competition.models import Evening, Player, Season
     from members.context import club_context
     from members.models import Club, Membership, User
@@ -100,3 +102,4 @@ def remove_decoy() -> None:
         User.objects.filter(memberships__club=club_b).exclude(
             pk__in=Membership.objects.exclude(club=club_b).values("user_id")).delete()
     club_b.delete()
+    User.objects.filter(email=SHARED_EMAIL).delete()

@@ -64,3 +64,32 @@ def paired_club(django_capture_on_commit_callbacks):
         evening_pair_and_publish(actor=None, system=True, evening_id=evening.pk,
                                  now=evening.deadline)
     return s, evening
+
+
+@pytest.fixture
+def real_worker():
+    """A Celery worker in this process (solo pool) on the configured broker, consuming the
+    queues the site uses; tasks are queued, not run eagerly, while it lives. Celery marks
+    the process as a worker's ("a task must not wait for another"), which would refuse
+    every ``.get()`` of the tests after it: the mark is taken off again. Its logging set-up
+    (the root logger at ERROR) is undone too, or the warnings the tests after it look
+    for would never be written."""
+    import logging
+
+    from celery._state import _set_task_join_will_block
+    from celery.contrib.testing.worker import start_worker
+
+    from config.celery import app
+
+    root = logging.getLogger()
+    level, handlers = root.level, list(root.handlers)
+    app.conf.task_always_eager = False
+    try:
+        with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=30,
+                          queues=["celery", "mail"]):
+            yield
+    finally:
+        app.conf.task_always_eager = True
+        _set_task_join_will_block(False)
+        root.setLevel(level)
+        root.handlers[:] = handlers

@@ -4,7 +4,6 @@ Redis when REDIS_URL is set (as on CI)."""
 import datetime as dt
 
 import pytest
-from celery.contrib.testing.worker import start_worker
 from django.conf import settings
 from django.db import OperationalError
 from django.utils import timezone
@@ -14,17 +13,6 @@ from competition.season.tasks import recalculate_half
 from config.celery import app
 from pairing.tasks import close_due_evenings
 from tests import factories as f
-
-
-@pytest.fixture
-def real_worker():
-    app.conf.task_always_eager = False
-    try:
-        with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=30,
-                          queues=["celery", "mail"]):
-            yield
-    finally:
-        app.conf.task_always_eager = True
 
 
 def _wait(predicate, seconds=20):

@@ -8,7 +8,6 @@ import logging
 import time
 
 import pytest
-from celery.contrib.testing.worker import start_worker
 from celery.signals import task_failure
 
 from config.celery import NoClub, app
@@ -73,22 +72,11 @@ def test_a_clubs_task_without_a_club_is_refused_when_there_are_several():
 
 
 @pytest.mark.django_db
-def test_a_clubs_task_without_a_club_runs_in_the_only_club_and_says_so(caplog):
-    Club.objects.exclude(pk=home_club().pk).delete()
+def test_a_clubs_task_without_a_club_runs_in_the_only_club_and_says_so(caplog, one_club):
     with caplog.at_level(logging.WARNING, logger="config.celery"):
         club_probe.delay("only")
     assert SEEN == [("only", home_club().slug)]
     assert "without a club header" in caplog.text
-
-
-@pytest.fixture
-def real_worker():
-    app.conf.task_always_eager = False
-    try:
-        with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=30):
-            yield
-    finally:
-        app.conf.task_always_eager = True
 
 
 def _wait(predicate, seconds=20) -> bool:

@@ -15,6 +15,7 @@ from competition.demo import build_demo
 from competition.models import Game, Player, Standing
 from members.models import User
 from tests import demo_snapshot
+from tests.decoy import ensure_decoy
 from tests.demo_snapshot import demo_season
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -54,6 +55,7 @@ def test_a_restored_demo_has_the_rows_and_standings_of_a_freshly_built_one():
     from tests.transactions import in_home_club
 
     with in_home_club():  # the flush took the club too: the installation's own, made anew
+        ensure_decoy()  # and the decoy club, built before the demo as at the start
         fresh = build_demo(today=TODAY)
         assert row_counts() == restored_counts
         assert standings(fresh) == restored_standings

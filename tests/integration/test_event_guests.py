@@ -160,7 +160,8 @@ def test_the_entrants_page_is_a_checkbox_list_with_a_filter_and_a_guest_form(cli
     assert 'data-filter-list="member-choices"' in html and "js/filter-list.js" in html
     assert '<p class="filter" data-filter-box hidden>' in html  # shown by the script only
     assert html.count('type="checkbox" name="members"') == (
-        type(people["leader"]).objects.filter(is_active=True).exclude(entries__event=blitz).count()
+        type(people["leader"]).objects.filter(is_active=True, memberships__club=blitz.season.club)
+        .exclude(entries__event=blitz).count()
     )
     assert 'name="guest_name"' in html and 'name="guest_rating"' in html
     assert "<script>" not in html  # the CSP allows no inline script

@@ -14,7 +14,8 @@ from competition.demo import PASSWORD
 from competition.models import Season
 from members.models import User
 
-pytestmark = pytest.mark.django_db
+# load_demo fills a new installation: one club, no accounts (the decoy club removed).
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("one_club")]
 
 
 @override_settings(DEBUG=False)

@@ -16,6 +16,7 @@ from competition.models import Evening, Game, Player, Registration, Season, Stan
 from members.context import club_context, platform_context
 from members.models import Club
 from tests import factories as f
+from tests.decoy import decoy
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 ROLE = "ranglijst_rls_probe"
@@ -62,14 +63,16 @@ def test_a_club_sees_only_its_own_rows_in_every_table(two_clubs, as_app_role):
     a, b, seasons = two_clubs
     with platform_context():
         everything = _counts()
-    assert everything["Season"] == 2 and everything["Game"] > 0
+    assert everything["Season"] == 3 and everything["Game"] > 0
     with club_context(a):
         mine = _counts()
         assert set(Season.objects.values_list("club_id", flat=True)) == {a.pk}
         assert not Evening.objects.filter(season=seasons["club-b"]).exists()
     with club_context(b):
         theirs = _counts()
-    assert {k: mine[k] + theirs[k] for k in mine} == everything
+    with club_context(decoy()):  # the decoy club of every test (tests/decoy.py)
+        third = _counts()
+    assert {k: mine[k] + theirs[k] + third[k] for k in mine} == everything
     assert all(mine[k] > 0 for k in ("Season", "Evening", "Player", "Game"))
     # Straight SQL is no way round it either.
     with club_context(a), connection.cursor() as cursor:

@@ -23,6 +23,7 @@ from competition.season import services
 from competition.season.engine.seasonfile import SeasonFileError, load_season
 from competition.season.standings import recalculate_season
 from members import services as member_services
+from members.clubs import home_club
 from members.models import User
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
@@ -129,7 +130,7 @@ def test_a_season_file_with_a_control_character_in_a_name_is_refused_in_one_line
     path = tmp_path / "s.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     with pytest.raises(CommandError) as caught:
-        call_command("import_season", str(path), stdout=StringIO())
+        call_command("import_season", str(path), "--club", home_club().slug, stdout=StringIO())
     assert caught.value.returncode == 2 and "\n" not in str(caught.value)
     assert not Season.objects.exists()
 
@@ -141,7 +142,8 @@ def test_import_season_refuses_a_season_name_with_a_line_break(tmp_path):
     path = tmp_path / "s.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     with pytest.raises(CommandError) as caught:
-        call_command("import_season", str(path), "--name", "2026\n2027", stdout=StringIO())
+        call_command("import_season", str(path), "--name", "2026\n2027", "--club", home_club().slug,
+                     stdout=StringIO())
     assert "one line" in str(caught.value) and not Season.objects.exists()
 
 
@@ -153,7 +155,7 @@ def test_the_season_file_writer_refuses_a_stored_name_with_a_line_break():
     season = f.season(players=2)
     _legacy_name(season.players.first().member, "Jan\nJansen")
     with pytest.raises(CommandError) as caught:
-        call_command("export_season", season.slug, stdout=StringIO())
+        call_command("export_season", season.slug, "--club", home_club().slug, stdout=StringIO())
     assert caught.value.returncode == 2 and "contains control characters (U+000A)" in str(caught.value)
 
 
