@@ -19,13 +19,16 @@ from __future__ import annotations
 import array
 import hashlib
 import math
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import chain, pairwise
 from operator import itemgetter
 from typing import Final, Literal, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
 
 from competition.scoring.fixpoint import Recalculation, TotalsMatrix
 from competition.scoring.types import (
@@ -185,17 +188,13 @@ def _evening_terms(units: _Units, events: Sequence[_Event]) -> _Terms:
     return terms
 
 
-def _counts_after(events: Sequence[Sequence[_Event]], size: int) -> list[dict[str, int]]:
-    """Every player's counts after these evenings: `count_event` for each event, the
-    events first tallied by (player, outcome, colour) (thousands a season, a few
-    hundred distinct)."""
-    counts = [new_counts() for _ in range(size)]
-    for (player, outcome, colour), n in Counter(map(_COUNTED, chain.from_iterable(events))).items():
-        player_counts = counts[player]
-        player_counts[_COUNTERS[outcome]] += n
-        if colour is not None and outcome in _PLAYED:
-            player_counts["whites" if colour == "white" else "blacks"] += n
-    return counts
+def _stats_after(tally: Sequence[int], size: int) -> list[dict[str, int]]:
+    """Every player's counts (the fields of `PlayerStats`, in their order) after the
+    events of `tally`: each event as `kind × size + player` (`_KINDS`), the same counts
+    as `count_event` for each event, in one `bincount` and one product by `_KIND_COUNTS`."""
+    per_kind = np.bincount(np.array(tally, dtype=np.intp), minlength=len(_KINDS) * size).reshape(len(_KINDS), size)
+    fields = _STAT_FIELDS
+    return [dict(zip(fields, row, strict=True)) for row in (_KIND_COUNTS.T @ per_kind).T.tolist()]
 
 
 def _ordered(active: Sequence[int], totals: Sequence[int]) -> Order:
@@ -272,22 +271,26 @@ def _events(
     limit: int | None,
     absence_counts_before: Mapping[int, int],
     rules: Mapping[Outcome, tuple[str, int]] | None = None,
-) -> tuple[list[list[_Event]], list[list[int]], list[_Terms]]:
+) -> tuple[list[list[_Event]], list[list[int]], list[_Terms], list[int]]:
     """Per evening: every event (with generated absences without notice), the players
     (indices) who enter the standings that evening, and its scoring terms by `rules`
-    (`_Units.scoring`; those of `_evening_terms`, made as the events are: none without)."""
+    (`_Units.scoring`; those of `_evening_terms`, made as the events are: none without);
+    and the tally of every event of the half for `_stats_after`."""
     rules = rules or {}
+    size = len(index)
     absences = {index[p]: n for p, n in absence_counts_before.items() if p in index}
     active: set[int] = set()
     events: list[list[_Event]] = []
     entering: list[list[int]] = []
     terms: list[_Terms] = []
+    tally: list[int] = []
     absent: dict[int, _Event] = {}  # a player's absence without notice: one tuple all half
     absent_rule = rules.get(Outcome.ABSENT_WITHOUT_NOTICE)
-    game_rules = {result: (rules.get(white), rules.get(black)) for result, (white, black) in RESULT_OUTCOMES.items()}
+    absent_kind = _KINDS[Outcome.ABSENT_WITHOUT_NOTICE, None] * size
+    plans = _game_plans(rules, size)
     for k, evening in enumerate(evenings):
         evening_terms = _Terms([], [], [], [], [])
-        evening_events, mentioned = _mentioned_events(evening, index, limit, absences, rules, game_rules, evening_terms)
+        evening_events, mentioned = _mentioned_events(evening, index, limit, absences, rules, plans, evening_terms, tally)
         new = {index[p] for p in present_from_start if p in index} if k == 0 else set()
         new = (new | mentioned) - active
         active |= new
@@ -297,12 +300,13 @@ def _events(
                 if p not in absent:
                     absent[p] = _event(p, Outcome.ABSENT_WITHOUT_NOTICE)
             evening_events += map(absent.__getitem__, missing)
+            tally += map(absent_kind.__add__, missing)
             if absent_rule is not None:
                 _add_terms(evening_terms, absent_rule, missing)
         events.append(evening_events)
         entering.append(sorted(new))
         terms.append(evening_terms)
-    return events, entering, terms
+    return events, entering, terms, tally
 
 
 def _add_terms(terms: _Terms, rule: tuple[str, int], players: Sequence[int]) -> None:
@@ -317,15 +321,25 @@ def _add_terms(terms: _Terms, rule: tuple[str, int], players: Sequence[int]) -> 
         terms.coefficients.extend([coefficient] * len(players))
 
 
-_GameRules = Mapping[str, tuple[tuple[str, int] | None, tuple[str, int] | None]]
+# What a game's result gives each player: his outcome, the rule that scores it (None:
+# nothing) and his event's tally kind times the size (`_stats_after`), white's then black's.
+_GamePlan = tuple[Outcome, Outcome, tuple[str, int] | None, tuple[str, int] | None, int, int]
+
+
+def _game_plans(rules: Mapping[Outcome, tuple[str, int]], size: int) -> dict[str, _GamePlan]:
+    return {
+        result: (white, black, rules.get(white), rules.get(black),
+                 _KINDS[white, "white"] * size, _KINDS[black, "black"] * size)
+        for result, (white, black) in RESULT_OUTCOMES.items()
+    }
 
 
 def _mentioned_events(
     evening: Evening, index: Mapping[int, int], limit: int | None, absences: dict[int, int],
-    rules: Mapping[Outcome, tuple[str, int]], game_rules: _GameRules, terms: _Terms,
+    rules: Mapping[Outcome, tuple[str, int]], plans: Mapping[str, _GamePlan], terms: _Terms, tally: list[int],
 ) -> tuple[list[_Event], set[int]]:
     try:
-        return _mentioned(evening, index, limit, absences, rules, game_rules, terms)
+        return _mentioned(evening, index, limit, absences, rules, plans, terms, tally)
     except KeyError:
         for player_id in sorted(evening.mentioned() - set(index)):
             raise ValueError(
@@ -336,21 +350,21 @@ def _mentioned_events(
 
 def _mentioned(
     evening: Evening, index: Mapping[int, int], limit: int | None, absences: dict[int, int],
-    rules: Mapping[Outcome, tuple[str, int]], game_rules: _GameRules, terms: _Terms,
+    rules: Mapping[Outcome, tuple[str, int]], plans: Mapping[str, _GamePlan], terms: _Terms, tally: list[int],
 ) -> tuple[list[_Event], set[int]]:
     """The evening's events of the players it mentions, and those players; their scoring
-    terms added to `terms`, in the order of the events."""
+    terms added to `terms`, in the order of the events, and their kinds to `tally`."""
     events: list[_Event] = []
-    append = events.append
-    outcomes = RESULT_OUTCOMES
+    append, count = events.append, tally.append
     add_row, add_of, add_coefficient = terms.rows.append, terms.of.append, terms.coefficients.append
     add_fixed, add_amount = terms.fixed.append, terms.amounts.append
     for game in evening.games:  # thousands a season: the tuples and terms made inline
         white, black = index[game.white], index[game.black]
-        white_outcome, black_outcome = outcomes[game.result]
+        white_outcome, black_outcome, white_rule, black_rule, white_kind, black_kind = plans[game.result]
         append((white, white_outcome, black, "white", False))
         append((black, black_outcome, white, "black", False))
-        white_rule, black_rule = game_rules[game.result]
+        count(white_kind + white)
+        count(black_kind + black)
         if white_rule is not None:
             if white_rule[0] == "fixed":
                 add_fixed(white)
@@ -367,22 +381,29 @@ def _mentioned(
                 add_row(black)
                 add_of(black if black_rule[0] == "own" else white)
                 add_coefficient(black_rule[1])
+    size = len(index)
     bye, duty, notice = Outcome.BYE, Outcome.CLUB_DUTY, Outcome.ABSENT_WITH_NOTICE
     byes = [index[p] for p in evening.byes]
     events += [(p, bye, None, None, False) for p in byes]
-    if byes and (rule := rules.get(bye)) is not None:
-        _add_terms(terms, rule, byes)
+    if byes:
+        tally += map((_KINDS[bye, None] * size).__add__, byes)
+        if (rule := rules.get(bye)) is not None:
+            _add_terms(terms, rule, byes)
     duties = [index[p] for p in evening.club_duty]
     events += [(p, duty, None, None, False) for p in duties]
-    if duties and (rule := rules.get(duty)) is not None:
-        _add_terms(terms, rule, duties)
+    if duties:
+        tally += map((_KINDS[duty, None] * size).__add__, duties)
+        if (rule := rules.get(duty)) is not None:
+            _add_terms(terms, rule, duties)
     scoring = []
+    notice_kind = _KINDS[notice, None] * size
     for player_id in evening.absent_with_notice:
         p = index[player_id]
         before = absences.get(p, 0)
         absences[p] = before + 1
         over = limit is not None and before >= limit  # not absence_with_notice_scores
         append((p, notice, None, None, over))
+        count(notice_kind + p)
         if not over:
             scoring.append(p)
     if scoring and (rule := rules.get(notice)) is not None:
@@ -410,8 +431,15 @@ _COUNTERS = {
     Outcome.CLUB_DUTY: "club_duty",
 }
 _PLAYED = frozenset({Outcome.WIN, Outcome.DRAW, Outcome.LOSS})
-_COUNTED = itemgetter(_PLAYER, _OUTCOME, 3)  # an event's player, outcome and colour
 _FIRST = itemgetter(_PLAYER)
+_STAT_FIELDS: Final = tuple(PlayerStats.__dataclass_fields__)
+# An event's kind for the tally of `_stats_after`: its outcome and colour, numbered.
+_KINDS: Final = {
+    (outcome, colour): kind
+    for kind, (outcome, colour) in enumerate(
+        (outcome, colour) for outcome in _COUNTERS for colour in ("white", "black", None)
+    )
+}
 
 
 def count_event(counts: dict[str, int], outcome: Outcome, colour: str | None) -> None:
@@ -423,6 +451,21 @@ def count_event(counts: dict[str, int], outcome: Outcome, colour: str | None) ->
 
 def new_counts() -> dict[str, int]:
     return dict.fromkeys(PlayerStats.__dataclass_fields__, 0)
+
+
+def _kind_counts() -> npt.NDArray[np.int64]:
+    """`count_event` as a table: per kind (`_KINDS`) the counts one event adds to, the
+    fields of `PlayerStats` in their order."""
+    table = np.zeros((len(_KINDS), len(_STAT_FIELDS)), dtype=np.int64)
+    for (outcome, colour), kind in _KINDS.items():
+        counts = new_counts()
+        count_event(counts, outcome, colour)
+        table[kind] = list(counts.values())
+    table.flags.writeable = False
+    return table
+
+
+_KIND_COUNTS: Final = _kind_counts()
 
 
 # ---------------------------------------------------------------------------
@@ -536,7 +579,7 @@ def compute_keizer_half(
         raise ValueError("the starting order names a player twice")
     size = len(starting_order)
     units = _Units(params)
-    events, entering, terms = _events(
+    events, entering, terms, tally = _events(
         evenings,
         index,
         present_from_start,
@@ -546,7 +589,7 @@ def compute_keizer_half(
     )
     if not evenings:
         return HalfResult(half, tuple(starting_order), (), False, ())
-    counts = _counts_after(events, size)  # after the last evening
+    stats = _stats_after(tally, size)  # after the last evening
     rescored = params.method != "frozen"  # every evening rescored with new values
     matrix = TotalsMatrix(size, units.top, units.step) if rescored and engine == "matrix" else None
     state = _Totals(size) if rescored and matrix is None else None
@@ -617,7 +660,7 @@ def compute_keizer_half(
             result = _score_frozen(units, frozen, events[k], active, used, own_added)
         outcomes.append(result)
         order = result.order
-    final_rows = _rows(units, outcomes[-1], counts, starting_order, rank_values, totals_seen)
+    final_rows = _rows(units, outcomes[-1], stats, starting_order, rank_values, totals_seen)
     final = _new(EveningStandings)
     _set(final, "__dict__", {
         "date": evenings[-1].date, "rows": final_rows, "cycle": outcomes[-1].cycle,
@@ -660,7 +703,7 @@ def _deferred_history(
                     player_counts["whites" if colour == "white" else "blacks"] += 1
             state = entry.__dict__
             if "rows" not in state:
-                state["rows"] = _rows(units, outcomes[k], counts, ids, rank_values, totals_seen)
+                state["rows"] = _rows(units, outcomes[k], counts, ids, rank_values, totals_seen, fresh=False)
             state.pop("_deferred", None)
 
     for k, evening in enumerate(evenings[:-1]):
@@ -712,15 +755,19 @@ def _rows(
     ids: Sequence[int],
     rank_values: Sequence[Fraction],
     fractions: dict[tuple[int, int], Fraction],
+    *,
+    fresh: bool = True,
 ) -> tuple[Standing, ...]:
-    """Standings rows, without explanation lines. A full history builds thousands:
-    the frozen rows are made without their dataclass __init__ (which sets each field
-    through object.__setattr__), every field given."""
+    """Standings rows, without explanation lines; `counts` by player are the fields of
+    each row's `PlayerStats`, taken as they are if `fresh` (made for these rows), else
+    copied (running counts). A full history builds thousands: the frozen rows are made
+    without their dataclass __init__ (which sets each field through
+    object.__setattr__), every field given."""
     totals, denominator = result.totals, units.total_unit * result.orders
     rows = []
     for rank0, p in enumerate(result.order):
         stats = _new(PlayerStats)
-        _set(stats, "__dict__", counts[p].copy())
+        _set(stats, "__dict__", counts[p] if fresh else counts[p].copy())
         total = fractions.get((totals[p], denominator))  # a third of a history's totals repeat
         if total is None:
             total = fractions[totals[p], denominator] = Fraction(totals[p], denominator)
@@ -941,7 +988,7 @@ def score_with_order(
     start = list(starting_order if starting_order is not None else order)
     index = {player_id: i for i, player_id in enumerate(start)}
     units = _Units(params)
-    events, entering, _ = _events(
+    events, entering, _, _ = _events(
         evenings, index, present_from_start, params.absent_with_notice_limit, absence_counts_before or {}
     )
     active = {p for players in entering for p in players}
