@@ -33,6 +33,7 @@ import numpy.typing as npt
 from competition.scoring.fixpoint import Recalculation, TotalsMatrix
 from competition.scoring.types import (
     RESULT_OUTCOMES,
+    SCORED_OUTCOMES,
     Evening,
     EveningStandings,
     Half,
@@ -84,6 +85,11 @@ class _Terms(NamedTuple):
 # Integer units
 
 
+def _scaled(amount: Fraction, unit: int) -> int:
+    """`amount × unit`, a whole number (`unit` is a multiple of its denominator)."""
+    return amount.numerator * unit // amount.denominator
+
+
 class _Units:
     """Scales values, factors and fixed points to integers with one denominator.
 
@@ -93,26 +99,23 @@ class _Units:
     """
 
     def __init__(self, params: KeizerParams) -> None:
-        rules = [params.rule(o) for o in Outcome]
-        factors = [r.amount for r in rules if r is not None and r.basis != "fixed"]
-        fixed = [r.amount for r in rules if r is not None and r.basis == "fixed"]
+        # Each rule read once: the other outcomes score nothing.
+        rules = {outcome: rule for outcome in SCORED_OUTCOMES if (rule := params.rule(outcome)) is not None}
+        factors = [r.amount for r in rules.values() if r.basis != "fixed"]
+        fixed = [r.amount for r in rules.values() if r.basis == "fixed"]
         self.value_unit = math.lcm(params.top.denominator, params.step.denominator)
         factor_den = math.lcm(1, *(f.denominator for f in factors))
         fixed_den = math.lcm(1, *(f.denominator for f in fixed))
         self.factor_unit = factor_den * fixed_den
         self.total_unit = self.value_unit * self.factor_unit
-        self.top = int(params.top * self.value_unit)
-        self.step = int(params.step * self.value_unit)
+        self.top = _scaled(params.top, self.value_unit)
+        self.step = _scaled(params.step, self.value_unit)
         # outcome -> ("opponent" | "own" | "fixed", integer coefficient)
-        self.rules: dict[Outcome, tuple[str, int]] = {}
-        for outcome in Outcome:
-            rule = params.rule(outcome)
-            if rule is None:
-                continue
-            if rule.basis == "fixed":
-                self.rules[outcome] = ("fixed", int(rule.amount * self.total_unit))
-            else:
-                self.rules[outcome] = (rule.basis, int(rule.amount * self.factor_unit))
+        self.rules: dict[Outcome, tuple[str, int]] = {
+            outcome: ("fixed", _scaled(rule.amount, self.total_unit)) if rule.basis == "fixed"
+            else (rule.basis, _scaled(rule.amount, self.factor_unit))
+            for outcome, rule in rules.items()
+        }
         # The rules that add to a total: a term of nothing (a loss scoring 0 fixed points,
         # say: half of an evening's terms) changes no total, so the terms leave it out.
         self.scoring = {outcome: rule for outcome, rule in self.rules.items() if rule[1] != 0}
@@ -191,10 +194,12 @@ def _evening_terms(units: _Units, events: Sequence[_Event]) -> _Terms:
 def _stats_after(tally: Sequence[int], size: int) -> list[dict[str, int]]:
     """Every player's counts (the fields of `PlayerStats`, in their order) after the
     events of `tally`: each event as `kind × size + player` (`_KINDS`), the same counts
-    as `count_event` for each event, in one `bincount` and one product by `_KIND_COUNTS`."""
-    per_kind = np.bincount(np.array(tally, dtype=np.intp), minlength=len(_KINDS) * size).reshape(len(_KINDS), size)
+    as `count_event` for each event, in one `bincount` and one product by `_KIND_COUNTS`
+    (in float64: every count is a small whole number)."""
+    per_kind = np.bincount(np.fromiter(tally, np.intp, len(tally)), minlength=len(_KINDS) * size)
+    counts = (_KIND_COUNTS @ per_kind.reshape(len(_KINDS), size).astype(np.float64)).T.astype(np.int64)
     fields = _STAT_FIELDS
-    return [dict(zip(fields, row, strict=True)) for row in (_KIND_COUNTS.T @ per_kind).T.tolist()]
+    return [dict(zip(fields, row, strict=True)) for row in counts.tolist()]
 
 
 def _ordered(active: Sequence[int], totals: Sequence[int]) -> Order:
@@ -453,14 +458,14 @@ def new_counts() -> dict[str, int]:
     return dict.fromkeys(PlayerStats.__dataclass_fields__, 0)
 
 
-def _kind_counts() -> npt.NDArray[np.int64]:
-    """`count_event` as a table: per kind (`_KINDS`) the counts one event adds to, the
-    fields of `PlayerStats` in their order."""
-    table = np.zeros((len(_KINDS), len(_STAT_FIELDS)), dtype=np.int64)
+def _kind_counts() -> npt.NDArray[np.float64]:
+    """`count_event` as a table: per field of `PlayerStats` (in their order) a row, per
+    kind (`_KINDS`) a column, 1 where one event of the kind adds to the field."""
+    table = np.zeros((len(_STAT_FIELDS), len(_KINDS)), dtype=np.float64)
     for (outcome, colour), kind in _KINDS.items():
         counts = new_counts()
         count_event(counts, outcome, colour)
-        table[kind] = list(counts.values())
+        table[:, kind] = list(counts.values())
     table.flags.writeable = False
     return table
 
