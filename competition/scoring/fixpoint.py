@@ -89,6 +89,10 @@ class TotalsMatrix:
         self._active: object = None  # the `active` list of the last recalculation, and its length
         self._count = 0
         self._inactive = np.arange(size, dtype=np.intp)
+        # The last order given out (`_full`), as a tuple and over every player, and the
+        # players outside the standings then: the engine starts the next evening from
+        # that tuple itself, most evenings with no one new.
+        self._last: tuple[Order | None, npt.NDArray[np.intp], npt.NDArray[np.intp]] = (None, self._inactive, self._inactive)
         if size * max(abs(top), abs(top - step * max(size - 1, 0))) >= LIFT:
             self.usable, top, step = False, 0, 0  # no value is exact as a key: the plain loop
         self._all_base = top - step * np.arange(size, dtype=np.int64)  # the value of each place
@@ -278,6 +282,8 @@ class TotalsMatrix:
 
     def _full_start(self, start: Order) -> npt.NDArray[np.intp]:
         """`start`, then the players not in the standings (they sort last, by index)."""
+        if start is self._last[0] and self._inactive is self._last[2]:  # the order settled last, no one new
+            return self._last[1]
         order = np.fromiter(start, np.intp, len(start))
         return order if len(start) == self.size else np.concatenate((order, self._inactive))
 
@@ -331,7 +337,7 @@ class TotalsMatrix:
             new_key = new.tobytes()
             if new_key == key:  # the totals are in the keys, exactly (`_bound`); 0 outside
                 totals = ((offset - key_of) / size).astype(np.int64)
-                return self._settled(order[:count], totals, 1, False, iteration)
+                return self._settled(order, count, totals, 1, False, iteration)
             if new_key in seen:
                 cycle_from, iterations = new_key, iteration
                 break
@@ -353,11 +359,11 @@ class TotalsMatrix:
             totals = ((n * positions - key_of) / size).astype(np.int64)
             # -size × summed total + index: ascending is the highest summed total first,
             # ties by starting position, as in `_result`
-            settled = (key_of - (n - 1) * positions).argsort()[:count]
+            settled = (key_of - (n - 1) * positions).argsort()
             summed_values = (summed[:size] / -size).astype(np.int64)
             if count < size:  # nothing outside the standings
                 totals[self._inactive] = summed_values[self._inactive] = 0
-            return self._full(settled, totals, summed_values, n, True, iterations)
+            return self._full(settled, count, totals, summed_values, n, True, iterations)
         players, coef, const, _ = self._local(active, start)
         local = np.empty(size, dtype=np.intp)
         local[players] = np.arange(count, dtype=np.intp)
@@ -365,12 +371,13 @@ class TotalsMatrix:
         return self._result(players, coef, const, self._base(count), bound, local_orders, True, iterations)
 
     def _settled(
-        self, order: npt.NDArray[np.intp], totals: npt.NDArray[np.int64], orders: int, cycle: bool, iterations: int
+        self, order: npt.NDArray[np.intp], count: int, totals: npt.NDArray[np.int64], orders: int, cycle: bool,
+        iterations: int,
     ) -> Recalculation:
-        """The Recalculation of a settled `order` (of the players in the standings)."""
+        """The Recalculation of a settled `order` (every player, the `count` in the standings first)."""
         values = np.zeros(self.size, dtype=np.int64)
-        values[order] = self._all_base[: len(order)]
-        return self._full(order, totals, values, orders, cycle, iterations)
+        values[order[:count]] = self._all_base[:count]
+        return self._full(order, count, totals, values, orders, cycle, iterations)
 
     def score_once(self, active: Sequence[int], start: Order) -> Recalculation | None:
         """The totals with the values of `start` (which names exactly the `active`
@@ -385,10 +392,10 @@ class TotalsMatrix:
         values[order] = self._key_values
         self.keys.dot(values, key_of)  # the sort keys, as in `recalculate`
         totals = ((self._offset - key_of) / size).astype(np.int64)
-        settled = key_of.argsort()[:count]  # highest first, ties by starting position
+        settled = key_of.argsort()  # highest first, ties by starting position
         values_now = np.zeros(size, dtype=np.int64)
         values_now[order[:count]] = self._all_base[:count]
-        return self._full(settled, totals, values_now, 1, False, 1)
+        return self._full(settled, count, totals, values_now, 1, False, 1)
 
     def _result(
         self,
@@ -430,17 +437,21 @@ class TotalsMatrix:
     def _full(
         self,
         settled: npt.NDArray[np.intp],
+        count: int,
         totals: npt.NDArray[np.int64],
         values: npt.NDArray[np.int64],
         orders: int,
         cycle: bool,
         iterations: int,
     ) -> Recalculation:
-        """A Recalculation from arrays over every player (those not in the standings: 0),
-        made without the frozen dataclass's __init__ (every field given)."""
+        """A Recalculation from arrays over every player (those not in the standings: 0;
+        `settled` names them last, by index, after the `count` in the standings), made
+        without the frozen dataclass's __init__ (every field given)."""
+        order = tuple(settled[:count].tolist())
+        self._last = (order, settled, self._inactive)  # never written to: argsort's or `_full_start`'s
         result = _new(Recalculation)
         _set(result, "__dict__", {
-            "order": tuple(settled.tolist()), "totals": totals.tolist(), "orders": orders,
+            "order": order, "totals": totals.tolist(), "orders": orders,
             "values": values.tolist(), "cycle": cycle, "iterations": iterations,
         })
         return result
