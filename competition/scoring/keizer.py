@@ -20,11 +20,10 @@ import array
 import hashlib
 import math
 from collections import OrderedDict
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import chain, pairwise
-from operator import itemgetter
 from typing import Final, Literal, NamedTuple
 
 import numpy as np
@@ -279,39 +278,88 @@ def _events(
 ) -> tuple[list[list[_Event]], list[list[int]], list[_Terms], list[int]]:
     """Per evening: every event (with generated absences without notice), the players
     (indices) who enter the standings that evening, and its scoring terms by `rules`
-    (`_Units.scoring`; those of `_evening_terms`, made as the events are: none without);
-    and the tally of every event of the half for `_stats_after`."""
+    (`_Units.scoring`; those of `_evening_terms`, made as the evenings are read: none
+    without); and the tally of every event of the half for `_stats_after`."""
+    missing, entering, terms, tally = _read(evenings, index, present_from_start, limit, absence_counts_before, rules)
+    return _half_events(evenings, index, limit, absence_counts_before, missing), entering, terms, tally
+
+
+def _read(
+    evenings: Sequence[Evening],
+    index: Mapping[int, int],
+    present_from_start: Collection[int],
+    limit: int | None,
+    absence_counts_before: Mapping[int, int],
+    rules: Mapping[Outcome, tuple[str, int]] | None = None,
+) -> tuple[list[list[int]], list[list[int]], list[_Terms], list[int]]:
+    """What the computation needs of the evenings, read without making their events (a
+    half has thousands, read only for the explanation and the history: `_half_events`):
+    per evening the players absent without notice, those who enter the standings and
+    the scoring terms; and the tally of every event for `_stats_after`."""
     rules = rules or {}
     size = len(index)
     absences = {index[p]: n for p, n in absence_counts_before.items() if p in index}
     active: set[int] = set()
-    events: list[list[_Event]] = []
+    absent: list[list[int]] = []
     entering: list[list[int]] = []
     terms: list[_Terms] = []
     tally: list[int] = []
-    absent: dict[int, _Event] = {}  # a player's absence without notice: one tuple all half
     absent_rule = rules.get(Outcome.ABSENT_WITHOUT_NOTICE)
     absent_kind = _KINDS[Outcome.ABSENT_WITHOUT_NOTICE, None] * size
     plans = _game_plans(rules, size)
     for k, evening in enumerate(evenings):
         evening_terms = _Terms([], [], [], [], [])
-        evening_events, mentioned = _mentioned_events(evening, index, limit, absences, rules, plans, evening_terms, tally)
+        mentioned = _mentioned_players(evening, index, limit, absences, rules, plans, evening_terms, tally)
         new = {index[p] for p in present_from_start if p in index} if k == 0 else set()
         new = (new | mentioned) - active
         active |= new
-        if len(mentioned) < len(active):
-            missing = sorted(active - mentioned)
-            for p in missing:
-                if p not in absent:
-                    absent[p] = _event(p, Outcome.ABSENT_WITHOUT_NOTICE)
-            evening_events += map(absent.__getitem__, missing)
+        missing = sorted(active - mentioned) if len(mentioned) < len(active) else []
+        if missing:
             tally += map(absent_kind.__add__, missing)
             if absent_rule is not None:
                 _add_terms(evening_terms, absent_rule, missing)
-        events.append(evening_events)
+        absent.append(missing)
         entering.append(sorted(new))
         terms.append(evening_terms)
-    return events, entering, terms, tally
+    return absent, entering, terms, tally
+
+
+def _half_events(
+    evenings: Sequence[Evening],
+    index: Mapping[int, int],
+    limit: int | None,
+    absence_counts_before: Mapping[int, int],
+    absent: Sequence[Sequence[int]],
+) -> list[list[_Event]]:
+    """Every event of every evening (those of `_read`, which checked the evenings):
+    the games' (white's, then black's), the byes, the club duties, the absences with
+    notice (`over_limit` by the season's count so far) and without (`absent`)."""
+    absences = {index[p]: n for p, n in absence_counts_before.items() if p in index}
+    absent_events: dict[int, _Event] = {}  # a player's absence without notice: one tuple all half
+    outcomes = RESULT_OUTCOMES
+    bye, duty, notice = Outcome.BYE, Outcome.CLUB_DUTY, Outcome.ABSENT_WITH_NOTICE
+    events: list[list[_Event]] = []
+    for evening, missing in zip(evenings, absent, strict=True):
+        evening_events: list[_Event] = []
+        append = evening_events.append
+        for game in evening.games:  # thousands a season: the tuples made inline
+            white, black = index[game.white], index[game.black]
+            white_outcome, black_outcome = outcomes[game.result]
+            append((white, white_outcome, black, "white", False))
+            append((black, black_outcome, white, "black", False))
+        evening_events += [(index[p], bye, None, None, False) for p in evening.byes]
+        evening_events += [(index[p], duty, None, None, False) for p in evening.club_duty]
+        for player_id in evening.absent_with_notice:
+            p = index[player_id]
+            before = absences.get(p, 0)
+            absences[p] = before + 1
+            append((p, notice, None, None, limit is not None and before >= limit))  # not absence_with_notice_scores
+        for p in missing:
+            if p not in absent_events:
+                absent_events[p] = _event(p, Outcome.ABSENT_WITHOUT_NOTICE)
+        evening_events += map(absent_events.__getitem__, missing)
+        events.append(evening_events)
+    return events
 
 
 def _add_terms(terms: _Terms, rule: tuple[str, int], players: Sequence[int]) -> None:
@@ -326,23 +374,22 @@ def _add_terms(terms: _Terms, rule: tuple[str, int], players: Sequence[int]) -> 
         terms.coefficients.extend([coefficient] * len(players))
 
 
-# What a game's result gives each player: his outcome, the rule that scores it (None:
+# What a game's result gives each player: the rule that scores his outcome (None:
 # nothing) and his event's tally kind times the size (`_stats_after`), white's then black's.
-_GamePlan = tuple[Outcome, Outcome, tuple[str, int] | None, tuple[str, int] | None, int, int]
+_GamePlan = tuple[tuple[str, int] | None, tuple[str, int] | None, int, int]
 
 
 def _game_plans(rules: Mapping[Outcome, tuple[str, int]], size: int) -> dict[str, _GamePlan]:
     return {
-        result: (white, black, rules.get(white), rules.get(black),
-                 _KINDS[white, "white"] * size, _KINDS[black, "black"] * size)
+        result: (rules.get(white), rules.get(black), _KINDS[white, "white"] * size, _KINDS[black, "black"] * size)
         for result, (white, black) in RESULT_OUTCOMES.items()
     }
 
 
-def _mentioned_events(
+def _mentioned_players(
     evening: Evening, index: Mapping[int, int], limit: int | None, absences: dict[int, int],
     rules: Mapping[Outcome, tuple[str, int]], plans: Mapping[str, _GamePlan], terms: _Terms, tally: list[int],
-) -> tuple[list[_Event], set[int]]:
+) -> set[int]:
     try:
         return _mentioned(evening, index, limit, absences, rules, plans, terms, tally)
     except KeyError:
@@ -356,18 +403,18 @@ def _mentioned_events(
 def _mentioned(
     evening: Evening, index: Mapping[int, int], limit: int | None, absences: dict[int, int],
     rules: Mapping[Outcome, tuple[str, int]], plans: Mapping[str, _GamePlan], terms: _Terms, tally: list[int],
-) -> tuple[list[_Event], set[int]]:
-    """The evening's events of the players it mentions, and those players; their scoring
-    terms added to `terms`, in the order of the events, and their kinds to `tally`."""
-    events: list[_Event] = []
-    append, count = events.append, tally.append
+) -> set[int]:
+    """The players the evening mentions; their events' scoring terms added to `terms`, in
+    the order of the events (`_half_events`), and their kinds to `tally`."""
+    players: list[int] = []
+    mention, count = players.append, tally.append
     add_row, add_of, add_coefficient = terms.rows.append, terms.of.append, terms.coefficients.append
     add_fixed, add_amount = terms.fixed.append, terms.amounts.append
-    for game in evening.games:  # thousands a season: the tuples and terms made inline
+    for game in evening.games:  # thousands a season: the terms made inline
         white, black = index[game.white], index[game.black]
-        white_outcome, black_outcome, white_rule, black_rule, white_kind, black_kind = plans[game.result]
-        append((white, white_outcome, black, "white", False))
-        append((black, black_outcome, white, "black", False))
+        white_rule, black_rule, white_kind, black_kind = plans[game.result]
+        mention(white)
+        mention(black)
         count(white_kind + white)
         count(black_kind + black)
         if white_rule is not None:
@@ -389,14 +436,14 @@ def _mentioned(
     size = len(index)
     bye, duty, notice = Outcome.BYE, Outcome.CLUB_DUTY, Outcome.ABSENT_WITH_NOTICE
     byes = [index[p] for p in evening.byes]
-    events += [(p, bye, None, None, False) for p in byes]
     if byes:
+        players += byes
         tally += map((_KINDS[bye, None] * size).__add__, byes)
         if (rule := rules.get(bye)) is not None:
             _add_terms(terms, rule, byes)
     duties = [index[p] for p in evening.club_duty]
-    events += [(p, duty, None, None, False) for p in duties]
     if duties:
+        players += duties
         tally += map((_KINDS[duty, None] * size).__add__, duties)
         if (rule := rules.get(duty)) is not None:
             _add_terms(terms, rule, duties)
@@ -406,17 +453,16 @@ def _mentioned(
         p = index[player_id]
         before = absences.get(p, 0)
         absences[p] = before + 1
-        over = limit is not None and before >= limit  # not absence_with_notice_scores
-        append((p, notice, None, None, over))
+        mention(p)
         count(notice_kind + p)
-        if not over:
+        if limit is None or before < limit:  # absence_with_notice_scores
             scoring.append(p)
     if scoring and (rule := rules.get(notice)) is not None:
         _add_terms(terms, rule, scoring)
-    mentioned = set(map(_FIRST, events))
-    if len(events) != len(mentioned):
+    mentioned = set(players)
+    if len(players) != len(mentioned):
         raise ValueError(f"a player appears twice in evening {evening.date}")
-    return events, mentioned
+    return mentioned
 
 
 # ---------------------------------------------------------------------------
@@ -436,7 +482,6 @@ _COUNTERS = {
     Outcome.CLUB_DUTY: "club_duty",
 }
 _PLAYED = frozenset({Outcome.WIN, Outcome.DRAW, Outcome.LOSS})
-_FIRST = itemgetter(_PLAYER)
 _STAT_FIELDS: Final = tuple(PlayerStats.__dataclass_fields__)
 # An event's kind for the tally of `_stats_after`: its outcome and colour, numbered.
 _KINDS: Final = {
@@ -584,7 +629,7 @@ def compute_keizer_half(
         raise ValueError("the starting order names a player twice")
     size = len(starting_order)
     units = _Units(params)
-    events, entering, terms, tally = _events(
+    absent, entering, terms, tally = _read(
         evenings,
         index,
         present_from_start,
@@ -592,6 +637,16 @@ def compute_keizer_half(
         absence_counts_before or {},
         units.scoring,
     )
+    made: list[list[list[_Event]]] = []
+
+    def events() -> list[list[_Event]]:
+        """The half's events, made when first needed (the explanation, the history rows,
+        the frozen method)."""
+        if not made:
+            made.append(_half_events(evenings, index, params.absent_with_notice_limit,
+                                     absence_counts_before or {}, absent))
+        return made[0]
+
     if not evenings:
         return HalfResult(half, tuple(starting_order), (), False, ())
     stats = _stats_after(tally, size)  # after the last evening
@@ -662,7 +717,7 @@ def compute_keizer_half(
             if memo is not None:
                 SETTLED.put(key, result)
         else:
-            result = _score_frozen(units, frozen, events[k], active, used, own_added)
+            result = _score_frozen(units, frozen, events()[k], active, used, own_added)
         outcomes.append(result)
         order = result.order
     final_rows = _rows(units, outcomes[-1], stats, starting_order, rank_values, totals_seen)
@@ -686,7 +741,7 @@ def compute_keizer_half(
 def _deferred_history(
     units: _Units,
     evenings: Sequence[Evening],
-    events: Sequence[Sequence[_Event]],
+    events: Callable[[], Sequence[Sequence[_Event]]],
     outcomes: Sequence[_EveningOutcome],
     final: EveningStandings,
     ids: Sequence[int],
@@ -695,13 +750,14 @@ def _deferred_history(
 ) -> tuple[EveningStandings, ...]:
     """The standings after every evening, their rows made when one evening's are first
     read (`types.Deferred`): a full history is thousands of rows, most never read. The
-    counts are replayed from the events, evening by evening."""
+    counts are replayed from the events (`events()`), evening by evening."""
     entries: list[EveningStandings] = []
 
     def fill() -> None:
         counts = [new_counts() for _ in ids]
+        half_events = events()
         for k, entry in enumerate(entries):
-            for player, outcome, _, colour, _ in events[k]:  # count_event, inline
+            for player, outcome, _, colour, _ in half_events[k]:  # count_event, inline
                 player_counts = counts[player]
                 player_counts[_COUNTERS[outcome]] += 1
                 if colour is not None and outcome in _PLAYED:
@@ -789,7 +845,7 @@ def _deferred_explanation(
     params: KeizerParams,
     units: _Units,
     evenings: Sequence[Evening],
-    events: Sequence[Sequence[_Event]],
+    events: Callable[[], Sequence[Sequence[_Event]]],
     outcomes: Sequence[_EveningOutcome],
     rows: Sequence[Standing],
     index: Mapping[int, int],
@@ -800,7 +856,7 @@ def _deferred_explanation(
     explained: list[Standing] = []
 
     def fill() -> None:
-        lines = _explain(params, units, evenings, events, outcomes, rows, index, ids)
+        lines = _explain(params, units, evenings, events(), outcomes, rows, index, ids)
         for standing in explained:
             state = standing.__dict__
             if "lines" not in state:
