@@ -11,7 +11,9 @@ amount and value scaled by one denominator); each evening's scoring terms are bu
 and added to `fixpoint.TotalsMatrix` (the per-player term lists of `_Totals` are the plain
 loop's). Fractions appear only in the output; the many rows of a history and lines of
 the explanation are made when first read (`types.Deferred`), without the frozen
-dataclasses' __init__. `bench/naive.py` is the reference.
+dataclasses' __init__, and so are the events they come from (`_half_events`): the
+computation reads the evenings for their terms, the players they mention and a tally
+of the events' kinds (`_read`). `bench/naive.py` is the reference.
 """
 
 from __future__ import annotations
