@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -89,6 +88,10 @@ class TotalsMatrix:
         self._active: object = None  # the `active` list of the last recalculation, and its length
         self._count = 0
         self._inactive = np.arange(size, dtype=np.intp)
+        # The last order given out (`_full`), as a tuple and over every player, and the
+        # players outside the standings then: the engine starts the next evening from
+        # that tuple itself, most evenings with no one new.
+        self._last: tuple[Order | None, npt.NDArray[np.intp], npt.NDArray[np.intp]] = (None, self._inactive, self._inactive)
         if size * max(abs(top), abs(top - step * max(size - 1, 0))) >= LIFT:
             self.usable, top, step = False, 0, 0  # no value is exact as a key: the plain loop
         self._all_base = top - step * np.arange(size, dtype=np.int64)  # the value of each place
@@ -130,7 +133,23 @@ class TotalsMatrix:
                     or len(batch_fixed) != len(batch_amounts):
                 raise ValueError("add_terms: every term needs its row, its column and its amount")
         self._batches, self._next, self._fast = list(batches), 0, 0
-        totals = self._running_totals() if self.usable else []
+        # Every term as a cell of the (size, size + 1) matrices and its amount, batch by
+        # batch: a batch's coefficients, then its fixed points (in the last column).
+        size = self.size
+        rows: list[int] = []
+        columns: list[int] = []
+        amounts: list[int] = []
+        term_at = [0]
+        for batch_rows, batch_of, batch_coefficients, batch_fixed, batch_amounts in self._batches:
+            rows += batch_rows
+            rows += batch_fixed
+            columns += batch_of
+            columns += [size] * len(batch_fixed)
+            amounts += batch_coefficients
+            amounts += batch_amounts
+            term_at.append(len(rows))
+        sized = self._sizes(amounts, term_at) if self.usable else None
+        totals = [] if not self.usable else sized[1] if sized is not None else None
         if totals is None:  # large numbers: summed exactly, in Python ints
             running, totals = self._total_abs, []
             for batch in self._batches:
@@ -138,55 +157,47 @@ class TotalsMatrix:
                 if running >= EXACT:
                     break
                 totals.append(running)
-        fast = self._batches[: len(totals)]
-        # Below EXACT every number and every sum fits int64 exactly.
-        rows, of, coefficients, fixed, amounts = (
-            np.fromiter(chain.from_iterable(b[i] for b in fast), np.int64) for i in range(5)
-        )
-        row_counts, fixed_counts = [len(b[0]) for b in fast], [len(b[3]) for b in fast]
-        cells = len(fast) * self.size  # (batch, player); float weights: every sum is below EXACT
-        abs_coef = np.bincount(np.repeat(np.arange(len(fast)) * self.size, row_counts) + rows,
-                               np.abs(coefficients), cells).astype(np.int64).reshape(len(fast), self.size)
-        abs_const = np.bincount(np.repeat(np.arange(len(fast)) * self.size, fixed_counts) + fixed,
-                                np.abs(amounts), cells).astype(np.int64).reshape(len(fast), self.size)
-        abs_coef = np.cumsum(abs_coef, axis=0) + self._abs_coef  # after each batch
-        abs_const = np.cumsum(abs_const, axis=0) + self._abs_const
-        # Each batch's terms as flat indices of the (size, size + 1) matrices, coefficients
-        # and then fixed points (the last column), in batch order.
-        width = self.size + 1
-        batch_number = np.concatenate((np.repeat(np.arange(2 * len(fast), step=2), row_counts),
-                                       np.repeat(np.arange(1, 2 * len(fast) + 1, step=2), fixed_counts)))
-        in_order = np.argsort(batch_number, kind="stable")
-        cells_of = np.concatenate((rows * width + of, fixed * width + self.size))[in_order].astype(np.intp)
-        exact_amounts = np.concatenate((coefficients, amounts))[in_order]
-        key_amounts = np.concatenate((coefficients.astype(np.float64), amounts.astype(np.float64) * -self.size))
+        fast = len(totals)
+        terms = term_at[fast]
+        del term_at[fast + 1 :]
+        # Below EXACT every number and every sum fits int64 exactly (and below 2**52 a float).
+        exact_amounts = (sized[0].astype(np.int64) if sized is not None
+                         else np.fromiter(amounts[:terms], np.int64, terms))
+        cells_of = (np.fromiter(rows[:terms], np.intp, terms) * (size + 1)
+                    + np.fromiter(columns[:terms], np.intp, terms))
+        fixed_point = cells_of % (size + 1) == size  # a term of the last column
+        # The exactness sums after each batch: Σ|coef| and Σ|const| per (batch, player)
+        # (float weights: every sum is below EXACT), cumulated over the batches.
+        batch_number = np.repeat(np.arange(fast, dtype=np.intp), np.diff(term_at))
+        sums = np.bincount((batch_number * 2 + fixed_point) * size + cells_of // (size + 1),
+                           np.abs(exact_amounts), 2 * fast * size).astype(np.int64).reshape(fast, 2, size)
+        sums = np.cumsum(sums, axis=0)
+        abs_coef, abs_const = sums[:, 0, :] + self._abs_coef, sums[:, 1, :] + self._abs_const
+        # In the keys a fixed point counts -size times (exact where the keys are used: `_bound`)
+        key_amounts = exact_amounts.astype(np.float64) * np.where(fixed_point, -size, 1)
         self._prepared = (
-            cells_of, exact_amounts, key_amounts[in_order],
-            np.cumsum([0, *map(sum, zip(row_counts, fixed_counts, strict=True))]).tolist(),
+            cells_of, exact_amounts, key_amounts, term_at,
             abs_coef, abs_const, abs_coef.max(axis=1, initial=0).tolist(),
             abs_const.max(axis=1, initial=0).tolist(), totals,
         )
-        self._fast = len(fast)
+        self._fast = fast
 
-    def _running_totals(self) -> list[int] | None:
-        """`_total_abs` after each batch to prepare, if all of them keep it below 2**52
-        (the usual case: summed in float64, then exactly); None if not."""
-        batches = self._batches
+    def _sizes(self, amounts: Sequence[int], term_at: Sequence[int]) -> tuple[npt.NDArray[np.float64], list[int]] | None:
+        """The amounts of every batch to prepare, as floats, and `_total_abs` after each
+        batch, if all of them keep it below 2**52 (the usual case: then every number is
+        exact as a float, and so is every sum); None if not."""
         if self._total_abs >= LIFT:
             return None
-        try:  # as floats, so that even -2**63 has its size; every size below 2**52 is exact
-            sizes = [np.abs(np.fromiter(chain.from_iterable(b[i] for b in batches), np.float64)) for i in (2, 4)]
+        try:  # as floats, so that even -2**63 has its size
+            floats = np.fromiter(amounts, np.float64, len(amounts))
         except OverflowError:
             return None
-        per_batch = np.arange(len(batches))
-        running = np.cumsum(
-            np.bincount(np.repeat(per_batch, [len(b[2]) for b in batches]), sizes[0], len(batches))
-            + np.bincount(np.repeat(per_batch, [len(b[4]) for b in batches]), sizes[1], len(batches))
-        ) + self._total_abs
-        if len(batches) and not running[-1] < LIFT:  # (also a number too large for a float)
+        # Σ|amount| over the terms so far, read at each batch's end (exact below 2**52)
+        running = np.concatenate(([0.0], np.cumsum(np.abs(floats))))[term_at[1:]] + self._total_abs
+        if len(running) and not running[-1] < LIFT:  # (also a number too large for a float)
             return None
         totals: list[int] = running.astype(np.int64).tolist()
-        return totals
+        return floats, totals
 
     def add_prepared(self, upto: int) -> None:
         """Add the prepared batches not added yet, up to (not including) batch `upto`."""
@@ -278,6 +289,8 @@ class TotalsMatrix:
 
     def _full_start(self, start: Order) -> npt.NDArray[np.intp]:
         """`start`, then the players not in the standings (they sort last, by index)."""
+        if start is self._last[0] and self._inactive is self._last[2]:  # the order settled last, no one new
+            return self._last[1]
         order = np.fromiter(start, np.intp, len(start))
         return order if len(start) == self.size else np.concatenate((order, self._inactive))
 
@@ -331,7 +344,7 @@ class TotalsMatrix:
             new_key = new.tobytes()
             if new_key == key:  # the totals are in the keys, exactly (`_bound`); 0 outside
                 totals = ((offset - key_of) / size).astype(np.int64)
-                return self._settled(order[:count], totals, 1, False, iteration)
+                return self._settled(order, count, totals, 1, False, iteration)
             if new_key in seen:
                 cycle_from, iterations = new_key, iteration
                 break
@@ -353,11 +366,11 @@ class TotalsMatrix:
             totals = ((n * positions - key_of) / size).astype(np.int64)
             # -size × summed total + index: ascending is the highest summed total first,
             # ties by starting position, as in `_result`
-            settled = (key_of - (n - 1) * positions).argsort()[:count]
+            settled = (key_of - (n - 1) * positions).argsort()
             summed_values = (summed[:size] / -size).astype(np.int64)
             if count < size:  # nothing outside the standings
                 totals[self._inactive] = summed_values[self._inactive] = 0
-            return self._full(settled, totals, summed_values, n, True, iterations)
+            return self._full(settled, count, totals, summed_values, n, True, iterations)
         players, coef, const, _ = self._local(active, start)
         local = np.empty(size, dtype=np.intp)
         local[players] = np.arange(count, dtype=np.intp)
@@ -365,12 +378,13 @@ class TotalsMatrix:
         return self._result(players, coef, const, self._base(count), bound, local_orders, True, iterations)
 
     def _settled(
-        self, order: npt.NDArray[np.intp], totals: npt.NDArray[np.int64], orders: int, cycle: bool, iterations: int
+        self, order: npt.NDArray[np.intp], count: int, totals: npt.NDArray[np.int64], orders: int, cycle: bool,
+        iterations: int,
     ) -> Recalculation:
-        """The Recalculation of a settled `order` (of the players in the standings)."""
+        """The Recalculation of a settled `order` (every player, the `count` in the standings first)."""
         values = np.zeros(self.size, dtype=np.int64)
-        values[order] = self._all_base[: len(order)]
-        return self._full(order, totals, values, orders, cycle, iterations)
+        values[order[:count]] = self._all_base[:count]
+        return self._full(order, count, totals, values, orders, cycle, iterations)
 
     def score_once(self, active: Sequence[int], start: Order) -> Recalculation | None:
         """The totals with the values of `start` (which names exactly the `active`
@@ -385,10 +399,10 @@ class TotalsMatrix:
         values[order] = self._key_values
         self.keys.dot(values, key_of)  # the sort keys, as in `recalculate`
         totals = ((self._offset - key_of) / size).astype(np.int64)
-        settled = key_of.argsort()[:count]  # highest first, ties by starting position
+        settled = key_of.argsort()  # highest first, ties by starting position
         values_now = np.zeros(size, dtype=np.int64)
         values_now[order[:count]] = self._all_base[:count]
-        return self._full(settled, totals, values_now, 1, False, 1)
+        return self._full(settled, count, totals, values_now, 1, False, 1)
 
     def _result(
         self,
@@ -430,17 +444,21 @@ class TotalsMatrix:
     def _full(
         self,
         settled: npt.NDArray[np.intp],
+        count: int,
         totals: npt.NDArray[np.int64],
         values: npt.NDArray[np.int64],
         orders: int,
         cycle: bool,
         iterations: int,
     ) -> Recalculation:
-        """A Recalculation from arrays over every player (those not in the standings: 0),
-        made without the frozen dataclass's __init__ (every field given)."""
+        """A Recalculation from arrays over every player (those not in the standings: 0;
+        `settled` names them last, by index, after the `count` in the standings), made
+        without the frozen dataclass's __init__ (every field given)."""
+        order = tuple(settled[:count].tolist())
+        self._last = (order, settled, self._inactive)  # never written to: argsort's or `_full_start`'s
         result = _new(Recalculation)
         _set(result, "__dict__", {
-            "order": tuple(settled.tolist()), "totals": totals.tolist(), "orders": orders,
+            "order": order, "totals": totals.tolist(), "orders": orders,
             "values": values.tolist(), "cycle": cycle, "iterations": iterations,
         })
         return result

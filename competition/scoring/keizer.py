@@ -11,7 +11,9 @@ amount and value scaled by one denominator); each evening's scoring terms are bu
 and added to `fixpoint.TotalsMatrix` (the per-player term lists of `_Totals` are the plain
 loop's). Fractions appear only in the output; the many rows of a history and lines of
 the explanation are made when first read (`types.Deferred`), without the frozen
-dataclasses' __init__. `bench/naive.py` is the reference.
+dataclasses' __init__, and so are the events they come from (`_half_events`): the
+computation reads the evenings for their terms, the players they mention and a tally
+of the events' kinds (`_read`). `bench/naive.py` is the reference.
 """
 
 from __future__ import annotations
@@ -19,17 +21,20 @@ from __future__ import annotations
 import array
 import hashlib
 import math
-from collections import Counter, OrderedDict
-from collections.abc import Collection, Mapping, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import chain, pairwise
-from operator import itemgetter
 from typing import Final, Literal, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
 
 from competition.scoring.fixpoint import Recalculation, TotalsMatrix
 from competition.scoring.types import (
     RESULT_OUTCOMES,
+    SCORED_OUTCOMES,
     Evening,
     EveningStandings,
     Half,
@@ -81,6 +86,11 @@ class _Terms(NamedTuple):
 # Integer units
 
 
+def _scaled(amount: Fraction, unit: int) -> int:
+    """`amount × unit`, a whole number (`unit` is a multiple of its denominator)."""
+    return amount.numerator * unit // amount.denominator
+
+
 class _Units:
     """Scales values, factors and fixed points to integers with one denominator.
 
@@ -90,26 +100,23 @@ class _Units:
     """
 
     def __init__(self, params: KeizerParams) -> None:
-        rules = [params.rule(o) for o in Outcome]
-        factors = [r.amount for r in rules if r is not None and r.basis != "fixed"]
-        fixed = [r.amount for r in rules if r is not None and r.basis == "fixed"]
+        # Each rule read once: the other outcomes score nothing.
+        rules = {outcome: rule for outcome in SCORED_OUTCOMES if (rule := params.rule(outcome)) is not None}
+        factors = [r.amount for r in rules.values() if r.basis != "fixed"]
+        fixed = [r.amount for r in rules.values() if r.basis == "fixed"]
         self.value_unit = math.lcm(params.top.denominator, params.step.denominator)
         factor_den = math.lcm(1, *(f.denominator for f in factors))
         fixed_den = math.lcm(1, *(f.denominator for f in fixed))
         self.factor_unit = factor_den * fixed_den
         self.total_unit = self.value_unit * self.factor_unit
-        self.top = int(params.top * self.value_unit)
-        self.step = int(params.step * self.value_unit)
+        self.top = _scaled(params.top, self.value_unit)
+        self.step = _scaled(params.step, self.value_unit)
         # outcome -> ("opponent" | "own" | "fixed", integer coefficient)
-        self.rules: dict[Outcome, tuple[str, int]] = {}
-        for outcome in Outcome:
-            rule = params.rule(outcome)
-            if rule is None:
-                continue
-            if rule.basis == "fixed":
-                self.rules[outcome] = ("fixed", int(rule.amount * self.total_unit))
-            else:
-                self.rules[outcome] = (rule.basis, int(rule.amount * self.factor_unit))
+        self.rules: dict[Outcome, tuple[str, int]] = {
+            outcome: ("fixed", _scaled(rule.amount, self.total_unit)) if rule.basis == "fixed"
+            else (rule.basis, _scaled(rule.amount, self.factor_unit))
+            for outcome, rule in rules.items()
+        }
         # The rules that add to a total: a term of nothing (a loss scoring 0 fixed points,
         # say: half of an evening's terms) changes no total, so the terms leave it out.
         self.scoring = {outcome: rule for outcome, rule in self.rules.items() if rule[1] != 0}
@@ -185,17 +192,15 @@ def _evening_terms(units: _Units, events: Sequence[_Event]) -> _Terms:
     return terms
 
 
-def _counts_after(events: Sequence[Sequence[_Event]], size: int) -> list[dict[str, int]]:
-    """Every player's counts after these evenings: `count_event` for each event, the
-    events first tallied by (player, outcome, colour) (thousands a season, a few
-    hundred distinct)."""
-    counts = [new_counts() for _ in range(size)]
-    for (player, outcome, colour), n in Counter(map(_COUNTED, chain.from_iterable(events))).items():
-        player_counts = counts[player]
-        player_counts[_COUNTERS[outcome]] += n
-        if colour is not None and outcome in _PLAYED:
-            player_counts["whites" if colour == "white" else "blacks"] += n
-    return counts
+def _stats_after(tally: Sequence[int], size: int) -> list[dict[str, int]]:
+    """Every player's counts (the fields of `PlayerStats`, in their order) after the
+    events of `tally`: each event as `kind × size + player` (`_KINDS`), the same counts
+    as `count_event` for each event, in one `bincount` and one product by `_KIND_COUNTS`
+    (in float64: every count is a small whole number)."""
+    per_kind = np.bincount(np.fromiter(tally, np.intp, len(tally)), minlength=len(_KINDS) * size)
+    counts = (_KIND_COUNTS @ per_kind.reshape(len(_KINDS), size).astype(np.float64)).T.astype(np.int64)
+    fields = _STAT_FIELDS
+    return [dict(zip(fields, row, strict=True)) for row in counts.tolist()]
 
 
 def _ordered(active: Sequence[int], totals: Sequence[int]) -> Order:
@@ -272,37 +277,91 @@ def _events(
     limit: int | None,
     absence_counts_before: Mapping[int, int],
     rules: Mapping[Outcome, tuple[str, int]] | None = None,
-) -> tuple[list[list[_Event]], list[list[int]], list[_Terms]]:
+) -> tuple[list[list[_Event]], list[list[int]], list[_Terms], list[int]]:
     """Per evening: every event (with generated absences without notice), the players
     (indices) who enter the standings that evening, and its scoring terms by `rules`
-    (`_Units.scoring`; those of `_evening_terms`, made as the events are: none without)."""
+    (`_Units.scoring`; those of `_evening_terms`, made as the evenings are read: none
+    without); and the tally of every event of the half for `_stats_after`."""
+    missing, entering, terms, tally = _read(evenings, index, present_from_start, limit, absence_counts_before, rules)
+    return _half_events(evenings, index, limit, absence_counts_before, missing), entering, terms, tally
+
+
+def _read(
+    evenings: Sequence[Evening],
+    index: Mapping[int, int],
+    present_from_start: Collection[int],
+    limit: int | None,
+    absence_counts_before: Mapping[int, int],
+    rules: Mapping[Outcome, tuple[str, int]] | None = None,
+) -> tuple[list[list[int]], list[list[int]], list[_Terms], list[int]]:
+    """What the computation needs of the evenings, read without making their events (a
+    half has thousands, read only for the explanation and the history: `_half_events`):
+    per evening the players absent without notice, those who enter the standings and
+    the scoring terms; and the tally of every event for `_stats_after`."""
     rules = rules or {}
+    size = len(index)
     absences = {index[p]: n for p, n in absence_counts_before.items() if p in index}
     active: set[int] = set()
-    events: list[list[_Event]] = []
+    absent: list[list[int]] = []
     entering: list[list[int]] = []
     terms: list[_Terms] = []
-    absent: dict[int, _Event] = {}  # a player's absence without notice: one tuple all half
+    tally: list[int] = []
     absent_rule = rules.get(Outcome.ABSENT_WITHOUT_NOTICE)
-    game_rules = {result: (rules.get(white), rules.get(black)) for result, (white, black) in RESULT_OUTCOMES.items()}
+    absent_kind = _KINDS[Outcome.ABSENT_WITHOUT_NOTICE, None] * size
+    plans = _game_plans(rules, size)
     for k, evening in enumerate(evenings):
         evening_terms = _Terms([], [], [], [], [])
-        evening_events, mentioned = _mentioned_events(evening, index, limit, absences, rules, game_rules, evening_terms)
+        mentioned = _mentioned_players(evening, index, limit, absences, rules, plans, evening_terms, tally)
         new = {index[p] for p in present_from_start if p in index} if k == 0 else set()
         new = (new | mentioned) - active
         active |= new
-        if len(mentioned) < len(active):
-            missing = sorted(active - mentioned)
-            for p in missing:
-                if p not in absent:
-                    absent[p] = _event(p, Outcome.ABSENT_WITHOUT_NOTICE)
-            evening_events += map(absent.__getitem__, missing)
+        missing = sorted(active - mentioned) if len(mentioned) < len(active) else []
+        if missing:
+            tally += map(absent_kind.__add__, missing)
             if absent_rule is not None:
                 _add_terms(evening_terms, absent_rule, missing)
-        events.append(evening_events)
+        absent.append(missing)
         entering.append(sorted(new))
         terms.append(evening_terms)
-    return events, entering, terms
+    return absent, entering, terms, tally
+
+
+def _half_events(
+    evenings: Sequence[Evening],
+    index: Mapping[int, int],
+    limit: int | None,
+    absence_counts_before: Mapping[int, int],
+    absent: Sequence[Sequence[int]],
+) -> list[list[_Event]]:
+    """Every event of every evening (those of `_read`, which checked the evenings):
+    the games' (white's, then black's), the byes, the club duties, the absences with
+    notice (`over_limit` by the season's count so far) and without (`absent`)."""
+    absences = {index[p]: n for p, n in absence_counts_before.items() if p in index}
+    absent_events: dict[int, _Event] = {}  # a player's absence without notice: one tuple all half
+    outcomes = RESULT_OUTCOMES
+    bye, duty, notice = Outcome.BYE, Outcome.CLUB_DUTY, Outcome.ABSENT_WITH_NOTICE
+    events: list[list[_Event]] = []
+    for evening, missing in zip(evenings, absent, strict=True):
+        evening_events: list[_Event] = []
+        append = evening_events.append
+        for game in evening.games:  # thousands a season: the tuples made inline
+            white, black = index[game.white], index[game.black]
+            white_outcome, black_outcome = outcomes[game.result]
+            append((white, white_outcome, black, "white", False))
+            append((black, black_outcome, white, "black", False))
+        evening_events += [(index[p], bye, None, None, False) for p in evening.byes]
+        evening_events += [(index[p], duty, None, None, False) for p in evening.club_duty]
+        for player_id in evening.absent_with_notice:
+            p = index[player_id]
+            before = absences.get(p, 0)
+            absences[p] = before + 1
+            append((p, notice, None, None, limit is not None and before >= limit))  # not absence_with_notice_scores
+        for p in missing:
+            if p not in absent_events:
+                absent_events[p] = _event(p, Outcome.ABSENT_WITHOUT_NOTICE)
+        evening_events += map(absent_events.__getitem__, missing)
+        events.append(evening_events)
+    return events
 
 
 def _add_terms(terms: _Terms, rule: tuple[str, int], players: Sequence[int]) -> None:
@@ -317,15 +376,24 @@ def _add_terms(terms: _Terms, rule: tuple[str, int], players: Sequence[int]) -> 
         terms.coefficients.extend([coefficient] * len(players))
 
 
-_GameRules = Mapping[str, tuple[tuple[str, int] | None, tuple[str, int] | None]]
+# What a game's result gives each player: the rule that scores his outcome (None:
+# nothing) and his event's tally kind times the size (`_stats_after`), white's then black's.
+_GamePlan = tuple[tuple[str, int] | None, tuple[str, int] | None, int, int]
 
 
-def _mentioned_events(
+def _game_plans(rules: Mapping[Outcome, tuple[str, int]], size: int) -> dict[str, _GamePlan]:
+    return {
+        result: (rules.get(white), rules.get(black), _KINDS[white, "white"] * size, _KINDS[black, "black"] * size)
+        for result, (white, black) in RESULT_OUTCOMES.items()
+    }
+
+
+def _mentioned_players(
     evening: Evening, index: Mapping[int, int], limit: int | None, absences: dict[int, int],
-    rules: Mapping[Outcome, tuple[str, int]], game_rules: _GameRules, terms: _Terms,
-) -> tuple[list[_Event], set[int]]:
+    rules: Mapping[Outcome, tuple[str, int]], plans: Mapping[str, _GamePlan], terms: _Terms, tally: list[int],
+) -> set[int]:
     try:
-        return _mentioned(evening, index, limit, absences, rules, game_rules, terms)
+        return _mentioned(evening, index, limit, absences, rules, plans, terms, tally)
     except KeyError:
         for player_id in sorted(evening.mentioned() - set(index)):
             raise ValueError(
@@ -336,21 +404,21 @@ def _mentioned_events(
 
 def _mentioned(
     evening: Evening, index: Mapping[int, int], limit: int | None, absences: dict[int, int],
-    rules: Mapping[Outcome, tuple[str, int]], game_rules: _GameRules, terms: _Terms,
-) -> tuple[list[_Event], set[int]]:
-    """The evening's events of the players it mentions, and those players; their scoring
-    terms added to `terms`, in the order of the events."""
-    events: list[_Event] = []
-    append = events.append
-    outcomes = RESULT_OUTCOMES
+    rules: Mapping[Outcome, tuple[str, int]], plans: Mapping[str, _GamePlan], terms: _Terms, tally: list[int],
+) -> set[int]:
+    """The players the evening mentions; their events' scoring terms added to `terms`, in
+    the order of the events (`_half_events`), and their kinds to `tally`."""
+    players: list[int] = []
+    mention, count = players.append, tally.append
     add_row, add_of, add_coefficient = terms.rows.append, terms.of.append, terms.coefficients.append
     add_fixed, add_amount = terms.fixed.append, terms.amounts.append
-    for game in evening.games:  # thousands a season: the tuples and terms made inline
+    for game in evening.games:  # thousands a season: the terms made inline
         white, black = index[game.white], index[game.black]
-        white_outcome, black_outcome = outcomes[game.result]
-        append((white, white_outcome, black, "white", False))
-        append((black, black_outcome, white, "black", False))
-        white_rule, black_rule = game_rules[game.result]
+        white_rule, black_rule, white_kind, black_kind = plans[game.result]
+        mention(white)
+        mention(black)
+        count(white_kind + white)
+        count(black_kind + black)
         if white_rule is not None:
             if white_rule[0] == "fixed":
                 add_fixed(white)
@@ -367,30 +435,36 @@ def _mentioned(
                 add_row(black)
                 add_of(black if black_rule[0] == "own" else white)
                 add_coefficient(black_rule[1])
+    size = len(index)
     bye, duty, notice = Outcome.BYE, Outcome.CLUB_DUTY, Outcome.ABSENT_WITH_NOTICE
     byes = [index[p] for p in evening.byes]
-    events += [(p, bye, None, None, False) for p in byes]
-    if byes and (rule := rules.get(bye)) is not None:
-        _add_terms(terms, rule, byes)
+    if byes:
+        players += byes
+        tally += map((_KINDS[bye, None] * size).__add__, byes)
+        if (rule := rules.get(bye)) is not None:
+            _add_terms(terms, rule, byes)
     duties = [index[p] for p in evening.club_duty]
-    events += [(p, duty, None, None, False) for p in duties]
-    if duties and (rule := rules.get(duty)) is not None:
-        _add_terms(terms, rule, duties)
+    if duties:
+        players += duties
+        tally += map((_KINDS[duty, None] * size).__add__, duties)
+        if (rule := rules.get(duty)) is not None:
+            _add_terms(terms, rule, duties)
     scoring = []
+    notice_kind = _KINDS[notice, None] * size
     for player_id in evening.absent_with_notice:
         p = index[player_id]
         before = absences.get(p, 0)
         absences[p] = before + 1
-        over = limit is not None and before >= limit  # not absence_with_notice_scores
-        append((p, notice, None, None, over))
-        if not over:
+        mention(p)
+        count(notice_kind + p)
+        if limit is None or before < limit:  # absence_with_notice_scores
             scoring.append(p)
     if scoring and (rule := rules.get(notice)) is not None:
         _add_terms(terms, rule, scoring)
-    mentioned = set(map(_FIRST, events))
-    if len(events) != len(mentioned):
+    mentioned = set(players)
+    if len(players) != len(mentioned):
         raise ValueError(f"a player appears twice in evening {evening.date}")
-    return events, mentioned
+    return mentioned
 
 
 # ---------------------------------------------------------------------------
@@ -410,8 +484,14 @@ _COUNTERS = {
     Outcome.CLUB_DUTY: "club_duty",
 }
 _PLAYED = frozenset({Outcome.WIN, Outcome.DRAW, Outcome.LOSS})
-_COUNTED = itemgetter(_PLAYER, _OUTCOME, 3)  # an event's player, outcome and colour
-_FIRST = itemgetter(_PLAYER)
+_STAT_FIELDS: Final = tuple(PlayerStats.__dataclass_fields__)
+# An event's kind for the tally of `_stats_after`: its outcome and colour, numbered.
+_KINDS: Final = {
+    (outcome, colour): kind
+    for kind, (outcome, colour) in enumerate(
+        (outcome, colour) for outcome in _COUNTERS for colour in ("white", "black", None)
+    )
+}
 
 
 def count_event(counts: dict[str, int], outcome: Outcome, colour: str | None) -> None:
@@ -423,6 +503,21 @@ def count_event(counts: dict[str, int], outcome: Outcome, colour: str | None) ->
 
 def new_counts() -> dict[str, int]:
     return dict.fromkeys(PlayerStats.__dataclass_fields__, 0)
+
+
+def _kind_counts() -> npt.NDArray[np.float64]:
+    """`count_event` as a table: per field of `PlayerStats` (in their order) a row, per
+    kind (`_KINDS`) a column, 1 where one event of the kind adds to the field."""
+    table = np.zeros((len(_STAT_FIELDS), len(_KINDS)), dtype=np.float64)
+    for (outcome, colour), kind in _KINDS.items():
+        counts = new_counts()
+        count_event(counts, outcome, colour)
+        table[:, kind] = list(counts.values())
+    table.flags.writeable = False
+    return table
+
+
+_KIND_COUNTS: Final = _kind_counts()
 
 
 # ---------------------------------------------------------------------------
@@ -536,7 +631,7 @@ def compute_keizer_half(
         raise ValueError("the starting order names a player twice")
     size = len(starting_order)
     units = _Units(params)
-    events, entering, terms = _events(
+    absent, entering, terms, tally = _read(
         evenings,
         index,
         present_from_start,
@@ -544,9 +639,19 @@ def compute_keizer_half(
         absence_counts_before or {},
         units.scoring,
     )
+    made: list[list[list[_Event]]] = []
+
+    def events() -> list[list[_Event]]:
+        """The half's events, made when first needed (the explanation, the history rows,
+        the frozen method)."""
+        if not made:
+            made.append(_half_events(evenings, index, params.absent_with_notice_limit,
+                                     absence_counts_before or {}, absent))
+        return made[0]
+
     if not evenings:
         return HalfResult(half, tuple(starting_order), (), False, ())
-    counts = _counts_after(events, size)  # after the last evening
+    stats = _stats_after(tally, size)  # after the last evening
     rescored = params.method != "frozen"  # every evening rescored with new values
     matrix = TotalsMatrix(size, units.top, units.step) if rescored and engine == "matrix" else None
     state = _Totals(size) if rescored and matrix is None else None
@@ -614,10 +719,10 @@ def compute_keizer_half(
             if memo is not None:
                 SETTLED.put(key, result)
         else:
-            result = _score_frozen(units, frozen, events[k], active, used, own_added)
+            result = _score_frozen(units, frozen, events()[k], active, used, own_added)
         outcomes.append(result)
         order = result.order
-    final_rows = _rows(units, outcomes[-1], counts, starting_order, rank_values, totals_seen)
+    final_rows = _rows(units, outcomes[-1], stats, starting_order, rank_values, totals_seen)
     final = _new(EveningStandings)
     _set(final, "__dict__", {
         "date": evenings[-1].date, "rows": final_rows, "cycle": outcomes[-1].cycle,
@@ -638,7 +743,7 @@ def compute_keizer_half(
 def _deferred_history(
     units: _Units,
     evenings: Sequence[Evening],
-    events: Sequence[Sequence[_Event]],
+    events: Callable[[], Sequence[Sequence[_Event]]],
     outcomes: Sequence[_EveningOutcome],
     final: EveningStandings,
     ids: Sequence[int],
@@ -647,20 +752,21 @@ def _deferred_history(
 ) -> tuple[EveningStandings, ...]:
     """The standings after every evening, their rows made when one evening's are first
     read (`types.Deferred`): a full history is thousands of rows, most never read. The
-    counts are replayed from the events, evening by evening."""
+    counts are replayed from the events (`events()`), evening by evening."""
     entries: list[EveningStandings] = []
 
     def fill() -> None:
         counts = [new_counts() for _ in ids]
+        half_events = events()
         for k, entry in enumerate(entries):
-            for player, outcome, _, colour, _ in events[k]:  # count_event, inline
+            for player, outcome, _, colour, _ in half_events[k]:  # count_event, inline
                 player_counts = counts[player]
                 player_counts[_COUNTERS[outcome]] += 1
                 if colour is not None and outcome in _PLAYED:
                     player_counts["whites" if colour == "white" else "blacks"] += 1
             state = entry.__dict__
             if "rows" not in state:
-                state["rows"] = _rows(units, outcomes[k], counts, ids, rank_values, totals_seen)
+                state["rows"] = _rows(units, outcomes[k], counts, ids, rank_values, totals_seen, fresh=False)
             state.pop("_deferred", None)
 
     for k, evening in enumerate(evenings[:-1]):
@@ -712,15 +818,19 @@ def _rows(
     ids: Sequence[int],
     rank_values: Sequence[Fraction],
     fractions: dict[tuple[int, int], Fraction],
+    *,
+    fresh: bool = True,
 ) -> tuple[Standing, ...]:
-    """Standings rows, without explanation lines. A full history builds thousands:
-    the frozen rows are made without their dataclass __init__ (which sets each field
-    through object.__setattr__), every field given."""
+    """Standings rows, without explanation lines; `counts` by player are the fields of
+    each row's `PlayerStats`, taken as they are if `fresh` (made for these rows), else
+    copied (running counts). A full history builds thousands: the frozen rows are made
+    without their dataclass __init__ (which sets each field through
+    object.__setattr__), every field given."""
     totals, denominator = result.totals, units.total_unit * result.orders
     rows = []
     for rank0, p in enumerate(result.order):
         stats = _new(PlayerStats)
-        _set(stats, "__dict__", counts[p].copy())
+        _set(stats, "__dict__", counts[p] if fresh else counts[p].copy())
         total = fractions.get((totals[p], denominator))  # a third of a history's totals repeat
         if total is None:
             total = fractions[totals[p], denominator] = Fraction(totals[p], denominator)
@@ -737,7 +847,7 @@ def _deferred_explanation(
     params: KeizerParams,
     units: _Units,
     evenings: Sequence[Evening],
-    events: Sequence[Sequence[_Event]],
+    events: Callable[[], Sequence[Sequence[_Event]]],
     outcomes: Sequence[_EveningOutcome],
     rows: Sequence[Standing],
     index: Mapping[int, int],
@@ -748,7 +858,7 @@ def _deferred_explanation(
     explained: list[Standing] = []
 
     def fill() -> None:
-        lines = _explain(params, units, evenings, events, outcomes, rows, index, ids)
+        lines = _explain(params, units, evenings, events(), outcomes, rows, index, ids)
         for standing in explained:
             state = standing.__dict__
             if "lines" not in state:
@@ -941,7 +1051,7 @@ def score_with_order(
     start = list(starting_order if starting_order is not None else order)
     index = {player_id: i for i, player_id in enumerate(start)}
     units = _Units(params)
-    events, entering, _ = _events(
+    events, entering, _, _ = _events(
         evenings, index, present_from_start, params.absent_with_notice_limit, absence_counts_before or {}
     )
     active = {p for players in entering for p in players}

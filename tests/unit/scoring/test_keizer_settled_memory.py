@@ -111,7 +111,7 @@ def test_the_terms_made_with_the_events_are_those_of_the_events() -> None:
         units = keizer._Units(season.params)
         index = {p.id: i for i, p in enumerate(season.players)}
         fixed = [p.id for p in season.players if p.fixed]
-        events, _, terms = keizer._events(season.evenings, index, fixed, 1, {}, units.scoring)
+        events, _, terms, _ = keizer._events(season.evenings, index, fixed, 1, {}, units.scoring)
         assert terms == [keizer._evening_terms(units, evening_events) for evening_events in events]
         made += terms
     assert any(t.fixed for t in made) and any(t.rows for t in made)
