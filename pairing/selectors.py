@@ -119,24 +119,23 @@ def history(
         .values_list("pk", "date")
     )
     index = {pk: i + 1 for i, (pk, _d) in enumerate(playing)}
-    games = list(
+    games = (
         Game.objects.filter(
             evening__season=season, evening__kind=EveningKind.PLAYING,
             evening__date__lt=evening.date,
         )
-        .select_related("evening__half")
         .order_by("evening__date", "board")
+        .values_list("white_id", "black_id", "result", "evening_id", "evening__half__kind")
     )
     colours: dict[int, list[Literal["W", "B"]]] = defaultdict(list)
     meetings: list[pt.Meeting] = []
-    for g in games:
-        if g.result in FORFEITS:
+    for white, black, result, evening_id, half in games:
+        if result in FORFEITS:
             continue
-        colours[g.white_id].append("W")
-        colours[g.black_id].append("B")
-        meetings.append(
-            pt.Meeting(g.white_id, g.black_id, index[g.evening_id], half_kind(g.evening))
-        )
+        assert half is not None  # every playing evening has a half
+        colours[white].append("W")
+        colours[black].append("B")
+        meetings.append(pt.Meeting(white, black, index[evening_id], half))
     byes: dict[int, int] = defaultdict(int)
     for player_id in Bye.objects.filter(
         evening__season=season, evening__kind=EveningKind.PLAYING,

@@ -33,6 +33,7 @@ from competition.models import (
 from competition.season.services import (
     bye_set,
     game_create,
+    games_create,
     registration_set,
     schedule_recalculation,
 )
@@ -89,8 +90,8 @@ def evening_pair_and_publish(
         players, meetings, rules, evening_index=index, half=half_kind(evening), seed=seed
     )
     by_id = {p.pk: p for p in present}
-    for g in result.games:
-        game_create(evening=evening, board=g.board, white=by_id[g.white], black=by_id[g.black])
+    games_create(evening=evening, games=[
+        (g.board, by_id[g.white], by_id[g.black]) for g in result.games])
     if result.bye is not None:
         bye_set(evening=evening, player=by_id[result.bye], drawn_from=result.bye_drawn_from)
     evening.status = EveningStatus.PUBLISHED
