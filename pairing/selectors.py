@@ -135,7 +135,8 @@ def history(
         assert half is not None  # every playing evening has a half
         colours[white].append("W")
         colours[black].append("B")
-        meetings.append(pt.Meeting(white, black, index[evening_id], half))
+        meetings.append(pt.Meeting(white, black, index[evening_id],
+                                   cast(Literal["winter", "summer"], half)))
     byes: dict[int, int] = defaultdict(int)
     for player_id in Bye.objects.filter(
         evening__season=season, evening__kind=EveningKind.PLAYING,

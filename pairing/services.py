@@ -90,10 +90,11 @@ def evening_pair_and_publish(
         players, meetings, rules, evening_index=index, half=half_kind(evening), seed=seed
     )
     by_id = {p.pk: p for p in present}
-    games_create(evening=evening, games=[
+    games = games_create(evening=evening, games=[
         (g.board, by_id[g.white], by_id[g.black]) for g in result.games])
+    bye = None
     if result.bye is not None:
-        bye_set(evening=evening, player=by_id[result.bye], drawn_from=result.bye_drawn_from)
+        bye = bye_set(evening=evening, player=by_id[result.bye], drawn_from=result.bye_drawn_from)
     evening.status = EveningStatus.PUBLISHED
     evening.pairing_seed = seed
     evening.published_at = now or timezone.now()
@@ -114,7 +115,7 @@ def evening_pair_and_publish(
         after=after,
     )
     pages_changed()
-    notices.pairing_changed(evening)
+    notices.pairing_changed(evening, written=(games, bye))
     _recalculate_after_commit(evening)
     return after
 
