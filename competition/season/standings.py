@@ -29,6 +29,7 @@ from competition.models import (
     Game,
     Half,
     Player,
+    PlayerKind,
     Registration,
     Season,
     Standing,
@@ -77,14 +78,16 @@ def load_season_data(season: Season, today: dt.date | None = None) -> SeasonData
     params = parse_parameters(competition.system, competition.parameters)
     players = tuple(
         t.Player(
-            id=p.pk,
-            name=p.member.name,
-            rating=p.rating,
-            start=p.start,
-            fixed=p.is_fixed,
-            start_points=Fraction(p.start_points) if p.start_points is not None else None,
+            id=pk,
+            name=name,
+            rating=rating,
+            start=start,
+            fixed=kind == PlayerKind.FIXED,  # Player.is_fixed
+            start_points=Fraction(start_points) if start_points is not None else None,
         )
-        for p in Player.objects.filter(season=season).select_related("member").order_by("start")
+        for pk, name, rating, start, kind, start_points in Player.objects.filter(season=season)
+        .order_by("start").values_list("pk", "member__name", "rating", "start", "kind",
+                                       "start_points")
     )
     evenings = list(counted_evenings(season, today))
     ids = [e.pk for e in evenings]
