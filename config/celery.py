@@ -93,6 +93,7 @@ PLATFORM_TASKS = frozenset({"core.tasks.send_mails"})
 
 def _club_of_argument(name: str, args: tuple[Any, ...]) -> Any:
     from django.apps import apps
+    from django.db.models import Subquery
 
     from members.models import Club
 
@@ -100,8 +101,8 @@ def _club_of_argument(name: str, args: tuple[Any, ...]) -> Any:
         return None
     label, path = CLUB_OF_ARGUMENT[name]
     model = apps.get_model(label)
-    club_id = model._base_manager.filter(pk=args[0]).values_list(path, flat=True).first()
-    return Club.objects.filter(pk=club_id).first() if club_id is not None else None
+    owner = model._base_manager.filter(pk=args[0]).values(path)[:1]
+    return Club.objects.filter(pk=Subquery(owner)).first()  # one query; None when gone
 
 
 @before_task_publish.connect
