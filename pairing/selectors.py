@@ -172,14 +172,19 @@ def pairing_input(
 
 
 
-def pairing_snapshot(evening: Evening) -> dict[str, Any]:
-    games = [
-        {"board": b, "white": w, "black": bl, "tempo": t}
-        for b, w, bl, t in evening.games.order_by("board").values_list(
-            "board", "white_id", "black_id", "tempo"
-        )
-    ]
-    bye = Bye.objects.filter(evening=evening).values_list("player_id", flat=True).first()
+def pairing_snapshot(
+    evening: Evening, written: tuple[list[Game], Bye | None] | None = None,
+) -> dict[str, Any]:
+    """The evening's pairing as the audit records it; ``written``: its games and bye as
+    the caller has just written them (not read again)."""
+    if written is None:
+        rows = list(evening.games.order_by("board").values_list(
+            "board", "white_id", "black_id", "tempo"))
+        bye = Bye.objects.filter(evening=evening).values_list("player_id", flat=True).first()
+    else:
+        rows = sorted((g.board, g.white_id, g.black_id, g.tempo) for g in written[0])
+        bye = written[1].player_id if written[1] is not None else None
+    games = [{"board": b, "white": w, "black": bl, "tempo": t} for b, w, bl, t in rows]
     return {"games": games, "bye": bye}
 
 

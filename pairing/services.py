@@ -101,7 +101,7 @@ def evening_pair_and_publish(
     evening.version += 1
     evening.save(update_fields=["status", "pairing_seed", "published_at", "version"])
     after = {
-        **pairing_snapshot(evening),
+        **pairing_snapshot(evening, written=(games, bye)),
         "bye_drawn_from": list(result.bye_drawn_from),
         "relaxed": [
             {"white": r.white, "black": r.black, "rule": r.rule} for r in result.relaxed
