@@ -19,7 +19,7 @@ import os
 from typing import Any
 
 from celery import Celery, Task
-from celery.signals import before_task_publish
+from celery.signals import before_task_publish, worker_init
 
 from members.context import club_context, current_club, platform_context
 
@@ -116,3 +116,34 @@ def _club_header(headers: dict | None = None, **kwargs: Any) -> None:
 app = Celery("ranglijst", task_cls=ClubTask)
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@worker_init.connect
+def _warm_up_worker(**kwargs: Any) -> None:
+    warm_up()
+
+
+def warm_up() -> None:
+    """Load at the worker's start what its first task would otherwise load inside a club's
+    deadline (a quarter of a second of CPU on the 2-core machine, ``bench/bench_federation.py``):
+    the URL configuration the e-mails' links are reversed in (it imports every view), the
+    club language's translations and the e-mail templates (``core.mail.render``'s
+    ``<name>_subject.txt`` and ``<name>_body.txt``). It touches no database, so the prefork
+    pool's processes, forked after it, inherit it all."""
+    from pathlib import Path
+
+    from django.conf import settings
+    from django.template.loader import get_template
+    from django.urls import get_resolver
+    from django.utils import translation
+
+    get_resolver().reverse_dict  # noqa: B018 (populating it imports the URL configuration)
+    with translation.override(settings.LANGUAGE_CODE):
+        translation.gettext("Pairing")
+    for folder in (Path(d) for engine in settings.TEMPLATES for d in engine.get("DIRS", ())):
+        for subject in folder.rglob("*_subject.txt"):
+            name = subject.relative_to(folder).as_posix()
+            get_template(name)
+            body = name.removesuffix("_subject.txt") + "_body.txt"
+            if (folder / body).exists():
+                get_template(body)
