@@ -366,6 +366,7 @@ def cpu_figures(rows, clubs: list[dict], messages: int) -> dict:
         "mail_cpu": sum(r[1] for r in mail) / max(messages, 1),
         "club_cpu": (sum(r[1] for r in pair) + sum(r[1] for r in mail)) / n,
         "other_cpu": sum(r[1] for r in other),
+        "other_tasks": len(other),
         "queries": (sum(r[2] for r in pair) + sum(r[2] for r in mail)) / n,
         "tasks": len(rows),
     }
@@ -456,6 +457,8 @@ def main() -> int:
         print(f"  worker CPU per club: {cpu['pair_cpu'] * 1000:.0f} ms pairing and publishing, "
               f"{cpu['club_cpu'] * 1000:.0f} ms with its e-mails; {cpu['mail_cpu'] * 1000:.2f} ms "
               f"per e-mail; {cpu['queries']:.0f} SQL queries per club ({cpu['tasks']} tasks)")
+        print(f"  other tasks the burst queued (standings recalculations): {cpu['other_tasks']}, "
+              f"{cpu['other_cpu']:.1f} s of worker CPU in all")
         for line in per_size(rows, clubs):
             print(f"  {line}")
         print(f"  load average before: {load_before}")
