@@ -86,8 +86,8 @@ print("warm")
 
 
 def test_a_worker_loads_its_urls_templates_and_translations_before_its_first_task(tmp_path):
-    """Otherwise the first club's deadline in each worker pays for it (about a quarter of a
-    second: the URL configuration the e-mail links are reversed in imports every view)."""
+    """Otherwise the first club's deadline in each worker pays for it (config.celery
+    ``warm_up``)."""
     import os
     import subprocess
     import sys
