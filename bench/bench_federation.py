@@ -385,8 +385,15 @@ def per_size(rows, clubs: list[dict]) -> list[str]:
     lines = []
     for size, before in ((20, 0.24), (60, 0.60), (120, 1.12)):
         club = min(clubs, key=lambda c: (abs(c["players"] - size), c["system"] != "pion"))
+        # One task's CPU on a loaded machine varies by tens of per cent: its neighbours of
+        # the same system show how much.
+        near = sorted((c for c in clubs if c["system"] == club["system"]),
+                      key=lambda c: abs(c["players"] - size))[:3]
+        neighbours = ", ".join(f"{c['players']}: {cpu[c['evening']] * 1000:.0f}"
+                               for c in sorted(near, key=lambda c: c["players"]))
         lines.append(f"{club['players']}-player {club['system']} club: {cpu[club['evening']] * 1000:.0f} ms "
-                     f"of worker CPU for its deadline (before: {before * 1000:.0f} ms for {size})")
+                     f"of worker CPU for its deadline (before: {before * 1000:.0f} ms for {size}; "
+                     f"the {club['system']} clubs nearest {size} players, ms: {neighbours})")
     return lines
 
 
