@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import Any
+from typing import Any, cast
 
 from celery import Celery, Task
 from celery.signals import before_task_publish, worker_init
@@ -141,7 +141,9 @@ def warm_up() -> None:
     get_resolver().reverse_dict  # noqa: B018 (populating it imports the URL configuration)
     with translation.override(settings.LANGUAGE_CODE):
         translation.gettext("Pairing")
-    for folder in (Path(d) for engine in settings.TEMPLATES for d in engine.get("DIRS", ())):
+    folders = [Path(d) for engine in settings.TEMPLATES
+               for d in cast("list[str]", engine.get("DIRS", []))]
+    for folder in folders:
         for subject in folder.rglob("*_subject.txt"):
             name = subject.relative_to(folder).as_posix()
             get_template(name)
