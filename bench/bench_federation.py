@@ -366,6 +366,7 @@ def cpu_figures(rows, clubs: list[dict], messages: int) -> dict:
         "mail_cpu": sum(r[1] for r in mail) / max(messages, 1),
         "club_cpu": (sum(r[1] for r in pair) + sum(r[1] for r in mail)) / n,
         "other_cpu": sum(r[1] for r in other),
+        "other_tasks": len(other),
         "queries": (sum(r[2] for r in pair) + sum(r[2] for r in mail)) / n,
         "tasks": len(rows),
     }
@@ -384,8 +385,15 @@ def per_size(rows, clubs: list[dict]) -> list[str]:
     lines = []
     for size, before in ((20, 0.24), (60, 0.60), (120, 1.12)):
         club = min(clubs, key=lambda c: (abs(c["players"] - size), c["system"] != "pion"))
+        # One task's CPU on a loaded machine varies by tens of per cent: its neighbours of
+        # the same system show how much.
+        near = sorted((c for c in clubs if c["system"] == club["system"]),
+                      key=lambda c: abs(c["players"] - size))[:3]
+        neighbours = ", ".join(f"{c['players']}: {cpu[c['evening']] * 1000:.0f}"
+                               for c in sorted(near, key=lambda c: c["players"]))
         lines.append(f"{club['players']}-player {club['system']} club: {cpu[club['evening']] * 1000:.0f} ms "
-                     f"of worker CPU for its deadline (before: {before * 1000:.0f} ms for {size})")
+                     f"of worker CPU for its deadline (before: {before * 1000:.0f} ms for {size}; "
+                     f"the {club['system']} clubs nearest {size} players, ms: {neighbours})")
     return lines
 
 
@@ -456,6 +464,8 @@ def main() -> int:
         print(f"  worker CPU per club: {cpu['pair_cpu'] * 1000:.0f} ms pairing and publishing, "
               f"{cpu['club_cpu'] * 1000:.0f} ms with its e-mails; {cpu['mail_cpu'] * 1000:.2f} ms "
               f"per e-mail; {cpu['queries']:.0f} SQL queries per club ({cpu['tasks']} tasks)")
+        print(f"  other tasks the burst queued (standings recalculations): {cpu['other_tasks']}, "
+              f"{cpu['other_cpu']:.1f} s of worker CPU in all")
         for line in per_size(rows, clubs):
             print(f"  {line}")
         print(f"  load average before: {load_before}")

@@ -83,6 +83,18 @@ def render(template: str, context: dict[str, Any]) -> tuple[str, str]:
     return subject, body
 
 
+def render_subject(template: str, context: dict[str, Any]) -> str:
+    """The subject alone (``render``), for a batch whose messages share it."""
+    with club_language():
+        return render_to_string(f"{template}_subject.txt", context).strip()
+
+
+def render_body(template: str, context: dict[str, Any]) -> str:
+    """The body alone (``render``)."""
+    with club_language():
+        return render_to_string(f"{template}_body.txt", context)
+
+
 def message(subject: str, body: str, to: Sequence[str], cc: Sequence[str] = (), *,
             sender: tuple[str | None, list[str]] = (None, [])) -> EmailMessage:
     """One e-mail, from ``sender`` (From and Reply-To: the club's, ``members.addresses.

@@ -9,6 +9,7 @@ them with the row the service meant (docs/architecture.md, "Many clubs")."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.db import models
@@ -18,13 +19,27 @@ from django_scopes.state import get_scope
 
 def club_filter(model: type[models.Model], path: str, club: Any) -> models.Q:
     """Rows of ``model`` whose ``path`` (``club``, ``season__club``, ...) is ``club``."""
+    return _club_filter(model, path, club.pk if isinstance(club, models.Model) else club)
+
+
+@functools.lru_cache(maxsize=8192)
+def _club_filter(model: type[models.Model], path: str, club_id: int) -> models.Q:
+    """``club_filter`` built once per model and club and then reused: every query of a
+    club's work narrows its queryset by it, and building the nested subqueries anew cost
+    more than the rest of most queries' preparation. Reusing it is safe: a filter never
+    changes its Q, and a queryset used as a subquery is copied by each query that takes it
+    in (``QuerySet.resolve_expression``). It holds ids only, never a row."""
     first, _, rest = path.partition("__")
     if not rest:
-        return models.Q(**{first: club})
+        return models.Q(**{f"{first}_id" if _is_relation(model, first) else first: club_id})
     related = model._meta.get_field(first).related_model
     assert isinstance(related, type) and issubclass(related, models.Model)
-    inner = related._base_manager.filter(club_filter(related, rest, club)).values("pk")
+    inner = related._base_manager.filter(_club_filter(related, rest, club_id)).values("pk")
     return models.Q(**{f"{first}__in": inner})
+
+
+def _is_relation(model: type[models.Model], name: str) -> bool:
+    return bool(model._meta.get_field(name).is_relation)
 
 
 class OutOfScopeQuerySet(DisabledQuerySet):

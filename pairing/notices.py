@@ -94,11 +94,19 @@ def _queue(evening: Evening, news: list[tuple[Player, str]], kind: str) -> None:
     enqueue_on_commit(DELIVER_TASK, evening.pk)
 
 
-def pairing_changed(evening: Evening) -> None:
+def pairing_changed(
+    evening: Evening, written: tuple[list[Game], Bye | None] | None = None,
+) -> None:
     """Inside the service's transaction, with the evening locked: queue an e-mail for
-    every paired player whose game (or bye) differs from what he was last told."""
-    games = list(evening.games.select_related("white__member", "black__member"))
-    bye = Bye.objects.filter(evening=evening).select_related("player__member").first()
+    every paired player whose game (or bye) differs from what he was last told.
+    ``written``: the evening's whole pairing as the caller has just written it (its games,
+    their players and members loaded, and its bye), so it is not read again."""
+    if written is None:
+        games = list(evening.games.select_related("white__member", "black__member"))
+        bye = Bye.objects.filter(evening=evening).select_related("player__member").first()
+    else:
+        games = sorted(written[0], key=lambda g: g.board)  # as the evening's games are read
+        bye = written[1]
     latest = _latest(evening)
     targets: list[tuple[Player, Game | None]] = []
     for g in games:
@@ -196,19 +204,26 @@ def _withdrawal_message(
 def _pairing_message(
     notice: PairingNotice, evening: Evening, texts: dict[str, str],
     games: dict[int, Game], bye: int | None, sender: tuple[str, list[str]],
+    subjects: dict[tuple[str, bool], str],
 ) -> EmailMessage | None:
     """Subject and body from the evening as it is now; None when the row is out of date
-    (a later change queued a newer one)."""
+    (a later change queued a newer one). The subject names the evening (and, for a tempo
+    decision, whether it was approved), never the player: it is rendered once a batch
+    (``subjects``), the body once a message."""
     player = notice.player
     game = games.get(player.pk)
     if not _same(notice.signature, _signature(player.pk, game, bye)):
         return None
+    approved = game is not None and game.tempo == Tempo.APPROVED
     context = {"evening": evening, "player": player, "game": game, "bye": game is None, **texts,
-               "approved": game is not None and game.tempo == Tempo.APPROVED,
-               "player_url": links.player_url(player, evening.season.club)}
-    template = "tempo_email" if notice.kind == NoticeKind.TEMPO else "email"
-    subject, body = mail.render(f"pairing/{template}", context)
-    return mail.message(subject, body, [notice.player.member.email], sender=sender)
+               "approved": approved, "player_url": links.player_url(player, evening.season.club)}
+    template = f"pairing/{'tempo_email' if notice.kind == NoticeKind.TEMPO else 'email'}"
+    if (template, approved) not in subjects:
+        subjects[template, approved] = mail.render_subject(
+            template, {"evening": evening, **texts, "approved": approved})
+    body = mail.render_body(template, context)
+    return mail.message(subjects[template, approved], body, [notice.player.member.email],
+                        sender=sender)
 
 
 def _links(evening: Evening, player: Player) -> dict[str, str]:
@@ -229,11 +244,17 @@ def _builder(evening: Evening):  # type: ignore[no-untyped-def]
     """The messages of a batch of claimed rows, from the evening read once: its games, its
     bye and who is still signed off, so a batch costs a few queries, not four a message."""
     games: dict[int, Game] = {}
+    seated: dict[int, Player] = {}  # the players of the games and the bye, members loaded
     for g in evening.games.select_related("white__member", "black__member"):
         games[g.white_id] = games[g.black_id] = g
-    bye = Bye.objects.filter(evening=evening).values_list("player_id", flat=True).first()
+        seated[g.white_id], seated[g.black_id] = g.white, g.black
+    bye_row = Bye.objects.filter(evening=evening).select_related("player__member").first()
+    bye = bye_row.player_id if bye_row else None
+    if bye_row:
+        seated[bye_row.player_id] = bye_row.player
     texts = _evening_texts(evening)
     sender = club_sender(evening.season.club)  # From: the club's name; Reply-To: its address
+    subjects: dict[tuple[str, bool], str] = {}
     state: dict[str, object] = {}
 
     def withdrawn() -> tuple[set[int], dict[int, Player]]:
@@ -246,13 +267,21 @@ def _builder(evening: Evening):  # type: ignore[no-untyped-def]
 
     def build(ids: list[int]) -> list[mail.Outgoing]:
         out: list[mail.Outgoing] = []
-        rows = PairingNotice.objects.filter(pk__in=ids).select_related("player__member")
-        for notice in rows.order_by("id"):  # render() switches to the club's language
+        rows = list(PairingNotice.objects.filter(pk__in=ids).order_by("id"))
+        # Each row's player from the evening's games read once; one query for the others
+        # (a player who signed off and is no longer seated).
+        others = Player.objects.select_related("member").in_bulk(
+            {n.player_id for n in rows} - seated.keys())
+        for notice in rows:  # render() switches to the club's language
+            player = seated.get(notice.player_id) or others.get(notice.player_id)
+            if player is not None:
+                notice.player = player
             if notice.kind == NoticeKind.WITHDRAWAL:
                 out.append((notice, _withdrawal_message(notice, evening, texts, *withdrawn(),
                                                         sender=sender)))
             else:
-                out.append((notice, _pairing_message(notice, evening, texts, games, bye, sender)))
+                out.append((notice, _pairing_message(notice, evening, texts, games, bye, sender,
+                                                     subjects)))
         return out
 
     return build

@@ -119,24 +119,24 @@ def history(
         .values_list("pk", "date")
     )
     index = {pk: i + 1 for i, (pk, _d) in enumerate(playing)}
-    games = list(
+    games = (
         Game.objects.filter(
             evening__season=season, evening__kind=EveningKind.PLAYING,
             evening__date__lt=evening.date,
         )
-        .select_related("evening__half")
         .order_by("evening__date", "board")
+        .values_list("white_id", "black_id", "result", "evening_id", "evening__half__kind")
     )
     colours: dict[int, list[Literal["W", "B"]]] = defaultdict(list)
     meetings: list[pt.Meeting] = []
-    for g in games:
-        if g.result in FORFEITS:
+    for white, black, result, evening_id, half in games:
+        if result in FORFEITS:
             continue
-        colours[g.white_id].append("W")
-        colours[g.black_id].append("B")
-        meetings.append(
-            pt.Meeting(g.white_id, g.black_id, index[g.evening_id], half_kind(g.evening))
-        )
+        assert half is not None  # every playing evening has a half
+        colours[white].append("W")
+        colours[black].append("B")
+        meetings.append(pt.Meeting(white, black, index[evening_id],
+                                   cast(Literal["winter", "summer"], half)))
     byes: dict[int, int] = defaultdict(int)
     for player_id in Bye.objects.filter(
         evening__season=season, evening__kind=EveningKind.PLAYING,
@@ -172,14 +172,19 @@ def pairing_input(
 
 
 
-def pairing_snapshot(evening: Evening) -> dict[str, Any]:
-    games = [
-        {"board": b, "white": w, "black": bl, "tempo": t}
-        for b, w, bl, t in evening.games.order_by("board").values_list(
-            "board", "white_id", "black_id", "tempo"
-        )
-    ]
-    bye = Bye.objects.filter(evening=evening).values_list("player_id", flat=True).first()
+def pairing_snapshot(
+    evening: Evening, written: tuple[list[Game], Bye | None] | None = None,
+) -> dict[str, Any]:
+    """The evening's pairing as the audit records it; ``written``: its games and bye as
+    the caller has just written them (not read again)."""
+    if written is None:
+        rows = list(evening.games.order_by("board").values_list(
+            "board", "white_id", "black_id", "tempo"))
+        bye = Bye.objects.filter(evening=evening).values_list("player_id", flat=True).first()
+    else:
+        rows = sorted((g.board, g.white_id, g.black_id, g.tempo) for g in written[0])
+        bye = written[1].player_id if written[1] is not None else None
+    games = [{"board": b, "white": w, "black": bl, "tempo": t} for b, w, bl, t in rows]
     return {"games": games, "bye": bye}
 
 

@@ -33,6 +33,7 @@ from competition.models import (
 from competition.season.services import (
     bye_set,
     game_create,
+    games_create,
     registration_set,
     schedule_recalculation,
 )
@@ -89,17 +90,18 @@ def evening_pair_and_publish(
         players, meetings, rules, evening_index=index, half=half_kind(evening), seed=seed
     )
     by_id = {p.pk: p for p in present}
-    for g in result.games:
-        game_create(evening=evening, board=g.board, white=by_id[g.white], black=by_id[g.black])
+    games = games_create(evening=evening, games=[
+        (g.board, by_id[g.white], by_id[g.black]) for g in result.games])
+    bye = None
     if result.bye is not None:
-        bye_set(evening=evening, player=by_id[result.bye], drawn_from=result.bye_drawn_from)
+        bye = bye_set(evening=evening, player=by_id[result.bye], drawn_from=result.bye_drawn_from)
     evening.status = EveningStatus.PUBLISHED
     evening.pairing_seed = seed
     evening.published_at = now or timezone.now()
     evening.version += 1
     evening.save(update_fields=["status", "pairing_seed", "published_at", "version"])
     after = {
-        **pairing_snapshot(evening),
+        **pairing_snapshot(evening, written=(games, bye)),
         "bye_drawn_from": list(result.bye_drawn_from),
         "relaxed": [
             {"white": r.white, "black": r.black, "rule": r.rule} for r in result.relaxed
@@ -113,7 +115,7 @@ def evening_pair_and_publish(
         after=after,
     )
     pages_changed()
-    notices.pairing_changed(evening)
+    notices.pairing_changed(evening, written=(games, bye))
     _recalculate_after_commit(evening)
     return after
 

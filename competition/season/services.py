@@ -842,6 +842,28 @@ def game_create(*, evening: Evening, board: int, white: Player, black: Player) -
         ) from exc
 
 
+def games_create(*, evening: Evening, games: Sequence[tuple[int, Player, Player]]) -> list[Game]:
+    """Create a whole pairing's games, (board, white, black), inside a caller's transaction
+    in one INSERT. The constraints and the trigger that seats a player once an evening
+    check every row (the trigger sees the rows inserted before it); when they refuse one,
+    the games are tried again one by one, so the refusal names the game as ``game_create``
+    does, and none is written."""
+    for _board, white, black in games:
+        if white.season_id != evening.season_id or black.season_id != evening.season_id:
+            raise ValidationError(_("Both players must take part in this season."))
+    try:
+        with transaction.atomic():
+            return Game.objects.bulk_create(
+                Game(evening=evening, board=board, white=white, black=black)
+                for board, white, black in games
+            )
+    except IntegrityError:
+        pass
+    with transaction.atomic():  # all or none, as the single INSERT
+        return [game_create(evening=evening, board=board, white=white, black=black)
+                for board, white, black in games]
+
+
 def bye_set(*, evening: Evening, player: Player, drawn_from: Sequence[int] = ()) -> Bye:
     try:
         with transaction.atomic():

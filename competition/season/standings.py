@@ -29,6 +29,7 @@ from competition.models import (
     Game,
     Half,
     Player,
+    PlayerKind,
     Registration,
     Season,
     Standing,
@@ -77,33 +78,35 @@ def load_season_data(season: Season, today: dt.date | None = None) -> SeasonData
     params = parse_parameters(competition.system, competition.parameters)
     players = tuple(
         t.Player(
-            id=p.pk,
-            name=p.member.name,
-            rating=p.rating,
-            start=p.start,
-            fixed=p.is_fixed,
-            start_points=Fraction(p.start_points) if p.start_points is not None else None,
+            id=pk,
+            name=name,
+            rating=rating,
+            start=start,
+            fixed=kind == PlayerKind.FIXED,  # Player.is_fixed
+            start_points=Fraction(start_points) if start_points is not None else None,
         )
-        for p in Player.objects.filter(season=season).select_related("member").order_by("start")
+        for pk, name, rating, start, kind, start_points in Player.objects.filter(season=season)
+        .order_by("start").values_list("pk", "member__name", "rating", "start", "kind",
+                                       "start_points")
     )
     evenings = list(counted_evenings(season, today))
     ids = [e.pk for e in evenings]
     games: dict[int, list[t.Game]] = defaultdict(list)
-    for g in Game.objects.filter(evening_id__in=ids).order_by("board"):
-        result = g.result or "postponed"  # not yet entered: the player was there, no score
-        games[g.evening_id].append(t.Game(g.white_id, g.black_id, result))
+    for evening_id, white, black, result in Game.objects.filter(evening_id__in=ids).order_by(
+            "board").values_list("evening_id", "white_id", "black_id", "result"):
+        # not yet entered: the player was there, no score
+        games[evening_id].append(t.Game(white, black, result or "postponed"))
     byes: dict[int, list[int]] = defaultdict(list)
-    for b in Bye.objects.filter(evening_id__in=ids):
-        byes[b.evening_id].append(b.player_id)
+    for evening_id, player_id in Bye.objects.filter(evening_id__in=ids).values_list(
+            "evening_id", "player_id"):
+        byes[evening_id].append(player_id)
     absent: dict[int, list[int]] = defaultdict(list)
     duty: dict[int, list[int]] = defaultdict(list)
-    for r in Registration.objects.filter(
+    for evening_id, player_id, status in Registration.objects.filter(
         evening_id__in=ids,
         status__in=[Attendance.ABSENT_WITH_NOTICE, Attendance.CLUB_DUTY],
-    ).order_by("pk"):
-        (absent if r.status == Attendance.ABSENT_WITH_NOTICE else duty)[r.evening_id].append(
-            r.player_id
-        )
+    ).order_by("pk").values_list("evening_id", "player_id", "status"):
+        (absent if status == Attendance.ABSENT_WITH_NOTICE else duty)[evening_id].append(player_id)
     ladder = competition.is_ladder
     engine_evenings = []
     for e in evenings:

@@ -137,3 +137,27 @@ def test_the_tempo_e_mail_links_to_the_evening_and_the_players_own_page(publishe
         player = s.players.get(member__email=message.to[0])
         assert f"{SITE}/evenings/{evening.date.isoformat()}/" in message.body
         assert f"{SITE}/players/{player.pk}/" in message.body
+
+
+def test_each_pairing_e_mail_tells_its_own_player_his_game_under_the_evenings_subject(published):
+    """The subject is the evening's (rendered once for all its e-mails), the body each
+    player's own: his name, his board and colour, or the bye."""
+    from django.utils.formats import date_format
+
+    s, evening = published(5, keep_mail=True)  # two games and the bye, sent after commit
+    assert len(mail.outbox) == 5
+    bye = Bye.objects.get(evening=evening).player
+    games = {p: g for g in Game.objects.filter(evening=evening).select_related(
+        "white__member", "black__member") for p in (g.white_id, g.black_id)}
+    for message in mail.outbox:
+        player = s.players.select_related("member").get(member__email=message.to[0])
+        assert message.subject == f"Pairing for {date_format(evening.date, 'j F')}"
+        assert message.body.startswith(f"Dear {player.member.name},")
+        if player == bye:
+            assert "you have the pairing bye" in message.body and "board" not in message.body
+            continue
+        game = games[player.pk]
+        assert f"you play on board {game.board}:" in message.body
+        assert f"{game.white.member.name} (white) – {game.black.member.name} (black)" in message.body
+        colour = "white" if game.white_id == player.pk else "black"
+        assert f"You play {colour}." in message.body

@@ -51,3 +51,39 @@ def test_deadline_job_and_recalculation_run_in_a_worker(real_worker):
     assert _wait(lambda: type(evening).objects.get(pk=evening.pk).status == EveningStatus.PUBLISHED)
     recalculate_half.delay(evening.half_id)
     assert _wait(lambda: StandingsSnapshot.objects.filter(half_id=evening.half_id).exists())
+
+
+WARM_UP = """
+import sys
+import django
+django.setup()
+from celery.signals import worker_init
+from django.db import connections
+from django.template import engines
+from config.celery import _warm_up_worker
+assert "config.urls" not in sys.modules
+worker_init.send(sender=None)  # the worker's start, before any task and before the pool forks
+assert any(getattr(r(), "__name__", "") == _warm_up_worker.__name__ for _k, r in worker_init.receivers)
+assert "config.urls" in sys.modules and "competition.pages.views" in sys.modules
+loader = engines["django"].engine.template_loaders[0]
+cached = {str(key) for key in loader.get_template_cache}
+assert any("pairing/email_body.txt" in key for key in cached), cached
+assert all(c.connection is None for c in connections.all())  # no database: safe to fork
+print("warm")
+"""
+
+
+def test_a_worker_loads_its_urls_templates_and_translations_before_its_first_task(tmp_path):
+    """Otherwise the first club's deadline in each worker pays for it (config.celery
+    ``warm_up``)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "DJANGO_DEBUG": "1",
+           "RANGLIJST_VAR_DIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", WARM_UP], cwd=root, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.strip() == "warm", done.stderr[-2000:]

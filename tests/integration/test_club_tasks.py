@@ -79,6 +79,32 @@ def test_a_clubs_task_without_a_club_runs_in_the_only_club_and_says_so(caplog, o
     assert "without a club header" in caplog.text
 
 
+@app.task(name="tests.evening_probe")
+def evening_probe(evening_id: int) -> None:
+    club = current_club()
+    SEEN.append((str(evening_id), club.slug if club is not None else None))
+
+
+@pytest.mark.django_db
+def test_a_clubs_task_without_a_header_runs_in_the_club_of_the_evening_it_names(monkeypatch):
+    """As the beat's dispatcher queues them, from no club: the evening's club is the task's
+    (config.celery.CLUB_OF_ARGUMENT); an evening that is gone leaves it without a club."""
+    from config import celery
+    from tests import factories as f
+
+    monkeypatch.setitem(jobs.TASKS, "tests.evening_probe", None)
+    monkeypatch.setitem(celery.CLUB_OF_ARGUMENT, "tests.evening_probe",
+                        ("competition.Evening", "season__club_id"))
+    alfa, beta = _two_clubs()
+    with club_context(beta):
+        evening = f.playing_evenings(f.season(players=2))[0]
+    evening_probe.delay(evening.pk)
+    assert SEEN == [(str(evening.pk), "beta")]
+    with pytest.raises(NoClub):
+        evening_probe.delay(evening.pk + 10_000)
+    assert SEEN == [(str(evening.pk), "beta")]
+
+
 def _wait(predicate, seconds=20) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:

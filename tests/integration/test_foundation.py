@@ -114,6 +114,25 @@ def test_service_turns_a_double_pairing_into_a_clear_message():
     assert evening.games.count() == 1
 
 
+def test_a_whole_pairing_is_written_at_once_and_refused_as_one_game_is():
+    s = f.season(players=6)
+    evening = f.playing_evenings(s)[0]
+    p = list(s.players.order_by("start"))
+    games = services.games_create(evening=evening, games=[(1, p[0], p[1]), (2, p[2], p[3])])
+    assert [(g.board, g.white_id, g.black_id) for g in evening.games.order_by("board")] == [
+        (g.board, g.white_id, g.black_id) for g in games]
+    # A player twice in the pairing itself (white on one board, black on another): the
+    # trigger sees the rows written before it in the same INSERT.
+    second = f.playing_evenings(s)[1]
+    with pytest.raises(ValidationError, match="already paired"):
+        services.games_create(evening=second, games=[(1, p[0], p[1]), (2, p[2], p[0])])
+    assert not second.games.exists()
+    other = f.season(players=2, name="elders")
+    with pytest.raises(ValidationError, match="take part in this season"):
+        services.games_create(evening=evening, games=[(3, p[4], other.players.first())])
+    assert evening.games.count() == 2
+
+
 def _manage(*args, **env):
     return subprocess.run(
         [sys.executable, "manage.py", *args], cwd=ROOT, capture_output=True, text=True,

@@ -334,3 +334,33 @@ def test_the_withdrawal_check_locks_only_the_evenings_with_a_sign_off_nobody_was
     from pairing.notices import withdrawals
     withdrawals(off, ["leider@example.org"])
     assert evenings_with_unnotified_withdrawals(now) == []  # told: no more locking
+
+
+# Locking and reading the evening, the history and standings it is paired from, its games in
+# one INSERT, the bye (four with its savepoint, when the number is odd), the audit record and
+# the e-mails: the same for six players as for thirty-one.
+PAIRING_QUERIES = 30
+
+
+@pytest.mark.parametrize("players", [6, 31])
+def test_pairing_and_publishing_an_evening_costs_queries_that_do_not_grow_with_players(
+    players, django_assert_max_num_queries,
+):
+    """The deadline's pairing of the second evening (the first played: its games are the
+    history and the standings): its games are written at once, its e-mails queued at once."""
+    s = f.season(players=players)
+    first, second = f.playing_evenings(s)[:2]
+    evening_pair_and_publish(actor=None, system=True, evening_id=first.pk, now=first.deadline)
+    for game in first.games.all():
+        services.result_set(actor=f.leader(), game=game, result=Result.DRAW, before_start=True)
+    with django_assert_max_num_queries(PAIRING_QUERIES):
+        evening_pair_and_publish(actor=None, system=True, evening_id=second.pk, now=second.deadline)
+    assert second.games.count() == players // 2
+    assert PairingNotice.objects.filter(evening=second).count() == players
+    # The audit records the pairing as stored (taken from the rows just written).
+    from pairing.selectors import pairing_snapshot
+    record = AuditRecord.objects.get(evening=second, action="pairing.publish")
+    stored = pairing_snapshot(second)
+    assert (record.after["games"], record.after["bye"]) == (stored["games"], stored["bye"])
+    assert len(stored["games"]) == players // 2 and (stored["bye"] is None) == (players % 2 == 0)
+

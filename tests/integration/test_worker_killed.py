@@ -11,7 +11,8 @@ database, through the helpers at the bottom of this module.
 
 How a worker is made slow at the right moment: the worker is started through ``BOOT``
 below, which wraps one function of the real code when ``RANGLIJST_TEST_SLOW`` says so:
-``pairing.services.game_create`` (sleep after the second game is written) or
+``pairing.services.notices.pairing_changed`` (sleep once the games are written, before the
+e-mails are queued) or
 ``competition.season.standings.bump_data_version`` (sleep once every snapshot's rows are written,
 before the transaction commits).
 It touches a marker file, and the test kills the worker as soon as the file appears: in
@@ -80,7 +81,8 @@ def slow_after(module, name, calls):
 slow = os.environ.get("RANGLIJST_TEST_SLOW")
 if slow == "pairing":
     import pairing.services
-    slow_after(pairing.services, "game_create", 3)
+    # Inside the pairing's transaction: every game written, the e-mails not yet queued.
+    slow_after(pairing.services.notices, "pairing_changed", 1)
 elif slow == "recalculation":
     import competition.season.standings
     # The last step inside recalculate_season's transaction: every row is written.
