@@ -14,14 +14,20 @@ import datetime as dt
 import pytest
 from allauth.account.models import EmailAddress
 from django.contrib import admin
-from django.contrib.auth.models import Permission
 from django.contrib.admin.filters import RelatedFieldListFilter
+from django.contrib.auth.models import Permission
 from django.urls import reverse
 
 from competition.demo import build_demo
 from competition.events import services as swiss
 from competition.management.clubcopy import club_backup, club_restore
-from competition.models import AuditAction, AuditRecord, EligibilityOverride, PlayoffBracket, PlayoffDate
+from competition.models import (
+    AuditAction,
+    AuditRecord,
+    EligibilityOverride,
+    PlayoffBracket,
+    PlayoffDate,
+)
 from members.clubs import home_club
 from members.context import club_context
 from members.models import Membership, User
