@@ -33,6 +33,7 @@ from django.core import serializers
 from django.core.management.color import no_style
 from django.db import connection, models, transaction
 
+from competition.models import Season
 from core.models import Mail
 from core.pagecache import pages_changed
 from members.context import club_context, platform_context
@@ -121,8 +122,6 @@ def _chain(querysets: Any) -> Any:
 def installation_is_empty() -> bool:
     """A new, migrated database: no account and no season (only the club the migration
     made, with nothing in it)."""
-    from competition.models import Season
-
     return not User.objects.exists() and not Season.objects.exists()
 
 
