@@ -17,9 +17,9 @@ used as it is (his password, name and ratings stay the installation's); a new on
 without the operator's rights (``is_superuser``) unless the installation was empty. It is
 refused, and nothing saved, when the club's address or one of its host names is taken, or
 when an account of the copy is new but its address belongs to another account (one of his
-other addresses): the two cannot be told apart. An empty installation (no account, no
-season: a new, migrated database) takes the copy whole, every id kept, in place of the
-empty club the migration made."""
+other addresses): the two cannot be told apart. An empty installation (a new, migrated
+database: no account, season, host name or e-mail, at most one club) takes the copy whole,
+every id kept, in place of the empty club the migration made."""
 
 from __future__ import annotations
 
@@ -120,9 +120,10 @@ def _chain(querysets: Any) -> Any:
 
 
 def installation_is_empty() -> bool:
-    """A new, migrated database: no account and no season (only the club the migration
-    made, with nothing in it)."""
-    return not User.objects.exists() and not Season.objects.exists()
+    """A new, migrated database: at most the one club the migration made, with nothing in
+    it or of it (no account, season, host name or e-mail)."""
+    return (Club.objects.count() <= 1 and not User.objects.exists() and not Season.objects.exists()
+            and not ClubDomain.objects.exists() and not Mail.objects.exists())
 
 
 def club_restore(objects: list[dict[str, Any]]) -> Club:

@@ -359,3 +359,42 @@ def test_restore_refuses_an_account_it_cannot_tell_from_another_and_saves_nothin
     with pytest.raises(CommandError, match="tom@toren.example.*cannot be told apart"):
         call_command("restore", str(path))
     assert _rows() == before and not Club.objects.filter(slug="toren").exists()
+
+
+def _toren(tmp_path, **mail):
+    """Club Toren with a member, a host name and an e-mail, backed up and then removed."""
+    club = Club.objects.create(name="Schaakclub Toren", slug="toren")
+    ClubDomain.objects.create(club=club, host="intern.toren.example")
+    with club_context(club):
+        member = f.member(name="Tom", email="tom@toren.example", club=club)
+        Mail.objects.create(key="invitation:1:abc", subject="Welkom", body="b", to=[member.email])
+    path = tmp_path / "toren.json"
+    call_command("backup", "--club", "toren", str(path))
+    with platform_context():
+        Mail.objects.filter(club=club).delete()
+        club.delete()
+        member.delete()
+    return path
+
+
+@pytest.mark.django_db
+def test_restore_refuses_a_host_name_that_is_another_clubs_and_saves_nothing(tmp_path):
+    path = _toren(tmp_path)
+    ClubDomain.objects.create(club=home_club(), host="intern.toren.example")
+    before = _rows()
+    with pytest.raises(CommandError, match="host name 'intern.toren.example' is another club's"):
+        call_command("restore", str(path))
+    assert _rows() == before
+
+
+@pytest.mark.django_db
+def test_an_email_whose_key_is_taken_here_is_restored_under_a_key_of_its_own(tmp_path):
+    path = _toren(tmp_path)
+    theirs = Mail.objects.create(key="invitation:1:abc", subject="Other", body="x", to=["x@example.org"])
+    call_command("restore", str(path))
+    toren = Club.objects.get(slug="toren")
+    restored = Mail.objects.get(club=toren)
+    assert (restored.key, restored.subject) == ("invitation:1:abc@restored", "Welkom")
+    theirs.refresh_from_db()
+    assert (theirs.key, theirs.subject, theirs.club_id) == ("invitation:1:abc", "Other", home_club().pk)
+    assert ClubDomain.objects.get(host="intern.toren.example").club == toren
