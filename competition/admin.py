@@ -39,9 +39,10 @@ from competition.season.services import (
     can_change_competition_settings,
     competition_settings_set,
 )
+from members.adminscope import ClubScopedAdmin, in_a_club
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(ClubScopedAdmin):
     def has_add_permission(self, request, obj=None):
         return False
 
@@ -100,7 +101,7 @@ class CompetitionForm(forms.ModelForm):
 
 
 @admin.register(Competition)
-class CompetitionAdmin(admin.ModelAdmin):
+class CompetitionAdmin(ClubScopedAdmin):
     """The settings without a page of their own (meetings, byes, start time, eligibility,
     the club's TRF details); a save goes through ``competition_settings_set``, so it is
     checked, validated, audited and recalculated like any other write. The system and
@@ -115,7 +116,7 @@ class CompetitionAdmin(admin.ModelAdmin):
         return False  # a competition comes with its season
 
     def has_change_permission(self, request, obj=None):
-        return can_change_competition_settings(request.user, obj)
+        return in_a_club(request) and can_change_competition_settings(request.user, obj)
 
     def has_delete_permission(self, request, obj=None):
         return False
@@ -202,7 +203,7 @@ class PlayoffResultInline(admin.TabularInline):
 
 
 @admin.register(PlayoffBracket)
-class PlayoffBracketAdmin(admin.ModelAdmin):
+class PlayoffBracketAdmin(ClubScopedAdmin):
     list_display = ("season", "seed", "created_at")
     readonly_fields = ("season", "seed", "groups", "created_at", "created_by")
     inlines = [PlayoffResultInline]

@@ -1,10 +1,19 @@
+"""The admin's platform-wide models, as a club's administrator may see them
+(members/adminscope.py): his club's members' accounts and addresses; the clubs and the
+role groups are the operator's."""
+
+from allauth.account.admin import EmailAddressAdmin as BaseEmailAddressAdmin
+from allauth.account.models import EmailAddress
 from django import forms
 from django.contrib import admin
+from django.contrib.auth.admin import GroupAdmin as BaseGroupAdmin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.contrib.auth.models import Group
 from django.core.exceptions import ValidationError
 from django.db.models import Count
 from django.utils.translation import gettext_lazy as _
 
+from members.adminscope import OperatorOnlyAdmin, members_only
 from members.platform import clean_slug, club_create, is_operator
 from members.roles import may_manage_account
 
@@ -24,11 +33,30 @@ class UserAdmin(BaseUserAdmin):
         (_("Roles"), {"fields": ("is_active", "is_staff", "is_superuser", "groups")}),
         (_("Dates"), {"fields": ("last_login", "date_joined")}),
     )
+    # The platform's rights: handed out by the operator alone.
+    PLATFORM_RIGHTS = ("is_staff", "is_superuser", "groups", "user_permissions")
+
+    def get_queryset(self, request):
+        return members_only(request, super().get_queryset(request))  # his club's members
+
+    def get_readonly_fields(self, request, obj=None):
+        fields = tuple(super().get_readonly_fields(request, obj))
+        return fields if is_operator(request.user) else fields + self.PLATFORM_RIGHTS
+
     def has_change_permission(self, request, obj=None) -> bool:
         # Also the admin's password form: a staff member never sets the e-mail address or
         # password of an account at or above his own place in the role order.
         allowed = super().has_change_permission(request, obj)
         return allowed and (obj is None or may_manage_account(request.user, obj))
+
+    def has_add_permission(self, request) -> bool:
+        # A club adds a member on its members page (his membership with him); an account
+        # made here would be nobody's.
+        return is_operator(request.user)
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        # A member leaves on his club's pages; the account may be another club's member too.
+        return is_operator(request.user)
 
     add_fieldsets = (
         (None, {"classes": ("wide",), "fields": ("email", "name", "rating", "password1", "password2")}),
@@ -135,3 +163,38 @@ class ClubAdmin(admin.ModelAdmin):
             site_url=request.build_absolute_uri("/"),
         )
         obj.pk, obj._state.adding = club.pk, False
+
+
+admin.site.unregister(EmailAddress)
+
+
+@admin.register(EmailAddress)
+class EmailAddressAdmin(BaseEmailAddressAdmin):
+    """A club's administrator sees his club's members' addresses; they are changed by
+    their owner (the e-mail change he confirms) or the operator."""
+
+    def get_queryset(self, request):
+        return members_only(request, super().get_queryset(request), "user")
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "user":
+            kwargs["queryset"] = members_only(request, User.objects.all())
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def has_add_permission(self, request) -> bool:
+        return is_operator(request.user)
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return is_operator(request.user)
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return is_operator(request.user)
+
+
+admin.site.unregister(Group)
+
+
+@admin.register(Group)
+class GroupAdmin(OperatorOnlyAdmin, BaseGroupAdmin):
+    """The role groups of a single-club installation: the platform's names, granting
+    nothing of a club's (the roles are memberships); the operator's."""

@@ -101,26 +101,40 @@ class PlatformWorkMiddleware:
     """After the user is known: a request that belongs to no club (the admin and the
     other platform pages of a multi-club installation) runs as the platform's work for an
     operator (every club: ``platform_context``), and in his own club for a club's
-    administrator who has exactly one club (the admin then shows that club's rows only)."""
+    administrator who has exactly one club (the admin then shows that club's rows only).
+
+    The admin is the platform's on every installation: also where one club is served at
+    ``/`` (and the request has that club), a signed-in user's admin is his (the
+    operator's every club, an administrator's his own club, anyone else's none), never
+    the club of the address (members/adminscope.py)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if getattr(request, "club", None) is not None:
+        admin = request.path_info.lstrip("/").split("/", 1)[0] == "admin"
+        if getattr(request, "club", None) is not None and not admin:
             return self.get_response(request)
         user = getattr(request, "user", None)
         if user is None or not user.is_authenticated:
             return self.get_response(request)
         if user.is_superuser:
+            if admin:
+                request.club = None  # type: ignore[attr-defined]
             with platform_context():
                 return self.get_response(request)
         from members.models import Membership
 
         clubs = list(Membership.objects.filter(user=user, role="administrator")
-                     .select_related("club").values_list("club", flat=True)[:2])
+                     .values_list("club", flat=True)[:2])
         if len(clubs) == 1:
             club = Club.objects.get(pk=clubs[0])
+            if admin:
+                request.club = club  # type: ignore[attr-defined]
             with club_context(club):
+                return self.get_response(request)
+        if admin:
+            request.club = None  # type: ignore[attr-defined]
+            with club_context(None):  # no club's rows: the club-scoped admin is closed
                 return self.get_response(request)
         return self.get_response(request)

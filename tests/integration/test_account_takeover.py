@@ -185,6 +185,8 @@ def test_the_invitation_verifies_the_address_only_when_the_password_is_set(
 
 def test_the_django_admin_refuses_a_staff_member_the_superusers_password(client):
     root = User.objects.create_superuser(email="root@example.org", password="Root-geheim-1", name="Root")
+    stranger = User.objects.create_superuser(email="elders@example.org", password="x", name="Elders")
+    f.join(root)  # a member of the club: in its administrator's list of accounts
     staff = f.member(role="administrator", name="Staf")
     staff.is_staff = True
     staff.save()
@@ -195,7 +197,9 @@ def test_the_django_admin_refuses_a_staff_member_the_superusers_password(client)
     assert response.status_code == 403
     root.refresh_from_db()
     assert root.check_password("Root-geheim-1")
-    colleague = f.member(role=None, name="Collega")
+    # An account of no member of his club is not even there for him.
+    assert client.get(f"/admin/members/user/{stranger.pk}/password/").status_code == 404
+    colleague = f.member(name="Collega")  # a member of the club, and staff: his equal
     colleague.is_staff = True
     colleague.save()
     assert client.get(f"/admin/members/user/{colleague.pk}/password/").status_code == 403  # equal rank

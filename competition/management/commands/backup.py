@@ -1,32 +1,25 @@
-"""Write a consistent, complete copy of the club (all seasons) as JSON."""
+"""Write a consistent copy of one club (all its seasons) as JSON (docs/operations.md)."""
 
 import gzip
-import io
 import sys
 
-from django.core.management import call_command
+from django.core.management.base import BaseCommand
 from django.db import connection, transaction
 
-from members.commands import ClubCommand
-
-# Everything a club is made of; sessions, admin log and content types are rebuilt.
-APPS = [
-    "auth.group",
-    "members",
-    "account.emailaddress",
-    "competition",
-    "pairing",
-]
+from competition.management.clubcopy import club_backup
+from members.commands import add_club_argument, club_from_options
 
 
-class Command(ClubCommand):
-    help = "Write a consistent copy of the whole club (all seasons) to FILE (.json or .json.gz)."
+class Command(BaseCommand):
+    help = ("Write a consistent copy of one club (all its seasons, its members' accounts) to "
+            "FILE (.json or .json.gz); --club names it when the installation has several.")
 
     def add_arguments(self, parser):
         parser.add_argument("file", help="where to write; '-' for standard output")
+        add_club_argument(parser)
 
     def handle(self, *args, file: str, **options):
-        buffer = io.StringIO()
+        club = club_from_options(options)
         outermost = not connection.in_atomic_block
         with transaction.atomic():
             if connection.vendor == "postgresql" and outermost:
@@ -36,15 +29,11 @@ class Command(ClubCommand):
                     cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
             # Primary keys kept (ids inside audit records stay true) and times to the
             # microsecond: the restore gives the same rows, table by table.
-            call_command(
-                "dumpdata", *APPS, format="exactjson", natural_foreign=True, indent=1,
-                stdout=buffer,
-            )
-        data = buffer.getvalue()
+            data = club_backup(club)
         if file == "-":
             sys.stdout.write(data)
             return
         opener = gzip.open if file.endswith(".gz") else open
         with opener(file, "wt", encoding="utf-8") as handle:
             handle.write(data)
-        self.stderr.write(f"Backup written to {file}.")
+        self.stderr.write(f"Backup of {club.slug} written to {file}.")
