@@ -13,6 +13,7 @@ alone with a calendar address), and the ids of every club-scoped row of B per mo
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import secrets
 from dataclasses import dataclass, field
 
@@ -153,23 +154,29 @@ def url_kind(route: str, name: str) -> str:
 
 def b_objects_in(path: str, prefix: str, b: ClubB) -> list[str]:
     """The objects of B a link of club A's (``path`` under A's ``prefix``) points at."""
-    from django.urls import Resolver404, resolve
-
     if not path.startswith(prefix):
         return []
-    try:
-        match = resolve("/" + path[len(prefix):].split("?", 1)[0])
-    except Resolver404:
-        return []
     found = []
-    for name, value in match.kwargs.items():
-        kind = url_kind(match.route, name)
+    for kind, value in _objects_named("/" + path[len(prefix):].split("?", 1)[0]):
         model = KIND_MODELS.get(kind)
         if model is not None and _as_int(value) in b.pks.get(model, ()):
             found.append(f"{model.__name__} {value}")
         elif kind == "date" and str(value) in b.own_days:
             found.append(f"B's evening of {value}")
     return found
+
+
+@functools.lru_cache(maxsize=20000)
+def _objects_named(path: str) -> tuple[tuple[str, object], ...]:
+    """(kind, value) of each object keyword of the URL ``path`` resolves to (a page links
+    the same menu and players many times: each path is resolved once)."""
+    from django.urls import Resolver404, resolve
+
+    try:
+        match = resolve(path)
+    except Resolver404:
+        return ()
+    return tuple((url_kind(match.route, name), value) for name, value in match.kwargs.items())
 
 
 def _as_int(value: object) -> int | None:
