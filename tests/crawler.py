@@ -94,8 +94,8 @@ def crawl(client: Client, start: list[str], max_pages: int = MAX_PAGES, *,
         visited += 1
         response = client.get(url)
         content_type = response.get("Content-Type", "")
-        text = "" if response.streaming or "text" not in content_type and "json" not in content_type \
-            else response.content.decode()
+        textual = any(kind in content_type for kind in ("text", "json", "xml", "calendar"))
+        text = response.content.decode() if textual and not response.streaming else ""
         html = text if "html" in content_type else ""
         yield Page(url, response.status_code, response.get("Location", ""), html, origin, text)
         if response.status_code == 200 and html:
