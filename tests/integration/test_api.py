@@ -324,7 +324,7 @@ def test_each_clubs_api_embeds_and_feed_are_its_own_also_from_the_page_cache(cli
 
 
 @override_settings(API_RATE_LIMIT="5/m/ip", RANGLIJST_SINGLE_CLUB=False)
-def test_a_client_that_used_up_club_as_api_limit_may_still_read_club_bs(demo):
+def test_a_client_that_used_up_its_limit_at_club_a_may_still_read_club_b(demo):
     """The limit is per club and client address: a club's website polling its API from a
     shared web host does not use up another club's (docs/architecture.md, "Many clubs")."""
     other = Club.objects.create(name="Schaakclub Beta", slug="beta")

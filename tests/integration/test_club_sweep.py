@@ -1,11 +1,12 @@
 """Every URL with an object in it, asked under club A's address with club B's object, is
-a 404: every pattern of the URLconf (config/urls.py and its includes) with a keyword
+a 404 (or a 405, where the view does not take the method): every pattern of the URLconf (config/urls.py and its includes) with a keyword
 (a season's slug, an evening's id, a player, a game, an event, a round, a member, a
 token ...) is filled with club B's object (tests/isolation.py) and asked by club A's
 administrator (so a refusal is not his role's), with GET and with POST, under A's prefix
 (``/<slug>/…``, RANGLIJST_SINGLE_CLUB off) and at ``/`` on a single-club installation.
 A pattern with two objects is asked too with A's parent and B's child (A's season with
-B's player) and the other way round. A POST changes nothing of B.
+B's player) and the other way round. A POST (empty, and filled as the site's forms are)
+changes nothing of B. A control asks the same URLs with A's own objects: found.
 
 A new pattern whose keyword the sweep does not know fails the first test: give the
 keyword B's object in ``KINDS`` (or, for the platform's own pages, a reason in
@@ -195,7 +196,7 @@ def test_every_url_under_club_a_with_club_bs_object_is_a_404(world, mode, settin
     assert _fingerprint(world["club_b"].club) == before, "a POST under club A changed club B"
 
 
-def test_the_same_urls_with_club_as_own_objects_are_found(world, settings, client):
+def test_the_same_urls_with_club_a_objects_are_found(world, settings, client):
     """The control: with A's own objects the sweep's URLs answer (the 404s above are the
     club's, not a URL the sweep wrote wrong)."""
     settings.RANGLIJST_SINGLE_CLUB = False
