@@ -1,6 +1,10 @@
 """What the club keeps about a member, as one JSON document he downloads himself (AVG,
 right of access and portability): his account, his seasons, sign-ups, games, club duty
-requests, events, prizes and the audit lines about him. A fixed number of queries."""
+requests, events, prizes and the audit lines about him. A fixed number of queries.
+
+It is the club's document: a member of two clubs downloads at each club's address what
+that club keeps (his account, which is national, in both), never the other club's rows
+or its name."""
 
 from __future__ import annotations
 
@@ -19,6 +23,7 @@ from competition.models import (
     SwissGame,
 )
 
+from .context import current_club
 from .models import User
 from .names import public_name
 
@@ -45,6 +50,12 @@ def _game(game: Game, mine: set[int]) -> dict[str, Any]:
             "result": game.result, "note": game.note, "tempo": game.tempo}
 
 
+def _memberships(member: User) -> Any:
+    """His role in the current club (outside any club, in every club)."""
+    club = current_club()
+    return member.memberships.filter(club=club) if club is not None else member.memberships.all()
+
+
 def member_data(member: User) -> dict[str, Any]:
     players = list(Player.objects.filter(member=member).select_related("season"))
     mine = {p.pk for p in players}
@@ -60,7 +71,7 @@ def member_data(member: User) -> dict[str, Any]:
         "account": {field: _value(getattr(member, field)) for field in ACCOUNT_FIELDS}
         | {"public_name": public_name(member),
            "roles": sorted(f"{club}: {role}" for club, role in
-                           member.memberships.values_list("club__name", "role"))},
+                           _memberships(member).values_list("club__name", "role"))},
         "seasons": [{"season": p.season.name, "kind": p.kind, "start": p.start,
                      "rating_1_september": p.rating} for p in players],
         "sign_ups": [{"date": r.evening.date.isoformat(), "status": r.status,

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_POST
 from competition.models import Player, Season
 from competition.season import selectors as competition_selectors
 from competition.season.selectors import season_or_404
+from core.models import Mail
 from core.web import confirmation_page, confirmed, error_messages, form_error_messages, run_service
 
 from . import email_change, registration, selectors, services
@@ -165,7 +166,9 @@ def invite(request: HttpRequest, season: str, player_id: int) -> HttpResponse:
 @leader_required
 def mail_again(request: HttpRequest, mail_id: int) -> HttpResponse:
     """The to-do list's button on an e-mail to a member that could not be sent: a new
-    invitation, or the same e-mail tried again (``services.mail_retry``)."""
+    invitation, or the same e-mail tried again (``services.mail_retry``). Another club's
+    e-mail (or none) is a 404, before "are you sure?"."""
+    get_object_or_404(Mail.objects.only("pk"), pk=mail_id, club=current_club())
     back = reverse("competition:leader") + "#todo"
     if not confirmed(request):
         return confirmation_page(

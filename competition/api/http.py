@@ -1,5 +1,6 @@
 """What every API endpoint of every version does around its view: only GET, HEAD and
-OPTIONS; a rate limit per client address (the shared cache, as the sign-in's); the body
+OPTIONS; a rate limit per club and client address (the shared cache, as the sign-in's:
+a club's website polling its API from a shared host never uses up another club's); the body
 cached per version of the club's data, as the public pages are; an ``ETag`` with ``304``
 on ``If-None-Match``; CORS for any site, without credentials."""
 
@@ -17,6 +18,7 @@ from django.urls import URLPattern, include
 from django.utils.cache import patch_vary_headers
 
 from core.pagecache import Params, cache_public_page
+from core.tenancy import current_club_id
 
 ALLOWED = ("GET", "HEAD", "OPTIONS")
 CORS = {
@@ -54,7 +56,7 @@ def public_endpoint(view: Callable[..., HttpResponse], params: Params) -> Callab
             response = HttpResponse(status=204)
         elif method not in ALLOWED:
             response = _refusal(405, "Only GET, HEAD and OPTIONS.", Allow=", ".join(ALLOWED))
-        elif not ratelimit.consume(request, app="ranglijst.api", action="read",
+        elif not ratelimit.consume(request, app=f"ranglijst.api.{current_club_id()}", action="read",
                                    config={"read": settings.API_RATE_LIMIT}, limit_get=True):
             response = _refusal(429, "Too many requests; try again in a minute.",
                                 **{"Retry-After": "60"})

@@ -185,6 +185,7 @@ def round_pair(request: HttpRequest, event_id: int, number: int) -> HttpResponse
 @require_POST
 @arbiter_required
 def round_finish(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
+    rnd = _round(event_id, number)  # the club's round, or a 404 before "are you sure?"
     if not confirmed(request):
         return confirmation_page(
             request, title=_("Finish round %(n)s?") % {"n": number},
@@ -192,7 +193,7 @@ def round_finish(request: HttpRequest, event_id: int, number: int) -> HttpRespon
             cancel=reverse("events:arbiter", args=[event_id]) + "#round",
             button=_("Finish round %(n)s") % {"n": number},
         )
-    run_service(request, lambda: services.round_finish(actor=request.user, round=_round(event_id, number)),
+    run_service(request, lambda: services.round_finish(actor=request.user, round=rnd),
                 _("Round %(n)s is finished.") % {"n": number})
     return _back(event_id, "round")
 
@@ -312,12 +313,13 @@ def game_correct(request: HttpRequest, event_id: int, game_id: int) -> HttpRespo
 @require_POST
 @arbiter_required
 def set_rounds(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = _event(event_id)  # the club's event, or a 404 whatever the form says
     form = RoundsForm(request.POST)
     if form.is_valid():
         run_service(
             request,
             lambda: services.event_set_rounds(
-                actor=request.user, event=_event(event_id), rounds=form.cleaned_data["rounds"]
+                actor=request.user, event=event, rounds=form.cleaned_data["rounds"]
             ),
             _("Number of rounds saved."),
         )
@@ -330,13 +332,14 @@ def set_rounds(request: HttpRequest, event_id: int) -> HttpResponse:
 @require_POST
 @arbiter_required
 def playoff(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = _event(event_id)  # the club's event, or a 404 before "are you sure?"
     if not confirmed(request):
         return confirmation_page(
             request, title=_("Generate the playoff?"), consequences=playoff_consequences(),
             cancel=reverse("events:arbiter", args=[event_id]), button=_("Generate the playoff"),
         )
     try:
-        created = services.blitz_playoff_create(actor=request.user, event=_event(event_id))
+        created = services.blitz_playoff_create(actor=request.user, event=event)
     except ValidationError as exc:
         error_messages(request, exc)
         return _back(event_id)

@@ -33,8 +33,11 @@ from competition.models import (
 )
 from competition.prizes import services as prizes
 from competition.season import services
-from members.models import User
+from core import pagecache
+from members.clubs import home_club
+from members.models import Club, User
 from tests.demo_snapshot import demo_season
+from tests.isolation import UNIQUE_EVENTS, UNIQUE_SEASON, club_b, markers_in
 from tests.transactions import rolled_back
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("club_today")]
@@ -290,6 +293,46 @@ def test_a_signed_in_leader_gets_the_same_public_answers(client, demo):
     visitor = client.get(url).content
     client.force_login(User.objects.get(email="leider@demo.club"))
     assert client.get(url).content == visitor
+
+
+# --- Many clubs: each club's API, embeds and feed its own -------------------------------
+
+PUBLIC = ("api/v1/seasons", "api/v1/seasons/{season}/halves/winter/standings",
+          "api/v1/seasons/{season}/calendar", "api/v1/seasons/{season}/events",
+          "embed/standings/", "embed/pairing/", "embed/results/", "feed/")
+
+
+def test_each_clubs_api_embeds_and_feed_are_its_own_also_from_the_page_cache(client, demo, settings):
+    """Club B (tests/isolation.py) has a season of the same address as A's: at A's prefix
+    every public answer is A's and at B's B's, also when the first was cached."""
+    settings.RANGLIJST_SINGLE_CLUB = False
+    settings.PAGE_CACHE_SECONDS = 60
+    pagecache.cache.clear()
+    b = club_b(demo)
+    club_a = home_club()
+    a_only = [club_a.name, f"/{club_a.slug}/", "Lars Leider", "Arend Arbiter", "Bea Beheer"]
+    for path in (p.format(season=demo.slug) for p in PUBLIC):  # the same slug in both clubs
+        at_a = client.get(f"/{club_a.slug}/{path}")
+        at_b = client.get(f"/{b.club.slug}/{path}")
+        assert at_a.status_code == at_b.status_code == 200, path
+        assert not markers_in(at_a.content.decode()), path
+        assert not [name for name in a_only if name in at_b.content.decode()], path
+        assert client.get(f"/{club_a.slug}/{path}").content == at_a.content, path  # cached: A's
+    b_seasons = client.get(f"/{b.club.slug}/api/v1/seasons").content.decode()
+    assert UNIQUE_SEASON in b_seasons and demo.slug in b_seasons
+    assert UNIQUE_EVENTS[1] in client.get(f"/{b.club.slug}/api/v1/seasons/{demo.slug}/events").content.decode()
+
+
+@override_settings(API_RATE_LIMIT="5/m/ip", RANGLIJST_SINGLE_CLUB=False)
+def test_a_client_that_used_up_its_limit_at_club_a_may_still_read_club_b(demo):
+    """The limit is per club and client address: a club's website polling its API from a
+    shared web host does not use up another club's (docs/architecture.md, "Many clubs")."""
+    other = Club.objects.create(name="Schaakclub Beta", slug="beta")
+    address = {"REMOTE_ADDR": f"198.18.{secrets.randbelow(250)}.{secrets.randbelow(250) + 1}"}
+    a_url, b_url = f"/{home_club().slug}/api/v1/seasons", f"/{other.slug}/api/v1/seasons"
+    assert [Client().get(a_url, **address).status_code for _ in range(6)] == [200] * 5 + [429]
+    assert Client().get(b_url, **address).status_code == 200
+    assert Client().get(a_url, **address).status_code == 429
 
 
 # --- HTTP: ETag, CORS, methods, rate limit -----------------------------------------------

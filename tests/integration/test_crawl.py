@@ -3,17 +3,35 @@ link it is shown (tests/crawler.py). A link that leads to a 403, a 404, a 500 or
 sign-in page is a link the role should not have been shown; a link into the Django admin
 is shown to staff only. The failure names the page that showed the link.
 
+Nothing of club B on club A's pages: club B (tests/isolation.py: the decoy with the demo
+season's name, dates and player names, the player role's account a member of both, and
+names and rows of its own) sits beside the demo club while each role walks A, under A's
+prefix (``/<slug>/``, RANGLIJST_SINGLE_CLUB off) and, for the visitor, at ``/`` as a
+single-club installation. Every page, download (iCal, CSV, TRF), the feed, the
+embeds and every API answer reached must name nothing of B (its club's name, its
+address, its own people, season and events) and link to none of B's rows by id. The
+e-mails of a deadline in each club and the season file are checked the same way.
+
 The site's own 403 and 404 pages are in Dutch and keep the site's navigation."""
 
 from __future__ import annotations
 
 import datetime as dt
+import re
+import secrets
+from io import StringIO
 
 import pytest
+from django.core.management import call_command
 from django.test import Client, override_settings
 
+from core.models import Mail
+from members.clubs import home_club
+from members.context import club_context
 from members.models import User
-from tests.crawler import crawl, links
+from pairing.services import evening_pair_and_publish
+from tests.crawler import MAX_PAGES, crawl, links
+from tests.isolation import b_objects_in, club_b, markers_in
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("club_today")]
 
@@ -34,6 +52,31 @@ START = {
 }
 
 
+# Where every walk starts besides: the files (a walk of 400 pages may not reach them), and
+# for the visitor the feed, the embeds and the API (whose links lead on), the same for
+# every role.
+FILES = ["calendar.ics", "standings/?export=csv"]
+PUBLIC = ["feed/", "embed/standings/", "embed/pairing/", "embed/results/", "api/v1/"]
+# The walks: every role under A's prefix, and the visitor at "/" on a single-club
+# installation (the same views, only the addresses differ: its first pages suffice).
+WALKS = [(role, "prefix") for role in ACCOUNTS] + [("visitor", "single")]
+SINGLE_PAGES = 150
+# Where a page (its links, forms, scripts' data) or a file (any text: a CSV, an iCal
+# feed, JSON) may name a row by its address.
+ATTRIBUTE = re.compile(r'(?:href|action|src|data-[\w-]+)="(?:https?://[^/"]+)?(/[^"#]*)"')
+PATH = re.compile(r"(?:https?://[^/\s\"'<>]+)?(/[^\s\"'<>#]*)")
+
+
+@pytest.fixture(scope="module")
+def world(demo, django_db_blocker):
+    """Club B beside the demo club, the player role's account a member of both, and his
+    calendar address set (the walk reads it)."""
+    with django_db_blocker.unblock():
+        shared = User.objects.get(email=ACCOUNTS["player"])
+        User.objects.filter(pk=shared.pk).update(calendar_token=secrets.token_urlsafe(32))
+        return club_b(demo, shared=shared)
+
+
 def _client(role: str) -> Client:
     client = Client(raise_request_exception=False)
     if ACCOUNTS[role]:
@@ -49,12 +92,34 @@ def _broken(page) -> str | None:
     return None
 
 
-@pytest.mark.parametrize("role", list(ACCOUNTS))
-def test_every_link_a_role_is_shown_opens(demo, role):
+def _start(role: str, prefix: str, season) -> list[str]:
+    played = season.events.filter(round_set__games__isnull=False).distinct().order_by("pk")
+    files = FILES + [f"events/{pk}/trf" for pk in played.values_list("pk", flat=True)[:2]]
+    files += PUBLIC if role == "visitor" else []
+    if role == "player":  # his own calendar, with his games in both clubs' seasons
+        files.append(f"me/calendar/{User.objects.get(email=ACCOUNTS[role]).calendar_token}.ics")
+    return [prefix + path.lstrip("/") for path in START[role] + files]
+
+
+def _club_b_in(page, prefix: str, b) -> list[str]:
+    """What of club B an answer of club A's shows: B's names, or links to B's rows."""
+    found = markers_in(page.text)
+    paths = set(ATTRIBUTE.findall(page.html) if page.html else PATH.findall(page.text))
+    found += [hit for path in paths for hit in b_objects_in(path, prefix, b)]
+    return found
+
+
+@pytest.mark.parametrize(("role", "mode"), WALKS)
+def test_every_link_a_role_is_shown_opens_and_shows_nothing_of_club_b(demo, world, role, mode, settings,
+                                                                     mailoutbox):
+    settings.RANGLIJST_SINGLE_CLUB = mode == "single"
+    prefix = f"/{home_club().slug}/" if mode == "prefix" else "/"
     client = _client(role)
     staff = bool(ACCOUNTS[role]) and User.objects.get(email=ACCOUNTS[role]).is_staff
-    problems, visited = [], 0
-    for page in crawl(client, START[role]):
+    problems, leaks, visited, files = [], [], 0, set()
+    pages = MAX_PAGES if mode == "prefix" else SINGLE_PAGES
+    start = _start(role, prefix, demo)
+    for page in crawl(client, start, pages, downloads=True, within=prefix):
         visited += 1
         if page.linked_from == "(start)":
             assert page.status == 200, f"{role}: start page {page.url} gives {page.status}"
@@ -63,12 +128,94 @@ def test_every_link_a_role_is_shown_opens(demo, role):
         if not staff:
             problems += [
                 f"{link} (the admin, for staff only), linked from {page.url}"
-                for link in links(page.html, page.url) if link.startswith("/admin/")
+                for link in links(page.html, page.url) if link.startswith(("/admin/", f"{prefix}admin/"))
             ]
+        if page.text and not page.html or page.linked_from == "(start)" and page.text:
+            files.add(page.url)
+        leaks += [f"{page.url}: {hit}" for hit in _club_b_in(page, prefix, world)]
     assert visited > 20, f"{role} reached only {visited} pages"
+    unread = [url for url in start[len(START[role]):] if url not in files]
+    assert not unread and len(files) >= 3, f"{role}: files not read: {unread}"  # CSV, iCal, TRF ...
+    leaks += [f"an e-mail to {m.to}: {hit}" for m in mailoutbox for hit in markers_in(_told(m))]
+    assert not leaks, f"{role} ({mode}) is shown club B's data:\n" + "\n".join(sorted(set(leaks)))
     assert not problems, f"{role} is shown links it may not follow:\n" + "\n".join(
         sorted(set(problems))
     )
+
+
+# --- E-mails and files: club A's name nothing of B, club B's nothing of A -----------------
+
+
+def _a_markers() -> list[str]:
+    """Names only club A (the demo club) has: its name, its address, its staff."""
+    club = home_club()
+    return [club.name, f"/{club.slug}/", "Bea Beheer", "Lars Leider", "Arend Arbiter",
+            "leider@demo.club", "beheer@demo.club"]
+
+
+def _told(message) -> str:
+    """What an e-mail tells: subject, sender, reply-to and every part of its body."""
+    parts = [message.subject, message.from_email, " ".join(message.reply_to), message.body]
+    parts += [content for content, _ in getattr(message, "alternatives", [])]
+    return "\n".join(str(part) for part in parts)
+
+
+def _next_evening(season):
+    return season.evenings.filter(kind="playing", status="open").order_by("date").first()
+
+
+def test_the_deadline_emails_of_each_club_tell_nothing_of_the_other(
+        demo, world, settings, mailoutbox, django_capture_on_commit_callbacks):
+    """The deadline of A's next evening and of B's: A's pairing notices (the member of
+    both clubs' too) name nothing of B, B's nothing of A; so do the outbox's rows."""
+    settings.RANGLIJST_SINGLE_CLUB = False
+    told = {}
+    for club, season in ((home_club(), demo), (world.club, world.season)):
+        mailoutbox.clear()
+        with club_context(club):
+            evening = _next_evening(season)
+            with django_capture_on_commit_callbacks(execute=True):
+                evening_pair_and_publish(actor=None, system=True, evening_id=evening.pk,
+                                         now=evening.deadline)
+        told[club.slug] = [(m.to, _told(m)) for m in mailoutbox]
+    a_mail, b_mail = told[home_club().slug], told[world.club.slug]
+    shared = world.shared.email
+    assert len(a_mail) > 10 and len(b_mail) > 10
+    assert any(shared in to for to, _ in a_mail) and any(shared in to for to, _ in b_mail)
+    assert all(f"/{home_club().slug}/" in text for _, text in a_mail)  # links into A's pages
+    leaks = [f"A's e-mail to {to}: {hit}" for to, text in a_mail for hit in markers_in(text)]
+    leaks += [f"B's e-mail to {to}: {hit}" for to, text in b_mail
+              for hit in _a_markers() if hit in text]
+    outbox = Mail.objects.values_list("club_id", "subject", "body", "from_email")  # every club's
+    for club_id, *text in outbox:
+        text = "\n".join(text)
+        if club_id == home_club().pk:
+            leaks += [f"A's outbox: {hit}" for hit in markers_in(text)]
+        elif club_id == world.club.pk:
+            leaks += [f"B's outbox: {hit}" for hit in _a_markers() if hit in text]
+    assert not leaks, "\n".join(leaks)
+
+
+def test_the_season_file_and_the_trf_export_of_club_a_hold_nothing_of_b(demo, world, settings):
+    """The season file (``export_season``) of A's season, whose name B's season has too,
+    and the TRF export of it for the rating list: A's rows only; B's file is B's."""
+    settings.RANGLIJST_SINGLE_CLUB = False
+    files = {}
+    for club in (home_club(), world.club):
+        out = StringIO()
+        call_command("export_season", demo.slug, "--club", club.slug, stdout=out)
+        files[club.slug] = out.getvalue()
+    a_file, b_file = files[home_club().slug], files[world.club.slug]
+    assert demo.slug == world.season.slug  # the same address in both clubs
+    assert world.alone.name in b_file and world.alone.name not in a_file
+    assert not markers_in(a_file)
+    assert not [hit for hit in _a_markers() if hit in b_file]
+    client = _client("leader")
+    trf = client.get(f"/{home_club().slug}/leader/ratings/{demo.slug}/export/?download=1")
+    assert trf.status_code == 200 and trf["Content-Disposition"].startswith("attachment")
+    text = trf.content.decode()
+    assert sum(line.startswith("001 ") for line in text.splitlines()) >= 20  # A's players
+    assert not markers_in(text)
 
 
 # --- The site's own error pages -----------------------------------------------------------

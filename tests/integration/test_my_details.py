@@ -155,6 +155,28 @@ def test_the_data_download_holds_his_data_and_no_one_elses_address(client, demo)
     assert "speler2@demo.club" not in response.content.decode()
 
 
+def test_a_member_of_two_clubs_downloads_at_each_club_what_that_club_keeps(client, demo, settings):
+    """The download is the club's document: at A's address A's rows and A's role, at B's
+    B's; his account (national) in both, the other club's name in neither."""
+    from members.context import club_context
+    from tests.isolation import club_b
+
+    settings.RANGLIJST_SINGLE_CLUB = False
+    b = club_b(demo, shared=me())
+    client.force_login(me())
+    at_a = client.get(f"/{home_club().slug}/me/data.json")
+    at_b = client.get(f"/{b.club.slug}/me/data.json")
+    data_a, data_b = json.loads(at_a.content), json.loads(at_b.content)
+    assert data_a["account"] == {**data_b["account"], "roles": data_a["account"]["roles"]}
+    assert data_a["account"]["roles"] == [f"{home_club().name}: player"]
+    assert data_b["account"]["roles"] == [f"{b.club.name}: player"]
+    assert b.club.name not in at_a.content.decode() and home_club().name not in at_b.content.decode()
+    assert len(data_a["seasons"]) == 2 and [s["season"] for s in data_b["seasons"]] == [b.season.name]
+    with club_context(b.club):
+        b_games = Player.objects.get(season=b.season, member=me())
+        assert len(data_b["games"]) == b_games.games_white.count() + b_games.games_black.count()
+
+
 # --- Leaving -----------------------------------------------------------------------------
 
 
