@@ -12,7 +12,9 @@ task in every process (and runs at once under ``CELERY_TASK_ALWAYS_EAGER`` in th
 
 from __future__ import annotations
 
+import contextvars
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from celery import current_app
@@ -75,7 +77,18 @@ def enqueue(task: str, *args: Any) -> bool:
 
 
 def enqueue_on_commit(task: str, *args: Any) -> None:
-    """Send a task once the current transaction has committed (never for a rollback)."""
+    """Send a task once the current transaction has committed (never for a rollback), as
+    queued in the club of the work in hand (``on_commit_here``)."""
     if task not in TASKS:
         raise UnknownTask(task)  # at the call, not after the commit
-    transaction.on_commit(lambda: enqueue(task, *args))
+    on_commit_here(lambda: enqueue(task, *args))
+
+
+def on_commit_here(func: Callable[[], None]) -> None:
+    """Run ``func`` after the current transaction commits, in the context it was asked in:
+    the club of the work in hand (its scope, time zone, a task's club header). The commit
+    may come after that club's context was left: a command or a demo that builds several
+    clubs in one outer transaction, each club in its own context, commits once at the end;
+    the work each club queued is still that club's."""
+    context = contextvars.copy_context()
+    transaction.on_commit(lambda: context.run(func))

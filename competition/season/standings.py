@@ -43,6 +43,7 @@ from competition.scoring.keizer import compute_keizer_season
 from competition.scoring.ladder import compute_ladder
 from competition.scoring.params import parse_parameters
 from core.dates import club_today
+from core.jobs import on_commit_here
 from core.pagecache import bump_data_version
 
 
@@ -326,7 +327,7 @@ def recalculate_season(season_id: int, today: dt.date | None = None) -> int:
             return written
         written, version = outcome
         if transaction.get_connection().in_atomic_block:
-            transaction.on_commit(functools.partial(_again_if_moved, season_id, version, today))
+            on_commit_here(functools.partial(_again_if_moved, season_id, version, today))
             return written
         if _inputs_version(season_id) == version:
             return written

@@ -140,3 +140,20 @@ def test_two_clubs_tasks_in_one_worker_do_not_inherit_each_others_club(real_work
     assert sorted(SEEN, key=str) == sorted(
         [("a1", "alfa"), ("b", "beta"), ("after b", None), ("a2", "alfa"), ("last", None)], key=str)
     assert failures == ["NoClub"]
+
+
+@pytest.mark.django_db
+def test_work_queued_in_a_club_runs_in_that_club_whenever_the_transaction_commits(
+        django_capture_on_commit_callbacks):
+    """A command or the demo builds several clubs in one outer transaction, each club in
+    its own context, and commits once, outside all of them: what each club queued for
+    after the commit (core.jobs.enqueue_on_commit) is still that club's work."""
+    alfa, beta = _two_clubs()
+    with django_capture_on_commit_callbacks(execute=True):
+        with club_context(alfa):
+            jobs.enqueue_on_commit("tests.club_probe", "a")
+        with club_context(beta):
+            jobs.enqueue_on_commit("tests.club_probe", "b")
+        assert SEEN == []  # not before the commit
+    assert SEEN == [("a", "alfa"), ("b", "beta")]
+    assert current_club() is None

@@ -22,6 +22,7 @@ from competition.demo import PASSWORD, build_demo, build_other_clubs
 from competition.models import Season
 from config.celery import app
 from members.commands import ClubCommand
+from members.context import club_context
 from members.models import User
 
 
@@ -76,8 +77,10 @@ class Command(ClubCommand):
         finally:
             app.conf.task_always_eager = eager
         for s in [season, *others]:
+            with club_context(s.club):  # each club's players are counted in its own club
+                players = s.players.count()
             self.stdout.write(self.style.SUCCESS(
-                f"Demo club {s.club} at /{s.club.slug}/: season {s}, {s.players.count()} players."
+                f"Demo club {s.club} at /{s.club.slug}/: season {s}, {players} players."
             ))
         if settings.DEBUG:
             self.stdout.write(
