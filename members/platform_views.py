@@ -10,7 +10,11 @@ from .models import Club
 
 
 def club_list(request: HttpRequest) -> HttpResponse:
+    """A club with a host name of its own is linked there; the others by their path on the
+    address this page was asked at (``make run`` on any port, a test server), not on
+    ``SITE_URL``, which the e-mails need."""
     clubs = Club.objects.prefetch_related("domains").order_by("name")
     return render(request, "members/club_list.html", {
-        "clubs": [(club, f"{club_base_url(club)}/") for club in clubs],
+        "clubs": [(club, f"{club_base_url(club)}/" if club.domains.all() else f"/{club.slug}/")
+                  for club in clubs],
     })

@@ -18,9 +18,16 @@ ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 
 
+# The demo has three clubs: each at its own address (/<slug>/), the list of clubs at "/"
+# (an installation of one club may keep it at "/": RANGLIJST_SINGLE_CLUB=1).
+DEFAULTS = {"DJANGO_DEBUG": "1", "RANGLIJST_SINGLE_CLUB": "0"}
+DEMO_CLUBS = ("schaakclub-de-pion", "de-ladder", "keizer-klassiek")
+
+
 def main() -> int:
     port = os.environ.get("PORT", "8000")
-    os.environ.setdefault("DJANGO_DEBUG", "1")
+    for name, value in DEFAULTS.items():
+        os.environ.setdefault(name, value)
     commands = {
         "worker": [str(BIN / "celery"), "-A", "config", "worker", "--pool=solo", "-l", "info",
                    "-Q", "celery,mail"],
@@ -33,7 +40,8 @@ def main() -> int:
     procs = {name: subprocess.Popen(cmd, cwd=ROOT) for name, cmd in commands.items()}
     print(
         f"\nRanglijst runs at http://127.0.0.1:{port}/ (worker and beat started too).\n"
-        "Demo accounts (password 'schaken123'):\n"
+        + "".join(f"  http://127.0.0.1:{port}/{slug}/\n" for slug in DEMO_CLUBS)
+        + "Demo accounts (password 'schaken123'; the README lists those of the other clubs):\n"
         "  leider@demo.club        competition leader\n"
         "  arbiter@demo.club       arbiter\n"
         "  beheer@demo.club        administrator (also /admin/)\n"

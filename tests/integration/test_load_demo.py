@@ -68,6 +68,27 @@ def test_load_demo_builds_three_clubs_from_the_three_rulebooks(django_capture_on
         call_command("load_demo", stdout=out, stderr=StringIO())
     with scopes_disabled():  # the platform's view: every club
         _check_three_clubs(out.getvalue())
+    _served_as_make_run_serves_them()
+
+
+def _served_as_make_run_serves_them() -> None:
+    """``make run`` (scripts/serve.py) serves the three demo clubs each at its address and
+    lists them at "/"."""
+    import importlib.util
+
+    from django.conf import settings
+    from django.test import Client
+
+    spec = importlib.util.spec_from_file_location("serve", settings.BASE_DIR / "scripts" / "serve.py")
+    serve = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(serve)
+    single = serve.DEFAULTS["RANGLIJST_SINGLE_CLUB"] == "1"
+    with override_settings(RANGLIJST_SINGLE_CLUB=single):
+        client = Client()
+        listing = client.get("/").content.decode()
+        for slug in serve.DEMO_CLUBS:
+            assert f'href="/{slug}/"' in listing
+            assert client.get(f"/{slug}/standings/").status_code == 200, slug
 
 
 def _check_three_clubs(out: str) -> None:
