@@ -54,12 +54,15 @@ def default_club_fields() -> dict[str, str]:
 
 
 def home_club() -> Club:
-    """The installation's first club (the only one on a single-club installation)."""
+    """The installation's own club (the only one on a single-club installation): the club
+    of the settings' address (``CLUB_SLUG``, else the slug of ``CLUB_NAME``), which
+    migration ``members.0007_clubs`` created, else the installation's first club."""
     if _fresh() and _home:
         return _home[0]
-    club = Club.objects.order_by("pk").first()
+    fields = default_club_fields()
+    club = (Club.objects.filter(slug=fields["slug"]).first()
+            or Club.objects.order_by("pk").first())
     if club is None:
-        fields = default_club_fields()
         club, _ = Club.objects.get_or_create(slug=fields.pop("slug"), defaults=fields)
     _home[:] = [club]
     return club

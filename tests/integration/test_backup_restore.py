@@ -42,7 +42,7 @@ def _wipe():
 
 
 @pytest.mark.django_db(transaction=True)
-def test_backup_then_restore_into_an_empty_database_gives_identical_standings(tmp_path):
+def test_backup_then_restore_into_an_empty_database_gives_identical_standings(tmp_path, one_club):
     build_demo(today=dt.date(2026, 11, 30))
     before = _standings()
     games = sorted(Game.objects.values_list("evening__date", "board", "result"))
@@ -59,7 +59,7 @@ def test_backup_then_restore_into_an_empty_database_gives_identical_standings(tm
 
 
 @pytest.mark.django_db
-def test_restore_refuses_a_club_whose_address_is_taken_and_saves_nothing(tmp_path):
+def test_restore_refuses_a_club_whose_address_is_taken_and_saves_nothing(tmp_path, one_club):
     build_demo(today=dt.date(2026, 10, 1))
     path = tmp_path / "club.json"
     call_command("backup", str(path))
@@ -96,7 +96,7 @@ def _rows() -> dict[str, list[tuple]]:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_restore_gives_identical_rows_table_by_table_keys_and_microseconds_kept(tmp_path):
+def test_restore_gives_identical_rows_table_by_table_keys_and_microseconds_kept(tmp_path, one_club):
     build_demo(today=dt.date(2026, 11, 30))
     # Keys that a renumbering would change: members created after some were deleted.
     User.objects.filter(email__in=["speler29@demo.club"]).update(name="Renamed")
@@ -303,7 +303,7 @@ def _games_of(club):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_club_restored_where_its_ids_are_taken_is_renumbered_and_the_shared_account_reused(tmp_path):
+def test_a_club_restored_where_its_ids_are_taken_is_renumbered_and_the_shared_account_reused(tmp_path, one_club):
     season = build_demo(today=dt.date(2026, 11, 30))
     a = home_club()
     a_standings, a_games = _standings_of(a), _games_of(a)
