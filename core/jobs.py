@@ -84,7 +84,7 @@ def enqueue_on_commit(task: str, *args: Any) -> None:
     on_commit_here(lambda: enqueue(task, *args))
 
 
-def on_commit_here(func: Callable[[], None]) -> None:
+def on_commit_here(func: Callable[[], object]) -> None:
     """Run ``func`` after the current transaction commits, in the context it was asked in:
     the club of the work in hand (its scope, time zone, a task's club header). The commit
     may come after that club's context was left: a command or a demo that builds several
