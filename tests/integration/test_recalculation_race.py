@@ -86,6 +86,11 @@ class Holds:
         self.armed[threading.get_ident()] = (point, reached, release)
         return reached, release
 
+    def disarm(self) -> None:
+        """This thread's hold is gone, reached or not: a recalculation that found another
+        running never reaches its point, and a later thread may get the same ident."""
+        self.armed.pop(threading.get_ident(), None)
+
 
 class Worker(threading.Thread):
     """Runs one step in a thread of its own, with its own database connection."""
@@ -199,7 +204,10 @@ def test_after_any_interleaving_the_stored_standings_equal_a_fresh_computation(
     def recalculation(point: str, ready: list) -> Callable[[], object]:
         def step():
             ready.append(holds.arm(point))
-            standings.recalculate_season(s.pk)
+            try:
+                standings.recalculate_season(s.pk)
+            finally:
+                holds.disarm()
 
         return step
 
