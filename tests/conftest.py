@@ -82,7 +82,8 @@ def _home_club(request):
     """A test that touches the database runs in the installation's own club, as a request
     does (members/middleware.py): every query of a club-scoped model is the club's, and
     one outside any club raises ``ScopeError`` (``with club_context(None)`` shows it).
-    A test of two clubs enters the other's ``club_context`` itself."""
+    The decoy club B is in the database beside it (tests/decoy.py); a test of two clubs
+    enters the other's ``club_context`` itself."""
     if "django.conf" not in sys.modules or not _uses_database(request):
         yield
         return
@@ -91,9 +92,7 @@ def _home_club(request):
     from tests.decoy import ensure_decoy
 
     with request.getfixturevalue("django_db_blocker").unblock():
-        if ensure_decoy():  # TEMP diagnostics
-            with open("/tmp/decoy_missing.log", "a") as log:
-                log.write(request.node.nodeid + "\n")
+        ensure_decoy()  # one query; a build only where something took it (a flush)
     if transactional or "live_server" in request.fixturenames or "transactional_db" in request.fixturenames:
         request.node._empties_database = True  # the decoy is built again after it
         request.getfixturevalue("transactional_db")
