@@ -41,6 +41,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from .jobs import enqueue_on_commit
+from .tenancy import current_tenant
 from .models import MAX_ATTEMPTS, Mail, MailState
 
 log = logging.getLogger(__name__)
@@ -70,8 +71,13 @@ Outgoing = tuple[Any, EmailMessage | None]
 
 
 def club_language() -> translation.override:
-    """Texts of an e-mail are in the club's language, whoever's action sends it."""
-    return translation.override(settings.LANGUAGE_CODE)
+    """Texts of an e-mail are in the club's language (``Club.language``, where the site
+    speaks it; else the site's own), whoever's action sends it."""
+    tenant = current_tenant()
+    language = tenant.language if tenant is not None else ""
+    if language not in dict(settings.LANGUAGES):
+        language = settings.LANGUAGE_CODE
+    return translation.override(language)
 
 
 def render(template: str, context: dict[str, Any]) -> tuple[str, str]:

@@ -18,6 +18,7 @@ class Tenant:
     key: str  # "club-7": the prefix of the club's cache keys
     time_zone: str  # "Europe/Amsterdam"
     club_id: int | None = None  # the club's own id (the outbox's rows carry it)
+    language: str = ""  # the club's language ("nl"): its e-mails are written in it
 
     def tzinfo(self) -> dt.tzinfo:
         return zoneinfo.ZoneInfo(self.time_zone)

@@ -46,10 +46,12 @@ def _fresh() -> bool:
 
 def default_club_fields() -> dict[str, str]:
     name = getattr(settings, "CLUB_NAME", "") or "Ranglijst"
+    language = settings.LANGUAGE_CODE
     return {
         "name": name,
         "slug": getattr(settings, "CLUB_SLUG", "") or slugify(name)[:40] or "club",
         "venue": getattr(settings, "CLUB_ADDRESS", ""),
+        "language": language if language in dict(settings.LANGUAGES) else "nl",
     }
 
 

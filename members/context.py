@@ -40,7 +40,8 @@ def club_context(club: Club | None) -> Iterator[Club | None]:
     token = _current.set(club)
     scope_token = _scope_state.set(scope)
     try:
-        with tenant(Tenant(f"club-{club.pk}", club.time_zone, club.pk) if club is not None else None):
+        with tenant(Tenant(f"club-{club.pk}", club.time_zone, club.pk, club.language)
+                    if club is not None else None):
             yield club
     finally:
         _scope_state.reset(scope_token)

@@ -237,3 +237,22 @@ def test_two_clubs_pages_at_the_same_path_have_their_own_cache_keys(clubs, setti
             for host, path in (("intern.alfa.example", "/standings/"), ("intern.beta.example", "/standings/"),
                                ("ranglijst.example", "/alfa/standings/"), ("ranglijst.example", "/beta/standings/"))}
     assert len(keys) == 4
+
+
+def test_each_clubs_pairing_emails_are_in_the_clubs_language(clubs, mailoutbox):
+    """Club.language: a club's e-mails are written in its language, whoever's action sends
+    them (alfa Dutch, beta English, in one process)."""
+    alfa, beta = clubs
+    alfa.language, beta.language = "nl", "en"
+    alfa.save(update_fields=["language"])
+    beta.save(update_fields=["language"])
+    subjects = {}
+    for club in (alfa, beta):
+        season = _season(club)
+        mailoutbox.clear()
+        with club_context(club):
+            evening = factories.playing_evenings(season)[0]
+            pairing_services.evening_pair_and_publish(evening_id=evening.pk, actor=None, system=True)
+            notices.deliver(evening.pk)
+        subjects[club.slug] = {message.subject.split(" ")[0] for message in mailoutbox}
+    assert subjects == {"alfa": {"Indeling"}, "beta": {"Pairing"}}
