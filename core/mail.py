@@ -41,8 +41,8 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from .jobs import enqueue_on_commit
-from .tenancy import current_tenant
 from .models import MAX_ATTEMPTS, Mail, MailState
+from .tenancy import current_tenant
 
 log = logging.getLogger(__name__)
 
