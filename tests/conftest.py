@@ -77,6 +77,20 @@ def one_club(_home_club):
     remove_decoy()
 
 
+@pytest.fixture
+def dutch_club(_home_club):
+    """The test's club writes its e-mails in Dutch (``Club.language``; the tests run in
+    English); the test goes on in the club as it is now."""
+    from members.clubs import home_club
+    from members.context import club_context
+
+    club = home_club()
+    club.language = "nl"
+    club.save(update_fields=["language"])  # the memo of the club forgets the old one
+    with club_context(home_club()):
+        yield home_club()
+
+
 @pytest.fixture(autouse=True)
 def _home_club(request):
     """A test that touches the database runs in the installation's own club, as a request
@@ -104,6 +118,18 @@ def _home_club(request):
     forget_home_club()
     with club_context(home_club()):
         yield
+
+
+@pytest.fixture(autouse=True)
+def _celery_join_allowed():
+    """Every test starts with Celery's process-wide "a task must not wait for another"
+    mark off. An eager task sets it while it runs and puts back what it found, so two
+    tasks running at once in two threads (the race tests, a live server's requests) can
+    leave it on for good, and every later ``.get()`` in the process is refused."""
+    yield
+    state = sys.modules.get("celery._state")
+    if state is not None:
+        state._set_task_join_will_block(False)
 
 
 @pytest.fixture(autouse=True)

@@ -39,7 +39,10 @@ def test_a_newcomer_added_by_the_leader_is_invited_signs_up_and_is_paired_by_the
     from competition.season import services
     from pairing.tasks import close_due_evenings
 
-    settings.LANGUAGE_CODE = "nl"  # the club's language, which the invitation is written in
+    # The club's language, which the invitation is written in (the tests run in English).
+    club = demo.club
+    club.language = "nl"
+    club.save(update_fields=["language"])
     evening = next_evening(demo)
     now = timezone.now()
     asker = demo.players.filter(kind="flexible").select_related("member").order_by("start").first()

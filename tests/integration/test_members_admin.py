@@ -36,9 +36,8 @@ def _play_first_evening(season: Season) -> None:
     evening_pair_and_publish(evening_id=evening.pk, actor=None, system=True, now=evening.deadline)
 
 
-@override_settings(LANGUAGE_CODE="nl")  # the club's language (the tests run in English)
 def test_the_leader_adds_a_member_who_gets_a_dutch_invitation_with_an_absolute_link(
-    django_capture_on_commit_callbacks,
+    django_capture_on_commit_callbacks, dutch_club,
 ):
     leader = f.leader()
     season = f.season(players=4)
@@ -210,8 +209,9 @@ def test_the_ladder_moves_van_later_and_recalculates_every_game(django_capture_o
     assert white_score() != before  # the win is worth another rank difference now
 
 
-@override_settings(PASSWORD_RESET_TIMEOUT=3 * 86400, LANGUAGE_CODE="nl")
-def test_the_invitation_is_sent_again_only_while_no_password_is_set(django_capture_on_commit_callbacks):
+@override_settings(PASSWORD_RESET_TIMEOUT=3 * 86400)
+def test_the_invitation_is_sent_again_only_while_no_password_is_set(django_capture_on_commit_callbacks,
+                                                                     dutch_club):
     leader = f.leader()
     season = f.season(players=2)
     with django_capture_on_commit_callbacks(execute=True):
