@@ -1,5 +1,5 @@
-"""The club of the work in hand, as the shell's bottom layer sees it: a cache-key prefix
-and a time zone. ``members.context.club_context`` sets it (core imports no app), and the
+"""The club of the work in hand, as the shell's bottom layer sees it: a cache-key prefix,
+a time zone, the club's id and its language. ``members.context.club_context`` sets it (core imports no app), and the
 page cache (core/pagecache.py) and "today" (core/dates.py) read it, so two clubs never
 share a cached page, a version or a day."""
 
