@@ -1,7 +1,8 @@
 """The club of the work in hand, as the shell's bottom layer sees it: a cache-key prefix,
-a time zone, the club's id and its language. ``members.context.club_context`` sets it (core imports no app), and the
-page cache (core/pagecache.py) and "today" (core/dates.py) read it, so two clubs never
-share a cached page, a version or a day."""
+a time zone, the club's id and its language. ``members.context.club_context`` sets it
+(core imports no app); the page cache (core/pagecache.py), "today" (core/dates.py), the
+outbox and the e-mails' language (core/mail.py) read it, so two clubs never share a
+cached page, a version, a day or a language."""
 
 from __future__ import annotations
 
