@@ -113,15 +113,7 @@ def build_demo(*, today: dt.date | None = None, seed: int = 2026, password: str 
         user = _user(f"speler{i + 1}@demo.club", f"{FIRST[i]} {LAST[i]}", rating, roles.PLAYER,
                      password=password)
         members.append(user)
-    for i, member in enumerate(members):
-        kind = PlayerKind.FIXED if i % 4 != 3 else PlayerKind.FLEXIBLE
-        services.player_add(actor=admin, season=season, member=member, kind=kind)
-    services.players_order_by_rating(actor=admin, season=season)
-
-    players = list(season.players.select_related("member"))
-    with services.recalculation_deferred():
-        _play_past_evenings(season, players, leader, arbiter, today, rng)
-    recalculate_season(season.pk, today)
+    _enter_and_play(season, members, admin, leader, arbiter, today, rng, flexible_every=4)
     if earlier_season:
         _last_season(year - 1, members, admin, leader, arbiter, password, random.Random(seed - 1))
     return season
@@ -162,6 +154,20 @@ def _prizes_as_confirmed(season: Season, admin: User) -> None:
                   member=p.player.member, confirmed_by=admin)
             for p in proposed_prizes(half).prizes
         )
+
+
+def _enter_and_play(season, members, admin, leader, arbiter, today, rng, *, flexible_every) -> None:
+    """The members enter the season (every ``flexible_every``-th one flexible), ordered by
+    rating; the evenings before ``today`` are played and the standings computed once."""
+    for i, member in enumerate(members):
+        flexible = i % flexible_every == flexible_every - 1
+        kind = PlayerKind.FLEXIBLE if flexible else PlayerKind.FIXED
+        services.player_add(actor=admin, season=season, member=member, kind=kind)
+    services.players_order_by_rating(actor=admin, season=season)
+    players = list(season.players.select_related("member"))
+    with services.recalculation_deferred():
+        _play_past_evenings(season, players, leader, arbiter, today, rng)
+    recalculate_season(season.pk, today)
 
 
 def _play_past_evenings(season, players, leader, arbiter, today, rng, postponed=True) -> None:
@@ -241,13 +247,6 @@ def build_other_clubs(*, today: dt.date | None = None, password: str = PASSWORD)
                 shared = User.objects.get(email=SHARED_MEMBER)
                 roles.join_club(shared, club, roles.PLAYER)
                 members.append(shared)
-            for i, member in enumerate(members):
-                kind = PlayerKind.FIXED if i % 5 != 4 else PlayerKind.FLEXIBLE
-                services.player_add(actor=admin, season=season, member=member, kind=kind)
-            services.players_order_by_rating(actor=admin, season=season)
-            players = list(season.players.select_related("member"))
-            with services.recalculation_deferred():
-                _play_past_evenings(season, players, leader, arbiter, today, rng)
-            recalculate_season(season.pk, today)
+            _enter_and_play(season, members, admin, leader, arbiter, today, rng, flexible_every=5)
         seasons.append(season)
     return seasons
