@@ -11,6 +11,7 @@ import pytest
 
 from .conftest import PHONE
 from .test_leader_consequences import next_evening
+from .test_phone_layout import MEASURE
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -23,8 +24,11 @@ MEMBER_LIST = (
 
 
 def _fits(page) -> None:
+    """No sideways scrolling, and no table wider than its box (no column scrolled away)."""
     page.set_viewport_size(PHONE)
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    measured = page.evaluate(MEASURE)
+    assert measured["scroll"] <= PHONE["width"], measured["past"]
+    assert not measured["wide"], measured["wide"]
 
 
 def test_the_leader_sees_the_member_lists_preview_on_a_phone(page, demo, sign_in, screenshot, tmp_path):
