@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib import messages
 from django.core import signing
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -119,7 +120,8 @@ def import_members(request: HttpRequest, season: str) -> HttpResponse:
             messages.error(request, _("The uploaded list has expired; upload it again."))
     elif request.method == "POST" and upload.is_valid():
         try:
-            table = read_table(upload.cleaned_data["file"].read(), upload.cleaned_data["file"].name)
+            file = upload.cleaned_data["file"]  # no more than one byte over the limit is read
+            table = read_table(file.read(settings.MEMBERS_UPLOAD_MAX_BYTES + 1), file.name)
         except ValidationError as exc:
             for message in exc.messages:
                 upload.add_error("file", message)
