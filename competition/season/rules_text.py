@@ -15,7 +15,6 @@ from competition.scoring.params import format_number, parse_parameters
 from competition.scoring.types import LadderParams
 from competition.season.forms import OUTCOME_KEYS, OUTCOME_LABELS
 
-
 # The fractions a club writes in its rules as one sign.
 VULGAR = {Fraction(1, 2): "½", Fraction(1, 3): "⅓", Fraction(2, 3): "⅔", Fraction(1, 4): "¼",
           Fraction(3, 4): "¾", Fraction(1, 5): "⅕", Fraction(1, 6): "⅙", Fraction(1, 8): "⅛"}
