@@ -215,11 +215,12 @@ def test_a_control_character_in_a_name_is_refused_naming_the_line(control: str) 
 @pytest.mark.parametrize(
     ("name", "fide"),
     [
-        ("Yvonne de Haan", "Haan, Yvonne de"),
-        ("Jan van den Berg", "Berg, Jan van den"),
-        ("Kees van der Wiel", "Wiel, Kees van der"),
-        ("Ton in 't Veld", "Veld, Ton in 't"),
-        ("Jan Willem de Vries", "Vries, Jan Willem de"),
+        ("Yvonne de Haan", "De Haan, Yvonne"),
+        ("Jan van den Berg", "Van den Berg, Jan"),
+        ("Kees van der Wiel", "Van der Wiel, Kees"),
+        ("Ton in 't Veld", "In 't Veld, Ton"),
+        ("Jan Willem de Vries", "De Vries, Jan Willem"),
+        ("Jorden van Foreest", "Van Foreest, Jorden"),
         ("Anna Bakker", "Bakker, Anna"),
         ("Giri, Anish", "Giri, Anish"),
         ("Cher", "Cher"),
@@ -230,6 +231,12 @@ def test_names_are_written_as_fide_lists_them_and_read_back_in_the_clubs_order(n
     assert trf.fide_name(name) == fide
     if "," not in name:
         assert trf.natural_name(fide) == " ".join(name.split())
+
+
+def test_a_name_with_the_particle_after_the_first_names_reads_back_too() -> None:
+    # The order this project wrote before FIDE's: files exported then still read right.
+    assert trf.natural_name("Haan, Yvonne de") == "Yvonne de Haan"
+    assert trf.natural_name("Van den Berg, Jan") == "Jan van den Berg"
 
 
 def test_titles_and_dates_as_trf_writes_them() -> None:
