@@ -470,6 +470,29 @@ def test_a_trf_with_comment_lines_is_imported(people):
     assert event.entrants.count() == 4 and event.rounds == 3
 
 
+def test_an_imported_trf_keeps_its_date_and_its_export_writes_it_back(people):
+    # Before: 042 was ignored, the event had no date and its export dropped 042/052/132.
+    season = f.season(players=0)
+    for name in ("Anna Tie", "Bram Tie", "Cees Tie", "Dirk Last"):
+        f.member(name=name)
+    text = three_way_tie_trf().replace("XXR 3", "042 2027/06/11\nXXR 3")
+    event = swiss.event_from_trf(actor=people["leader"], season=season, text=text, name="Dated")
+    assert event.date == dt.date(2027, 6, 11)
+    again = trf.parse(swiss.event_to_trf(event))
+    assert (again.header("042"), again.header("052")) == ("2027/06/11", "2027/06/11")
+    assert again.header("132") is not None
+
+
+@pytest.mark.parametrize("record", ["2019/06/11", "2027/13/40", "11-06-2027", ""])
+def test_an_imported_trf_dated_outside_the_season_or_unreadably_keeps_no_date(people, record):
+    season = f.season(players=0)
+    for name in ("Anna Tie", "Bram Tie", "Cees Tie", "Dirk Last"):
+        f.member(name=name)
+    text = three_way_tie_trf().replace("XXR 3", f"042 {record}\nXXR 3")
+    event = swiss.event_from_trf(actor=people["leader"], season=season, text=text, name="Old")
+    assert event.date is None and event.entrants.count() == 4
+
+
 # --- Idempotence, conflicts, bad input, permissions -------------------------------------
 
 

@@ -438,6 +438,21 @@ def fide_title(code: str) -> str:
     return TITLES.get(code, code.upper())
 
 
+def read_trf_date(text: str | None) -> dt.date | None:
+    """A date record as TRF writes it (``YYYY/MM/DD``; ``.`` or ``-`` between the parts
+    as some programs write them), or None when it is blank or no real date."""
+    value = (text or "").strip()
+    if len(value) != 10 or value[4] not in "/.-" or value[7] != value[4]:
+        return None
+    parts = value.split(value[4])
+    if not all(part.isascii() and part.isdigit() for part in parts):
+        return None
+    try:
+        return dt.date(int(parts[0]), int(parts[1]), int(parts[2]))
+    except ValueError:
+        return None
+
+
 def trf_date(value: dt.date | None) -> str:
     """YYYY/MM/DD, or blank: never a partial date such as 1990/00/00."""
     return f"{value:%Y/%m/%d}" if value else ""

@@ -275,3 +275,15 @@ def test_an_nrs_record_for_a_start_number_not_in_the_file_is_refused() -> None:
     text = two_players().replace("XXR 2\n", "XXR 2\n172 NED NRO\n") + "NED    7\n"
     with pytest.raises(trf.TrfError, match="line 6: NED record for start number 7"):
         trf.parse(text)
+
+
+@pytest.mark.parametrize(
+    ("record", "date"),
+    [("2027/06/11", (2027, 6, 11)), ("2027.06.11", (2027, 6, 11)), ("2027-06-11", (2027, 6, 11)),
+     (" 2027/06/11 ", (2027, 6, 11)), ("2027/13/40", None), ("2027/06-11", None),
+     ("11/06/2027", None), ("", None), (None, None), ("２０２７/06/11", None)],
+)
+def test_a_date_record_is_read_as_trf_writes_it_or_not_at_all(record, date) -> None:
+    import datetime as dt
+
+    assert trf.read_trf_date(record) == (dt.date(*date) if date else None)
