@@ -23,7 +23,6 @@ from django.core.management.base import CommandError
 from django.db import connection
 
 from competition.management.clubcopy import club_backup, in_dependency_order
-from competition.management.copycheck import CLUB_APPS
 from competition.models import ClubWebsite, Season
 from core import mail as core_mail
 from core.models import Mail, MailState
@@ -39,6 +38,7 @@ from tests.decoy import decoy
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
 ROLE = "ranglijst_restore_probe"
+CLUB_APPS = ("competition", "pairing")
 SLUG = "toren"
 FORGED = "phisher@evil.example"
 
