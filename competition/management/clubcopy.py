@@ -39,7 +39,7 @@ from django.contrib.auth.models import Group
 from django.core import serializers
 from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.core.management.color import no_style
-from django.db import connection, models, transaction
+from django.db import DatabaseError, connection, models, transaction
 
 from competition.management.copycheck import (
     CLUB_APPS,
@@ -346,6 +346,8 @@ class _Loader:
                     deferred.append(obj)
         except (serializers.base.DeserializationError, ValidationError, ValueError, TypeError) as exc:
             raise RestoreRefused(f"a row of the copy cannot be read: {exc}") from exc
+        except DatabaseError as exc:  # a constraint (two rows of one key, say): rolled back
+            raise RestoreRefused(f"the database refused a row of the copy: {exc}".strip()) from exc
         if errors:
             raise refusal(errors)
         for obj in deferred:

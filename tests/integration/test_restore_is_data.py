@@ -351,3 +351,10 @@ def test_a_file_that_names_anything_outside_its_club_is_refused_whole(app_role, 
     message = _refused(app_role, tmp_path, copy)
     assert named in message
     assert message.count("not restored") == 1  # one message, not a traceback
+
+
+def test_a_file_with_one_account_twice_is_refused_in_one_message(app_role, tmp_path, copy):
+    twin = _rows(copy, "members.user")[0]
+    copy.append({**twin, "pk": 4444, "fields": {**twin["fields"], "name": "Tweeling"}})
+    message = _refused(app_role, tmp_path, copy)
+    assert "the database refused a row of the copy" in message and twin["fields"]["email"] in message
