@@ -101,9 +101,11 @@ def row_errors(instance: models.Model, *, own_hosts: Iterable[str], parents_save
     relations = [f.name for f in instance._meta.get_fields()
                  if f.is_relation and (f.many_to_many or f.concrete)]
     # A field's own default is what the application writes itself (an empty list of
-    # explanations, say), whatever its ``blank``.
+    # explanations, say), whatever its ``blank``; so is an empty structure (a bracket's
+    # groups before the draw): no form types them.
     defaults = [f.name for f in instance._meta.concrete_fields
-                if f.has_default() and getattr(instance, f.attname) == f.get_default()]
+                if (f.has_default() and getattr(instance, f.attname) == f.get_default())
+                or (isinstance(f, models.JSONField) and getattr(instance, f.attname) in ([], {}))]
     errors: dict[str, list[str]] = {}
     try:
         instance.clean_fields(exclude=[*relations, *defaults])
