@@ -101,5 +101,5 @@ def public_urls(urls: tuple[list[Any], str, str], params: Params) -> Any:
         URLPattern(p.pattern, public_endpoint(p.callback, params), p.default_args, p.name)
         for p in patterns  # ninja's own "api-root" (its openapi document reverses it) is
     ]                      # the version's index: the same path, listed after it
-    wrapped.append(re_path(r"", public_endpoint(not_found, {}), name="not_found"))
+    wrapped.append(re_path(r"", public_endpoint(not_found, {})))  # unnamed: nothing links to it
     return include((wrapped, namespace), namespace=namespace)
