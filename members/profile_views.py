@@ -93,6 +93,7 @@ def email(request: HttpRequest) -> HttpResponse:
     return render(request, "members/email_change.html", {"form": form, "member": member})
 
 
+@login_required
 def allauth_email(request: HttpRequest) -> HttpResponse:
     """allauth's own e-mail page (add, remove, make primary, with no password asked) is
     not served: his address changes on ``email``."""

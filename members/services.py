@@ -151,12 +151,12 @@ def member_invite_again(*, actor: Actor, player: Player, site_url: str) -> Playe
 
 
 def _check_invitable(actor: Actor, member: User) -> None:
-    _check_may_manage(actor, member)
     if member.has_usable_password():
         raise ValidationError(
             _("%(name)s has set a password already; he can ask for a new one on the sign-in page.")
             % {"name": member.name}
         )
+    _check_may_manage(actor, member)
 
 
 @transaction.atomic(durable=True)
@@ -402,6 +402,10 @@ def member_set_role(*, actor: Actor, member: User, role: str, fide_id: str) -> U
         )})
     if before == {"role": role, "fide_id": fide}:
         return member
+    if fide != member.fide_id and person_is_shared(member):
+        raise ValidationError({"fide_id": _(
+            "%(name)s is also a member of another club: his FIDE id is his own and is not "
+            "changed here.") % {"name": member.name}})
     set_club_role(member, role)
     member.fide_id = fide
     member.save(update_fields=["fide_id"])

@@ -465,3 +465,22 @@ def test_his_own_change_to_an_address_in_use_is_answered_the_same(client, django
     assert "A confirmation goes to" in response.content.decode()
     assert not mail.outbox
     assert User.objects.get(pk=member.pk).email != other.email
+
+
+def test_club_b_administrator_sets_no_fide_id_of_a_shared_member(two_clubs):
+    """The roles page's FIDE id is the person's: B's administrator changes the shared
+    member's role in B, not his FIDE id; A sees it unchanged."""
+    from members.context import club_context
+
+    shared = two_clubs["shared"]
+    with club_context(two_clubs["b"]), pytest.raises(ValidationError, match="FIDE id is his own"):
+        services.member_set_role(actor=two_clubs["b_admin"], member=shared, role="arbiter", fide_id="1503014")
+    assert User.objects.get(pk=shared.pk).fide_id == shared.fide_id
+    from members.roles import club_role
+
+    assert club_role(User.objects.get(pk=shared.pk), two_clubs["b"]) == "player"  # nothing saved
+    with club_context(two_clubs["b"]):
+        services.member_set_role(actor=two_clubs["b_admin"], member=shared, role="arbiter",
+                                 fide_id=shared.fide_id)
+    assert club_role(User.objects.get(pk=shared.pk), two_clubs["b"]) == "arbiter"
+    assert club_role(User.objects.get(pk=shared.pk), two_clubs["a"]) == "player"
