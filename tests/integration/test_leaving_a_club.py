@@ -80,6 +80,8 @@ def test_a_member_who_left_is_never_paired(client, django_capture_on_commit_call
     assert paired and not paired & gone
     assert Player.objects.filter(pk__in=gone).count() == 2  # results stay under the public name
     assert User.objects.get(pk=fixed.member_id).is_active
+    members = client.get(f"/leader/members/{season.slug}/").content.decode()
+    assert members.count("data-left") == 2 and "left the club" in members
 
 
 def test_removing_in_club_b_leaves_club_a_view_of_the_shared_member_unchanged(client, prefixes):
