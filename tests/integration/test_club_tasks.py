@@ -34,10 +34,11 @@ def platform_probe(label: str) -> None:
 @pytest.fixture(autouse=True)
 def _probe_is_a_clubs_task(monkeypatch):
     """``tests.club_probe`` is a club's task (one a service queues); the platform probe is
-    not. The tests queue from outside any club (as the beat and the worker do), not from
+    a beat job's (core.jobs.PLATFORM_TASKS). The tests queue from outside any club (as the beat and the worker do), not from
     the installation's club every other test runs in (tests/conftest.py): a task called
     inside a club's work runs in that club."""
     monkeypatch.setitem(jobs.TASKS, "tests.club_probe", None)
+    monkeypatch.setattr(jobs, "PLATFORM_TASKS", jobs.PLATFORM_TASKS | {"tests.platform_probe"})
     SEEN.clear()
     with club_context(None):
         yield
