@@ -88,15 +88,16 @@ class ClubTask(Task):
         raise NoClub(f"{self.name} is a club's task and came without a club header")
 
 
-# A club's task names its object first; its club is that object's (the beat's jobs queue
-# them for every club, in no club of their own).
-CLUB_OF_ARGUMENT: dict[str, tuple[str, str]] = {
-    "competition.tasks.recalculate_half": ("competition.Half", "season__club_id"),
-    "competition.tasks.recalculate_season": ("competition.Season", "club_id"),
-    "pairing.tasks.send_pairing_notices": ("competition.Evening", "season__club_id"),
-    "pairing.tasks.notify_withdrawals": ("competition.Evening", "season__club_id"),
-    "pairing.tasks.pair_and_publish_evening": ("competition.Evening", "season__club_id"),
-    "competition.ratings.tasks.read_rating_list": ("competition.RatingImport", "club_id"),
+# A club's task names its object first; its club is that object's, found by the path its
+# model's scoped manager declares (core.scoping: the one declaration of how a row finds
+# its club). The beat's jobs queue them for every club, in no club of their own.
+CLUB_OF_ARGUMENT: dict[str, str] = {
+    "competition.tasks.recalculate_half": "competition.Half",
+    "competition.tasks.recalculate_season": "competition.Season",
+    "pairing.tasks.send_pairing_notices": "competition.Evening",
+    "pairing.tasks.notify_withdrawals": "competition.Evening",
+    "pairing.tasks.pair_and_publish_evening": "competition.Evening",
+    "competition.ratings.tasks.read_rating_list": "competition.RatingImport",
 }
 
 
@@ -104,13 +105,13 @@ def _club_of_argument(name: str, args: tuple[Any, ...]) -> Any:
     from django.apps import apps
     from django.db.models import Subquery
 
+    from core.scoping import club_path
     from members.models import Club
 
     if name not in CLUB_OF_ARGUMENT or not args or not isinstance(args[0], int):
         return None
-    label, path = CLUB_OF_ARGUMENT[name]
-    model = apps.get_model(label)
-    owner = model._base_manager.filter(pk=args[0]).values(path)[:1]
+    model = apps.get_model(CLUB_OF_ARGUMENT[name])
+    owner = model._base_manager.filter(pk=args[0]).values(f"{club_path(model)}_id")[:1]
     return Club.objects.filter(pk=Subquery(owner)).first()  # one query; None when gone
 
 

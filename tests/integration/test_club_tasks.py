@@ -94,8 +94,7 @@ def test_a_clubs_task_without_a_header_runs_in_the_club_of_the_evening_it_names(
     from tests import factories as f
 
     monkeypatch.setitem(jobs.TASKS, "tests.evening_probe", None)
-    monkeypatch.setitem(celery.CLUB_OF_ARGUMENT, "tests.evening_probe",
-                        ("competition.Evening", "season__club_id"))
+    monkeypatch.setitem(celery.CLUB_OF_ARGUMENT, "tests.evening_probe", "competition.Evening")
     alfa, beta = _two_clubs()
     with club_context(beta):
         evening = f.playing_evenings(f.season(players=2))[0]
