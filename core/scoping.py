@@ -18,7 +18,7 @@ from typing import Any
 
 from django.db import models
 from django_scopes.manager import DisabledQuerySet
-from django_scopes.state import get_scope
+from django_scopes import get_scope
 
 
 def club_filter(model: type[models.Model], path: str, club: Any) -> models.Q:
@@ -53,7 +53,7 @@ class OutOfScopeQuerySet(DisabledQuerySet):
     reads the club of each request (the field copies its queryset with ``all()``)."""
 
     def all(self) -> models.QuerySet:  # type: ignore[override,type-arg]
-        if "club" in get_scope() or not get_scope().get("_enabled", True):
+        if get_scope().get("club") is not None or not get_scope().get("_enabled", True):
             return self.model._default_manager.get_queryset()
         return self._clone()
 
@@ -83,7 +83,7 @@ class ScopedManager(models.Manager):  # type: ignore[type-arg]
         queryset = super().get_queryset()
         if not scope.get("_enabled", True):
             return queryset
-        if "club" not in scope:
+        if scope.get("club") is None:  # no club in scope (``club_context(None)``: club=None)
             if self._platform_rows or getattr(self.model._default_manager, "_platform_rows", False):
                 return queryset.filter(**{f"{self.club_path}__isnull": True})
             return OutOfScopeQuerySet(self.model, using=self._db, missing_scopes={"club"})

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, TypeVar
 
 from django.db.models import Model
-from django_scopes.state import state as _scope_state
+from django_scopes import scope
 
 from core.tenancy import Tenant, current_club_id, tenant
 from members.current import _current, current_club
@@ -34,20 +34,15 @@ __all__ = ["club_context", "current_club", "current_club_id", "per_club", "platf
 
 @contextmanager
 def club_context(club: Club | None) -> Iterator[Club | None]:
-    scope = dict(_scope_state.get() or {})
-    scope["_enabled"] = True
-    if club is None:
-        scope.pop("club", None)
-    else:
-        scope["club"] = club
     token = _current.set(club)
-    scope_token = _scope_state.set(scope)
     try:
-        with tenant(Tenant(f"club-{club.pk}", club.time_zone, club.pk, club.language)
-                    if club is not None else None):
+        # django-scopes through its public API: ``club=None`` is "no club in scope"
+        # (core.scoping raises ScopeError for it, as for a missing scope).
+        with scope(club=club), tenant(
+                Tenant(f"club-{club.pk}", club.time_zone, club.pk, club.language)
+                if club is not None else None):
             yield club
     finally:
-        _scope_state.reset(scope_token)
         _current.reset(token)
 
 
