@@ -17,8 +17,8 @@ import functools
 from typing import Any
 
 from django.db import models
-from django_scopes.manager import DisabledQuerySet
 from django_scopes import get_scope
+from django_scopes.manager import DisabledQuerySet
 
 
 def club_filter(model: type[models.Model], path: str, club: Any) -> models.Q:
