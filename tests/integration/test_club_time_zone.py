@@ -48,3 +48,17 @@ def test_an_amsterdam_clubs_evenings_stay_at_its_wall_clock_across_its_dst_chang
     for e in evenings:
         assert e.starts_at.astimezone(AMSTERDAM).time() == dt.time(20, 15)
         assert e.deadline.astimezone(AMSTERDAM).time() == dt.time(18, 0)
+
+
+def test_the_clubs_default_rules_are_preselected_on_the_season_set_up_form(client):
+    from django.urls import reverse
+
+    from members.clubs import home_club
+
+    club = home_club()
+    club.default_system = "classic"
+    club.save(update_fields=["default_system"])
+    client.force_login(f.admin(club))
+    page = client.get(reverse("competition:leader")).content.decode()
+    assert '<option value="classic" selected>' in page
+    assert '<option value="pion" selected>' not in page
