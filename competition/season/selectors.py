@@ -43,7 +43,7 @@ from competition.scoring.params import parse_parameters
 from competition.season.engine.calendar import evening_times
 from competition.season.engine.signup import default_status
 from core import mail
-from core.dates import club_today
+from core.dates import club_today, club_tz
 from core.models import Mail, MailState
 from members.context import current_club
 from members.models import User
@@ -679,7 +679,7 @@ def deadline_moves(competition: Any, *, days_before: int, time: dt.time,
         start = timezone.localtime(evening.starts_at).time()
         try:
             _start, after = evening_times(evening.date, start=start, deadline_days_before=days_before,
-                                          deadline_time=time)
+                                          deadline_time=time, tz=club_tz())
         except ValueError:
             found.append(DeadlineMove(evening, evening.deadline, None, False))
             continue

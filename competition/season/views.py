@@ -248,7 +248,8 @@ def club_duty_decide(request: HttpRequest, request_id: int) -> HttpResponse:
 @login_required
 @permission_required(Perm.MANAGE_CALENDAR, raise_exception=True)
 def leader(request: HttpRequest) -> HttpResponse:
-    form = SeasonSetUpForm(request.POST or None)
+    # The club's default rules (Club.default_system) are preselected for a new season.
+    form = SeasonSetUpForm(request.POST or None, initial={"system": request.club.default_system})
     can_set_up = request.user.has_perm(Perm.MANAGE_SEASON)
     if request.method == "POST":
         if not can_set_up:
