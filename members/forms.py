@@ -115,3 +115,15 @@ COLUMN_LABELS = {
     "email": _("E-mail address"),
     "rating": _("KNSB rating"),
 }
+
+
+class EmailChangeForm(forms.Form):
+    """His own new e-mail address, with his password re-entered."""
+
+    email = forms.EmailField(label=_("New e-mail address"),
+                             widget=forms.EmailInput(attrs={"autocomplete": "email"}))
+    password = forms.CharField(
+        label=_("Your password"), strip=False,
+        help_text=_("To be sure it is you who asks."),
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )

@@ -64,7 +64,7 @@ from competition.season.selectors import (
 )
 from competition.season.texts import calendar_refusal, parameter_refusal, signup_refusal
 from competition.validators import require_single_line
-from core.dates import short_day
+from core.dates import club_tz, short_day
 from core.jobs import enqueue_on_commit
 from core.pagecache import pages_changed, recalculation_scheduled
 from core.permissions import Actor, Perm, person, require
@@ -201,6 +201,7 @@ def season_create(
             start=competition.start_time,
             deadline_days_before=competition.deadline_days_before,
             deadline_time=competition.deadline_time,
+            tz=club_tz(),
         )
         Evening.objects.create(
             season=season,
