@@ -19,6 +19,7 @@ of the events' kinds (`_read`). `bench/naive.py` is the reference.
 from __future__ import annotations
 
 import array
+import functools
 import hashlib
 import math
 from collections import OrderedDict
@@ -752,10 +753,12 @@ def _deferred_history(
 ) -> tuple[EveningStandings, ...]:
     """The standings after every evening, their rows made when one evening's are first
     read (`types.Deferred`): a full history is thousands of rows, most never read. The
-    counts are replayed from the events (`events()`), evening by evening."""
+    counts are replayed from the events (`events()`), evening by evening; the rows are
+    made for the evening read and every later one (an incremental recalculation reads the
+    evenings from the corrected one on), the earlier ones stay deferred."""
     entries: list[EveningStandings] = []
 
-    def fill() -> None:
+    def fill(start: int = 0) -> None:
         counts = [new_counts() for _ in ids]
         half_events = events()
         for k, entry in enumerate(entries):
@@ -764,6 +767,8 @@ def _deferred_history(
                 player_counts[_COUNTERS[outcome]] += 1
                 if colour is not None and outcome in _PLAYED:
                     player_counts["whites" if colour == "white" else "blacks"] += 1
+            if k < start:
+                continue
             state = entry.__dict__
             if "rows" not in state:
                 state["rows"] = _rows(units, outcomes[k], counts, ids, rank_values, totals_seen, fresh=False)
@@ -774,7 +779,7 @@ def _deferred_history(
         entry = _new(EveningStandings)
         _set(entry, "__dict__", {
             "date": evening.date, "cycle": result.cycle, "iterations": result.iterations,
-            "cycle_orders": _cycle_orders(result), "_deferred": fill,
+            "cycle_orders": _cycle_orders(result), "_deferred": functools.partial(fill, k),
         })
         entries.append(entry)
     entries.append(final)

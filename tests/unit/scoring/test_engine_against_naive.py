@@ -140,6 +140,21 @@ def test_history_rows_and_explanation_lines_are_made_only_when_read() -> None:
     assert all("lines" in vars(r) and "_deferred" not in vars(r) for r in result.standings)
 
 
+@pytest.mark.parametrize("method", ["fixpoint", "lagging", "frozen"])
+def test_reading_an_evening_of_the_history_makes_that_one_and_the_later_ones_only(method) -> None:
+    """The incremental recalculation reads the evenings from the corrected one on: the
+    earlier rows are not made, and made later they are still the reference's."""
+    args = _season_args(2, "classic", {"method": method})
+    result = compute_keizer_season(*args)["winter"]
+    reference = naive.compute_keizer_season(*args)["winter"].history
+    k = len(result.history) // 2
+    assert k >= 1
+    assert result.history[k].rows == reference[k].rows
+    assert all("rows" not in vars(entry) for entry in result.history[:k])
+    assert all("rows" in vars(entry) for entry in result.history[k:])
+    assert [e.rows for e in result.history] == [e.rows for e in reference]
+
+
 @pytest.mark.parametrize("seed", [1, 4])
 def test_a_result_copied_or_pickled_before_it_is_read_is_the_reference(seed) -> None:
     args = _season_args(seed, "keizer1956", {"method": "fixpoint"})
