@@ -153,7 +153,10 @@ def _redis_cache(location: str) -> dict:
 
 
 if REDIS_URL:
-    CACHES = {"default": _redis_cache(RATE_LIMIT_REDIS_URL), "pages": _redis_cache(REDIS_URL)}
+    CACHES = {"default": _redis_cache(RATE_LIMIT_REDIS_URL), "pages": _redis_cache(REDIS_URL),
+              # The standings engine's memory of settled evenings, shared by the workers
+              # (competition/season/standings.py): in the evicting Redis, beside the pages.
+              "settled": _redis_cache(REDIS_URL)}
 else:
     CACHES = {
         # Files in var/: the rate limits never culled (their keys expire by themselves)...
@@ -167,6 +170,9 @@ else:
             "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
             "LOCATION": str(VAR_DIR / "cache" / "pages"),
         },
+        # The engine's memory of settled evenings: each process its own (one worker).
+        "settled": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                    "LOCATION": "settled", "OPTIONS": {"MAX_ENTRIES": 4096}},
     }
 if CELERY_BROKER_URL:
     CELERY_RESULT_BACKEND = CELERY_BROKER_URL

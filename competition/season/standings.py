@@ -11,15 +11,19 @@ import datetime as dt
 import functools
 import hashlib
 from collections import defaultdict
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
-from django.core.cache import cache
+from django.conf import settings
+from django.core.cache import cache, caches
 from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
+from competition import scoring
 from competition.models import (
     Attendance,
     Bye,
@@ -137,11 +141,62 @@ def load_season_data(season: Season, today: dt.date | None = None) -> SeasonData
     )
 
 
+SETTLED_CACHE = "settled"
+
+
+class _CacheMemory:
+    """The engine's memory of settled evenings (``keizer.SharedMemory``) in a cache of its
+    own (settings' "settled": the evicting Redis beside the pages, else each process's
+    memory), so a worker that did not compute a season before starts from what another
+    worker settled; a lost entry is computed again. The key names the engine's code (a
+    hash of the scoring package's source), so a new engine never reads an old one's
+    outcomes, and the club."""
+
+    TIMEOUT = 7 * 24 * 3600
+
+    def __init__(self) -> None:
+        source = hashlib.sha256()
+        for path in sorted(Path(scoring.__file__).parent.glob("*.py")):
+            source.update(path.read_bytes())
+        self.version = source.hexdigest()[:16]
+
+    def _names(self, keys: Sequence[bytes]) -> dict[str, bytes]:
+        prefix = f"{tenant_key()}:settled:{self.version}:"
+        return {prefix + key.hex(): key for key in keys}
+
+    def get_many(self, keys: Sequence[bytes]) -> dict[bytes, bytes]:
+        names = self._names(keys)
+        try:
+            found = caches[SETTLED_CACHE].get_many(list(names))
+        except jobs.BROKER_ERRORS:
+            return {}
+        return {names[name]: blob for name, blob in found.items()}
+
+    def set_many(self, items: Mapping[bytes, bytes]) -> None:
+        names = self._names(list(items))
+        try:
+            caches[SETTLED_CACHE].set_many({name: items[key] for name, key in names.items()},
+                                           self.TIMEOUT)
+        except jobs.BROKER_ERRORS:
+            pass  # computed again next time
+
+
+@functools.cache
+def _cache_memory() -> _CacheMemory:
+    return _CacheMemory()
+
+
+def _settled_memory() -> _CacheMemory | None:
+    """The shared memory, when the settings name its cache."""
+    return _cache_memory() if SETTLED_CACHE in settings.CACHES else None
+
+
 def compute(data: SeasonData) -> dict[str, Any]:
     """Run the engine: {half kind: HalfResult or LadderResult}."""
     if isinstance(data.params, t.LadderParams):
         return {"season": compute_ladder(data.params, data.players, data.evenings)}
-    halves = compute_keizer_season(data.params, data.players, data.evenings)
+    halves = compute_keizer_season(data.params, data.players, data.evenings,
+                                   shared=_settled_memory())
     return {str(kind): result for kind, result in halves.items()}
 
 

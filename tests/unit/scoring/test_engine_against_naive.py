@@ -167,3 +167,50 @@ def test_a_result_copied_or_pickled_before_it_is_read_is_the_reference(seed) -> 
         assert result == expected
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         _ = result["winter"].standings[0].nothing  # type: ignore[attr-defined]
+
+
+class _DictMemory:
+    """A shared memory of settled evenings as another process would see it."""
+
+    def __init__(self) -> None:
+        self.data: dict[bytes, bytes] = {}
+        self.reads = self.writes = 0
+
+    def get_many(self, keys):
+        self.reads += 1
+        return {k: self.data[k] for k in keys if k in self.data}
+
+    def set_many(self, items) -> None:
+        self.writes += 1
+        self.data.update(items)
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_a_process_that_starts_cold_takes_the_settled_evenings_from_the_shared_memory(seed) -> None:
+    """One process settles the season and writes its evenings to the shared memory; a
+    second, cold, reads them all in one look-up a half, computes none, and gives the naive
+    reference's standings bit for bit; a correction on the last evening computes that
+    evening only."""
+    args = _season_args(seed, "classic", {"method": "fixpoint"})
+    shared = _DictMemory()
+    compute_keizer_season(*args, shared=shared)
+    halves = len({e.half for e in args[2]})
+    assert shared.writes == halves and len(shared.data) == len(args[2])
+    keizer.SETTLED.clear()  # another process
+    shared.reads = shared.writes = 0
+    result = compute_keizer_season(*args, shared=shared)
+    assert shared.reads == halves and shared.writes == 0
+    reference = naive.compute_keizer_season(*args)
+    for half, res in result.items():
+        assert res.standings == reference[half].standings
+        assert [e.rows for e in res.history] == [e.rows for e in reference[half].history]
+    keizer.SETTLED.clear()
+    params, players, evenings = args
+    last = evenings[-1]
+    game = last.games[0]
+    changed = (*evenings[:-1], replace(last, games=(replace(game, result="0-1" if game.result != "0-1" else "1-0"),
+                                                    *last.games[1:])))
+    before = len(shared.data)
+    again = compute_keizer_season(params, players, changed, shared=shared)
+    assert len(shared.data) == before + 1  # the last evening only
+    assert again == naive.compute_keizer_season(params, players, changed)
