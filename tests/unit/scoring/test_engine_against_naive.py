@@ -214,3 +214,20 @@ def test_a_process_that_starts_cold_takes_the_settled_evenings_from_the_shared_m
     again = compute_keizer_season(params, players, changed, shared=shared)
     assert len(shared.data) == before + 1  # the last evening only
     assert again == naive.compute_keizer_season(params, players, changed)
+
+
+@pytest.mark.parametrize("seed", [0, 5])
+def test_the_ladders_history_rows_are_made_from_the_evening_read_on(seed) -> None:
+    """As the Keizer history: reading evening k makes k and the later evenings' rows only;
+    every row, made in any order, is the naive reference's."""
+    season = random_season(seed, players=12, evenings=8, system="ladder")
+    assert isinstance(season.params, LadderParams)
+    result = compute_ladder(season.params, season.players, season.evenings)
+    reference = naive.compute_ladder(season.params, season.players, season.evenings)
+    k = 3
+    assert result.history[k].rows == reference.history[k].rows
+    assert all("rows" not in vars(e) for e in result.history[:k])
+    assert all("rows" in vars(e) for e in result.history[k:])
+    assert result == reference
+    assert copy.deepcopy(compute_ladder(season.params, season.players, season.evenings)) == reference
+    assert pickle.loads(pickle.dumps(compute_ladder(season.params, season.players, season.evenings))) == reference
