@@ -7,7 +7,12 @@ from django.utils import timezone
 
 from competition.models import Half, Season
 from competition.season import notices
-from competition.season.standings import recalculate_season, seasons_behind, standings_behind
+from competition.season.standings import (
+    recalculate_season,
+    recalculation_started,
+    seasons_behind,
+    standings_behind,
+)
 from core import mail
 from core.jobs import enqueue
 from members.context import per_club
@@ -26,6 +31,7 @@ def recalculate_half(half_id: int) -> int:
     stored standings were computed from that version already (a recalculation ran since),
     there is nothing to do, so a burst of results costs a few recalculations, not one
     each."""
+    recalculation_started(half_id)  # a change from now on queues a task of its own
     season_id = Half.objects.filter(pk=half_id).values_list("season_id", flat=True).first()
     if season_id is None or not standings_behind(season_id):
         return 0
