@@ -351,6 +351,9 @@ PAGE_STALE_SECONDS = env.int("PAGE_STALE_SECONDS", default=5)
 # about 40 MB, unzipped text about 200 MB).
 RATINGS_UPLOAD_DIR = env.str("RATINGS_UPLOAD_DIR", default=str(VAR_DIR / "uploads" / "ratings"))
 RATINGS_UPLOAD_MAX_BYTES = env.int("RATINGS_UPLOAD_MAX_MB", default=250) * 2**20
+# A member list (issue 31: a club moves in) is read at once; a club's list of 300 members
+# is 30 KB as CSV, 60 KB as a spreadsheet.
+MEMBERS_UPLOAD_MAX_BYTES = env.int("MEMBERS_UPLOAD_MAX_MB", default=2) * 2**20
 # Unpacked (a zip's content): FIDE's largest list is about half of it; a zip bomb stops here.
 RATINGS_UNPACKED_MAX_BYTES = env.int("RATINGS_UNPACKED_MAX_MB", default=1024) * 2**20
 # A list "being read" whose progress has not moved for this long lost its task: the

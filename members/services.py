@@ -13,6 +13,7 @@ it (docs/rules.md 4.2).
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from allauth.account.models import EmailAddress
@@ -36,6 +37,7 @@ from .models import User
 from .roles import ADMINISTRATOR, PLAYER, ROLES, club_role, join_club, set_club_role
 
 PERM = Perm.MANAGE_REGISTRATIONS
+NO_ADDRESS_DOMAIN = "geen-adres.invalid"
 
 
 def season_has_games(season: Season) -> bool:
@@ -68,6 +70,16 @@ def _check_email_free(email: str, member: User | None = None) -> None:
         )
 
 
+def no_address() -> str:
+    """An address for a member without one: the reserved domain ``.invalid`` (RFC 2606)
+    is never delivered to (``core.mail`` drops it), and it keeps ``User.email`` unique."""
+    return f"lid-{uuid.uuid4().hex[:16]}@{NO_ADDRESS_DOMAIN}"
+
+
+def has_address(member: User) -> bool:
+    return not member.email.endswith(f"@{NO_ADDRESS_DOMAIN}")
+
+
 def _knsb_number(value: str) -> str:
     """A KNSB relation number is digits only (the federation's lists match on it)."""
     value = value.strip()
@@ -79,7 +91,13 @@ def _knsb_number(value: str) -> str:
 
 
 @transaction.atomic(durable=True)
-def member_add(
+def member_add(**arguments: Any) -> Player:
+    """A new member, taking part in ``season`` from now on, invited by e-mail to set his
+    password (``member_add_within``, in a transaction of its own)."""
+    return member_add_within(**arguments)
+
+
+def member_add_within(
     *,
     actor: Actor,
     season: Season,
@@ -90,12 +108,15 @@ def member_add(
     kind: str = PlayerKind.FLEXIBLE,
     site_url: str,
 ) -> Player:
-    """A new member, taking part in ``season`` from now on, invited by e-mail to set his
-    password. He joins at the end of the starting order; on his first evening the pairing
-    places him next to the player whose rating is closest to his (docs/rules.md 3)."""
+    """``member_add`` in the caller's transaction: the member list's import adds its rows
+    with it, all in one (``members.memberimport``). He joins at the end of the starting
+    order; on his first evening the pairing places him next to the player whose rating is
+    closest to his (docs/rules.md 3). Without an e-mail address (``email=""``, a member
+    list's row without one) he gets an address that never receives mail
+    (``no_address``) and no invitation: a player whom the leader signs up."""
     require(actor, PERM, of=season)
     season = Season.objects.select_for_update().get(pk=season.pk)
-    email = User.objects.normalize_email(email.strip()).lower()
+    email = User.objects.normalize_email(email.strip()).lower() or no_address()
     name = name.strip()
     if not name:
         raise ValidationError(_("A member needs a name."))
@@ -109,7 +130,8 @@ def member_add(
     join_club(member, season.club, PLAYER)  # he signs himself up and off
     # Not verified: the invitation's link goes to it, and setting the password with that
     # link is what verifies it (members.signals), so the leader never vouches for it.
-    EmailAddress.objects.create(user=member, email=email, verified=False, primary=True)
+    if has_address(member):
+        EmailAddress.objects.create(user=member, email=email, verified=False, primary=True)
     last = Player.objects.filter(season=season).order_by("-start").first()
     player = Player.objects.create(
         season=season, member=member, kind=kind,
@@ -121,7 +143,8 @@ def member_add(
         after={"name": name, "email": email, "rating": rating, "knsb_number": member.knsb_number,
                "kind": kind, "start": player.start},
     )
-    _invite(actor, player, site_url)
+    if has_address(member):
+        _invite(actor, player, site_url)
     return player
 
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib import messages
+from django.core import signing
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import F
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -23,10 +25,11 @@ from competition.season.selectors import season_or_404
 from core.models import Mail
 from core.web import confirmation_page, confirmed, error_messages, form_error_messages, run_service
 
-from . import email_change, registration, selectors, services
+from . import email_change, memberimport, registration, selectors, services
 from .context import current_club
 from .decorators import any_permission_required
-from .forms import MemberForm, PositionForm
+from .forms import MemberColumnsForm, MemberFileForm, MemberForm, PositionForm
+from .memberfile import Table, read_table
 from .models import User
 from .roles import has_signed_in, role_label
 
@@ -88,6 +91,71 @@ def add(request: HttpRequest, season: str) -> HttpResponse:
             return _back(season_obj, f"player-{player.pk}")
     return render(request, "members/form.html",
                   {"season": season_obj, "form": form, "player": None})
+
+
+TABLE_SALT = "members.import.table"
+TABLE_MAX_AGE = 24 * 3600
+
+
+def _table(request: HttpRequest) -> Table | None:
+    """The uploaded list, kept in the page between the preview and saving (signed: what
+    comes back is what was read, and the service checks it all again anyway)."""
+    try:
+        return Table.from_data(signing.loads(request.POST.get("table", ""), salt=TABLE_SALT,
+                                             max_age=TABLE_MAX_AGE))
+    except (signing.BadSignature, KeyError, TypeError, ValueError):
+        return None
+
+
+@leader_required
+def import_members(request: HttpRequest, season: str) -> HttpResponse:
+    """Members at once: upload a member list, map its columns, check the preview, save."""
+    season_obj = season_or_404(season)
+    context: dict = {"season": season_obj}
+    upload = MemberFileForm(request.POST or None, request.FILES or None)
+    table = None
+    if request.method == "POST" and "table" in request.POST:
+        table = _table(request)
+        if table is None:
+            messages.error(request, _("The uploaded list has expired; upload it again."))
+    elif request.method == "POST" and upload.is_valid():
+        try:
+            file = upload.cleaned_data["file"]  # no more than one byte over the limit is read
+            table = read_table(file.read(settings.MEMBERS_UPLOAD_MAX_BYTES + 1), file.name)
+        except ValidationError as exc:
+            for message in exc.messages:
+                upload.add_error("file", message)
+    context["upload"] = upload
+    if table is None:
+        return render(request, "members/import.html", context)
+    if "table" in request.POST:
+        columns = MemberColumnsForm(request.POST, columns=table.header)
+        mapping = columns.mapping() if columns.is_valid() else {}
+    else:
+        mapping = memberimport.guess_mapping(table.header)
+        columns = MemberColumnsForm(initial=mapping, columns=table.header)
+    context.update(columns=columns, table=signing.dumps(table.as_data(), salt=TABLE_SALT,
+                                                        compress=True))
+    try:
+        preview = memberimport.preview(season=season_obj, table=table, mapping=mapping)
+    except ValidationError as exc:
+        context["mapping_errors"] = exc.messages
+        return render(request, "members/import.html", context)
+    if request.POST.get("save") == "1":
+        anyway = {int(v) for v in request.POST.getlist("anyway") if v.isdigit()}
+        try:
+            added = memberimport.members_import(
+                actor=request.user, season=season_obj, table=table, mapping=mapping,
+                add_anyway=anyway, site_url=_site_url(request))
+        except ValidationError as exc:
+            error_messages(request, exc)
+        else:
+            messages.success(request, _(
+                "%(n)s members added; the invitations go to those with an e-mail address.")
+                % {"n": len(added)})
+            return _back(season_obj)
+    context.update(preview=preview, counts=preview.counts)
+    return render(request, "members/import.html", context)
 
 
 def _lock_the_persons_fields(form: MemberForm, member: User) -> str:

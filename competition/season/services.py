@@ -148,6 +148,25 @@ def season_set_up(
     in ``club`` (the current club when not given; else the installation's own)."""
     club = club or current_club() or home_club()
     require(actor, Perm.MANAGE_SEASON, of=club)
+    return season_create(actor=actor, name=name, opening=opening, last_day=last_day,
+                         system=system, knsb_rounds=knsb_rounds, closed=closed,
+                         extra_rapid=extra_rapid, club=club)
+
+
+def season_create(
+    *,
+    actor: Actor,
+    name: str,
+    opening: dt.date,
+    last_day: dt.date,
+    system: str,
+    knsb_rounds: Iterable[dt.date] = (),
+    closed: Iterable[dt.date] = (),
+    extra_rapid: Iterable[dt.date] = (),
+    club: Club,
+) -> Season:
+    """``season_set_up`` after its permission check, in the caller's transaction: for a
+    service that checked its own (the next season, which the leader starts)."""
     if system not in System.values:
         raise ValidationError({"system": _("Unknown system '%(s)s'.") % {"s": system}})
     require_single_line(name, field="name")

@@ -499,6 +499,17 @@ MATRIX: list[Row] = [
        data=lambda w: {"kind": "playing", "half": Evening.objects.get(pk=w.later).half_id,
                        "note": "Zaal B"},
        state=audit_and(evening_state("later"))),
+    # --- the leader's calendar edits (issue 31): the confirmed form moves or adds
+    _r("competition:leader_evening_move", GET, ["later"],               LOGIN,       403,   403,    200,   200),
+    _r("competition:leader_evening_move", POST, ["later"],              LOGIN,       403,   403,    DONE,  DONE,
+       data=lambda w: {"action": "move", "start": "20:00", "confirm": "1",
+                       "date": (Evening.objects.get(pk=w.later).date + dt.timedelta(days=1)).isoformat()},
+       state=audit_and(lambda w: Evening.objects.get(pk=w.later).date)),
+    _r("competition:leader_evening_add", GET, ["season"],               LOGIN,       403,   403,    200,   200),
+    _r("competition:leader_evening_add", POST, ["season"],              LOGIN,       403,   403,    DONE,  DONE,
+       data=lambda w: {"kind": "playing", "start": "20:15", "confirm": "1",
+                       "date": (Evening.objects.get(pk=w.later).date + dt.timedelta(days=2)).isoformat()},
+       state=audit_and(lambda w: Evening.objects.count())),
     # --- Swiss events: the arbiter's page and the leader's forms
     _r("events:arbiter",                GET,  ["live_event"],            LOGIN,       403,   200,    200,   200),
     _r("events:round_open",             POST, ["new_event"],             LOGIN,       403,   DONE,   DONE,  DONE,
@@ -603,6 +614,12 @@ MATRIX: list[Row] = [
     _r("prizes:next_season",           POST, ["season"],                LOGIN,       403,   403,    403,   DONE,
        data=lambda w: {"name": "2027-2028", "opening": "2027-09-03", "last_day": "2028-07-14"},
        state=audit_and(seasons)),
+    # the next season by the leader (issue 31): a preview page, then "make it"
+    _r("prizes:next_season_preview",   GET,  ["season"],                LOGIN,       403,   403,    200,   200),
+    _r("prizes:next_season_preview",   POST, ["season"],                LOGIN,       403,   403,    DONE,  DONE,
+       data=lambda w: {"name": "2027-2028", "opening": "2027-09-03", "last_day": "2028-07-14",
+                       "keep_fixed": "on", "make": "1"},
+       state=audit_and(seasons)),
     _r("pairing:preview",              GET,  ["later"],                 LOGIN,       403,   403,    200,   200),
     # --- the leader's member pages (members/); the demo season is a Keizer season under
     # way, so its starting order is refused by its rule for the leader and administrator
@@ -617,6 +634,10 @@ MATRIX: list[Row] = [
        data=lambda w: {"name": "Nieuw Lid", "email": "nieuw@example.org", "rating": "1500",
                        "knsb_number": "", "kind": "flexible"},
        state=audit_and(lambda w: User.objects.count())),
+    _r("members:import",               GET,  ["season"],                LOGIN,       403,   403,    200,   200),
+    _r("members:import",               POST, ["season"],                LOGIN,       403,   403,    200,   200,
+       data=lambda w: {"file": SimpleUploadedFile("leden.csv", b"Naam;E-mail\nNieuw Lid;nieuw@example.org\n")},
+       state=audit_and(lambda w: User.objects.count()), label="POST members:import (the preview saves nothing)"),
     _r("members:edit",                 GET,  ["season", "other"],       LOGIN,       403,   403,    200,   200),
     _r("members:edit",                 POST, ["season", "other"],       LOGIN,       403,   403,    DONE,  DONE,
        data=lambda w: {"name": "Speler Twee", "email": "speler2@demo.club", "rating": "1234",
