@@ -39,5 +39,5 @@ def club(request):
     club = None if platform else getattr(request, "club", None) or current_club()
     return {"CLUB_NAME": "Ranglijst" if platform else site_name(club), "CLUB": club,
             "PLATFORM_PAGE": platform,
-            "OPEN_REGISTRATION": getattr(settings, "OPEN_REGISTRATION", False),
+            "OPEN_REGISTRATION": bool(club is not None and club.open_registration),
             "MY_PLAYER_ID": SimpleLazyObject(lambda: _my_player_id(request))}

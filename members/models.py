@@ -200,6 +200,12 @@ class Club(models.Model):
     start_time = models.TimeField(_("first round starts"), default=dt.time(20, 0))
     venue = models.CharField(_("venue"), max_length=200, blank=True, validators=[single_line])
     language = models.CharField(_("language"), max_length=8, default="nl")
+    # The club's own choice (members/registration.py): anyone may ask to join at its address.
+    open_registration = models.BooleanField(
+        _("open registration"), default=False,
+        help_text=_("Anyone may ask for an account on the sign-up page; the competition "
+                    "leader accepts or refuses each registration."),
+    )
 
     class Meta:
         verbose_name = _("club")
@@ -248,3 +254,39 @@ class Membership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} @ {self.club}"
+
+
+class JoinKind(models.TextChoices):
+    """Who asked: the person (a public registration the leader decides) or the club (an
+    invitation of an existing account the person accepts)."""
+
+    REGISTRATION = "registration", _("registration")
+    INVITATION = "invitation", _("invitation")
+
+
+class JoinRequest(models.Model):
+    """A person asked to join one club, or was asked to (members/joining.py): no member
+    of it until the other side says yes. One open request per person and club."""
+
+    user = models.ForeignKey("members.User", on_delete=models.CASCADE, related_name="join_requests",
+                             verbose_name=_("member"))
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="join_requests",
+                             verbose_name=_("club"))
+    kind = models.CharField(_("kind"), max_length=20, choices=JoinKind.choices)
+    # An invitation: the season he joins on accepting, as which kind of player, and the
+    # name the leader typed (the leader sees that one until the person accepts).
+    season = models.ForeignKey("competition.Season", on_delete=models.CASCADE, null=True, blank=True,
+                               related_name="+", verbose_name=_("season"))
+    player_kind = models.CharField(_("kind of player"), max_length=10, blank=True)
+    name = models.CharField(_("name"), max_length=120, blank=True)
+    created = models.DateTimeField(_("asked"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("request to join")
+        verbose_name_plural = _("requests to join")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "club"], name="join_request_once_per_club")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} @ {self.club}"

@@ -6,6 +6,7 @@ from typing import Any
 
 from competition.models import Player, Season
 
+from .models import JoinKind, JoinRequest
 from .services import season_has_games
 
 
@@ -17,9 +18,15 @@ def members_page(season: Season) -> dict[str, Any]:
     )
     for player in players:
         player.invited = not player.member.has_usable_password()  # type: ignore[attr-defined]
+    # Invitations to join the club not answered yet: as the leader typed them, after the
+    # players, marked invited as a new person is until he sets his password.
+    invited = list(JoinRequest.objects.filter(club_id=season.club_id, season=season,
+                                              kind=JoinKind.INVITATION)
+               .select_related("user").order_by("created", "pk"))
     return {
         "season": season,
         "players": players,
+        "invitations": invited,
         "under_way": under_way,
         "can_reorder": not under_way or season.competition.is_ladder,
         "can_order_by_rating": not under_way,

@@ -45,7 +45,7 @@ from core import mail
 from core.dates import club_today
 from core.models import Mail, MailState
 from members.context import current_club
-from members.models import User
+from members.models import JoinKind, User
 from members.names import public_name as public_name  # the API, feed and embeds name members so
 from members.names import public_name_of
 
@@ -484,8 +484,11 @@ def leader_todo(season: Season, now: dt.datetime) -> dict[str, Any]:
                 recipient=F("notices__recipient"), error=F("notices__last_error"))
         .order_by("date", "notices__id")
     )
-    registrations = list(User.objects.filter(registration_pending=True, is_active=True)
-                         .order_by("date_joined", "pk"))
+    # The accounts asking to join this club, and only this club (members.registration).
+    registrations = list(User.objects.filter(join_requests__club_id=season.club_id,
+                                             join_requests__kind=JoinKind.REGISTRATION,
+                                             is_active=True)
+                         .order_by("join_requests__created", "pk"))
     failed_member_mail = failed_member_mails()
     return {
         "registrations": registrations,

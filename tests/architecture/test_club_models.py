@@ -16,8 +16,10 @@ from members.scoping import club_path
 OUR_APPS = ("competition", "pairing", "members")
 
 # Shared by every club: an account is national (e-mail, KNSB number, ratings), a club and
-# its host names are the platform's list, a membership joins the two.
-PLATFORM_WIDE = {"members.User", "members.Club", "members.ClubDomain", "members.Membership"}
+# its host names are the platform's list, a membership joins the two, and so does a request
+# to join (every query of it names its club).
+PLATFORM_WIDE = {"members.User", "members.Club", "members.ClubDomain", "members.Membership",
+                 "members.JoinRequest"}
 
 CLUB_SCOPED = {
     "competition.Season": "club",
