@@ -83,7 +83,7 @@ def join_accept(*, actor: Actor, club: Club) -> Player | None:
     not ended, a player of it at the end of its starting order (as the kind invited, or
     flexible when the season is under way)."""
     request = _own_invitation(actor, club)
-    member = User.objects.select_for_update().get(pk=actor.pk)
+    member = User.objects.select_for_update().get(pk=request.user_id)
     join_club(member, club, PLAYER)
     if member.registration_pending:  # his own registration elsewhere: he is somebody's member now
         member.registration_pending = False

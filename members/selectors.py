@@ -6,7 +6,8 @@ from typing import Any
 
 from competition.models import Player, Season
 
-from .models import JoinKind, JoinRequest
+from .addresses import club_home_url
+from .models import Club, JoinKind, JoinRequest
 from .services import season_has_games
 
 
@@ -31,3 +32,14 @@ def members_page(season: Season) -> dict[str, Any]:
         "can_reorder": not under_way or season.competition.is_ladder,
         "can_order_by_rating": not under_way,
     }
+
+
+def my_clubs(user: Any, *, but: Club | None = None) -> list[tuple[Club, str]]:
+    """The signed-in person's clubs (``but`` the one of the page), each with its address
+    ("My clubs"): one query; none for a visitor."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    clubs = Club.objects.filter(memberships__user=user).prefetch_related("domains").order_by("name")
+    if but is not None:
+        clubs = clubs.exclude(pk=but.pk)
+    return [(club, club_home_url(club)) for club in clubs]

@@ -45,7 +45,7 @@ from core import mail
 from core.dates import club_today
 from core.models import Mail, MailState
 from members.context import current_club
-from members.models import JoinKind, User
+from members.models import JoinKind, User, club_part
 from members.names import public_name as public_name  # the API, feed and embeds name members so
 from members.names import public_name_of
 
@@ -315,9 +315,9 @@ def player_page(player: Player) -> dict[str, Any]:
         .select_related("snapshot__evening", "snapshot__half")
         .order_by("snapshot__evening__date")
     )
-    names = {
-        pk: public_name_of(name, public_as) for pk, name, public_as in
-        Player.objects.filter(season=season).values_list("pk", "member__name", "member__public_as")
+    names = {  # as this club shows each (his choice here: members.models.club_part)
+        pk: public_name_of(name, club_part(member).public_as) for pk, name, member in
+        Player.objects.filter(season=season).values_list("pk", "member__name", "member_id")
     }
     # The chart spans the field: the most players any standings of the season had.
     field = (

@@ -20,7 +20,7 @@ from competition.season import services as competition_services
 from core.permissions import Perm
 from members import registration
 from members.clubs import home_club
-from members.models import User
+from members.models import Membership, User
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db
@@ -144,7 +144,7 @@ def test_the_pairing_email_is_not_sent_to_a_member_who_turned_it_off(django_capt
 
     season = f.season(players=4)
     quiet = season.players.order_by("start").first().member
-    User.objects.filter(pk=quiet.pk).update(pairing_mail=False)
+    Membership.objects.filter(user=quiet, club=home_club()).update(pairing_mail=False)
     evening = f.playing_evenings(season)[0]
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
@@ -161,7 +161,7 @@ def test_club_duty_decision_goes_only_to_the_leader_when_the_player_wants_no_not
     season = f.season(players=4)
     leader = f.leader()
     player = season.players.order_by("start").first()
-    User.objects.filter(pk=player.member_id).update(notice_mail=False)
+    Membership.objects.filter(user_id=player.member_id, club=home_club()).update(notice_mail=False)
     evening = f.playing_evenings(season)[1]
     now = evening.deadline - dt.timedelta(days=3)
     duty = competition_services.club_duty_request(actor=player.member, player=player, evening=evening, now=now)
@@ -184,29 +184,35 @@ def _b_view(member: User, club) -> dict:
             Player.objects.filter(member=member).values_list("season__name", "kind", "start"))}
 
 
-def test_registration_is_each_clubs_own_setting_and_asks_the_club_of_its_address(client, open_registration):
+def test_registration_is_each_clubs_own_setting_and_asks_the_club_of_its_address(client, open_registration,
+                                                                                 settings):
     from members.models import JoinRequest
     from tests.decoy import SLUG, decoy
 
+    settings.RANGLIJST_SINGLE_CLUB = False
     b = decoy()
+    a = f"/{open_registration.slug}"
     assert open_registration.open_registration and not b.open_registration
+    assert 'name="password1"' in client.get(f"{a}/accounts/signup/").content.decode()
     closed = client.get(f"/{SLUG}/accounts/signup/").content.decode()
+    assert "data-nav" in closed or "<h1>" in closed
     assert "/accounts/signup/" not in client.get(f"/{SLUG}/accounts/login/").content.decode()
     assert 'name="password1"' not in closed
     client.post(f"/{SLUG}/accounts/signup/", SIGNUP)
     assert not User.objects.filter(email=SIGNUP["email"]).exists()
-    client.post(reverse("account_signup"), SIGNUP)  # at A's address
+    client.post(f"{a}/accounts/signup/", SIGNUP)  # at A's address
     user = User.objects.get(email=SIGNUP["email"])
     assert list(JoinRequest.objects.filter(user=user).values_list("club", "kind")) == [
         (open_registration.pk, "registration")]
 
 
-def test_a_registration_is_seen_and_decided_by_its_own_clubs_leader_alone(client):
+def test_a_registration_is_seen_and_decided_by_its_own_clubs_leader_alone(client, settings):
     from django.core.exceptions import ValidationError
 
     from members.context import club_context
     from tests.decoy import SLUG, decoy
 
+    settings.RANGLIJST_SINGLE_CLUB = False
     f.season(players=3)
     b = decoy()
     stranger = _pending(club=home_club())
@@ -225,7 +231,8 @@ def test_a_registration_is_seen_and_decided_by_its_own_clubs_leader_alone(client
     stranger.refresh_from_db()
     assert stranger.registration_pending and not stranger.memberships.exists()
     client.force_login(f.leader())
-    assert f'data-registration="{stranger.pk}"' in client.get(reverse("competition:leader")).content.decode()
+    todo_a = client.get(f"/{home_club().slug}/leader/").content.decode()
+    assert f'data-registration="{stranger.pk}"' in todo_a
 
 
 def test_refusing_never_deletes_an_account_that_has_another_membership(client):
