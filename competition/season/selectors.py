@@ -44,8 +44,8 @@ from competition.season.engine.signup import default_status
 from core import mail
 from core.dates import club_today
 from core.models import Mail, MailState
-from members.context import current_club
-from members.models import JoinKind, User, club_part
+from members.context import club_context, current_club
+from members.models import Club, JoinKind, User, club_part
 from members.names import public_name as public_name  # the API, feed and embeds name members so
 from members.names import public_name_of
 
@@ -662,3 +662,33 @@ def deadline_moves(competition: Any, *, days_before: int, time: dt.time,
             continue
         found.append(DeadlineMove(evening, evening.deadline, after, after <= now))
     return found
+
+
+def expected_elsewhere(member: User, dates: Iterable[dt.date]) -> dict[dt.date, list[str]]:
+    """The other clubs of ``member`` that expect him on one of ``dates`` (he is signed up
+    there, or a fixed player who has not signed off), by date: their names only, for the
+    warning before he signs up here. Each club is read in its own context (its scoping
+    and row security), two queries a club he also belongs to."""
+    dates = set(dates)
+    here = current_club()
+    found: dict[dt.date, list[str]] = defaultdict(list)
+    if not dates or here is None:
+        return {}
+    others = list(Club.objects.filter(memberships__user=member).exclude(pk=here.pk).order_by("name"))
+    for club in others:
+        with club_context(club):
+            players = {p.pk: p for p in Player.objects.filter(member=member, season__end_date__gte=min(dates))}
+            if not players:
+                continue
+            seasons = {p.season_id for p in players.values()}
+            evenings = Evening.objects.filter(season_id__in=seasons, date__in=dates,
+                                              kind=EveningKind.PLAYING).values_list("pk", "date", "season_id")
+            statuses = {(r.player_id, r.evening_id): r.status for r in
+                        Registration.objects.filter(player__in=list(players), evening__date__in=dates)}
+            for evening, date, season_id in evenings:
+                expected = any(
+                    statuses.get((p.pk, evening), default_status(p.is_fixed)) == Attendance.PRESENT
+                    for p in players.values() if p.season_id == season_id)
+                if expected and club.shown_name not in found[date]:
+                    found[date].append(club.shown_name)
+    return dict(found)
