@@ -12,7 +12,7 @@ def copy_to_memberships(apps, schema_editor):
     User = apps.get_model("members", "User")
     Membership = apps.get_model("members", "Membership")
     for user in User.objects.filter(memberships__isnull=False).distinct().iterator():
-        memberships = Membership.objects.filter(user=user)
+        memberships = Membership.objects.filter(user_id=user.pk)
         memberships.update(phone=user.phone, public_as=user.public_as,
                            pairing_mail=user.pairing_mail, notice_mail=user.notice_mail)
         oldest = memberships.order_by("joined", "pk").first()

@@ -67,6 +67,10 @@ ATTRIBUTE = re.compile(r'(?:href|action|src|data-[\w-]+)="(?:https?://[^/"]+)?(/
 PATH = re.compile(r"(?:https?://[^/\s\"'<>]+)?(/[^\s\"'<>#]*)")
 
 
+B_ONLY_PHONE = "06 4242 4242"
+B_ONLY_SECRET = "b-only-" + "s" * 36
+
+
 @pytest.fixture(scope="module")
 def world(demo, django_db_blocker):
     """Club B beside the demo club, the player role's account a member of both, and his
@@ -75,7 +79,11 @@ def world(demo, django_db_blocker):
         shared = User.objects.get(email=ACCOUNTS["player"])
         Membership.objects.filter(user=shared, club=home_club()).update(
             calendar_token=secrets.token_urlsafe(32))  # A's own feed secret
-        return club_b(demo, shared=shared)
+        b = club_b(demo, shared=shared)
+        # B's own part of the shared member: none of it may show on A's pages or files.
+        Membership.objects.filter(user=shared, club=b.club).update(
+            phone=B_ONLY_PHONE, calendar_token=B_ONLY_SECRET, public_as="initials")
+        return b
 
 
 def _client(role: str) -> Client:
@@ -123,7 +131,7 @@ def _club_b_in(page, prefix: str, b, *, member_of_b: bool = False) -> list[str]:
     """What of club B an answer of club A's shows: B's names, or links to B's rows. A member
     of B too is shown B's name and address in "My clubs" (and nowhere else)."""
     text, html = _without_my_clubs(page, b) if member_of_b else (page.text, page.html)
-    found = markers_in(text)
+    found = markers_in(text) + [part for part in (B_ONLY_PHONE, B_ONLY_SECRET) if part in page.text]
     paths = set(ATTRIBUTE.findall(html) if html else PATH.findall(text))
     found += [hit for path in paths for hit in b_objects_in(path, prefix, b)]
     return found
