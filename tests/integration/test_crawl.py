@@ -111,16 +111,18 @@ def _start(role: str, prefix: str, season) -> list[str]:
     return [prefix + path.lstrip("/") for path in START[role] + files]
 
 
-# "My clubs": the one place a page of A names another club, the signed-in person's own
-# (issue 28); only for a member of both, and with nothing but that club's name and address.
-MY_CLUBS = re.compile(r'<nav class="my-clubs"[^>]*data-my-clubs>.*?</nav>', re.S)
+# "My clubs" (the footer, and "My details" naming his shared part): the one place a page of
+# A names another club, the signed-in person's own (issue 28); only for a member of both,
+# and with nothing but that club's name and address.
+MY_CLUBS = re.compile(r'<(nav|span)\b[^>]*\bdata-my-clubs>.*?</\1>', re.S)
 
 
 def _without_my_clubs(page, b) -> tuple[str, str]:
     """The page's text and HTML without its "My other clubs" line, which must name B and
     B's address and nothing else of B."""
     html = page.html or ""
-    for nav in MY_CLUBS.findall(html):
+    for found in MY_CLUBS.finditer(html):
+        nav = found.group(0)
         assert b.club.shown_name in nav and set(markers_in(nav)) <= {b.club.name, f"/{b.club.slug}/"}, nav
     html = MY_CLUBS.sub("", html)
     text = MY_CLUBS.sub("", page.text) if page.html else page.text
