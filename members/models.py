@@ -336,14 +336,15 @@ NO_PART = ClubPart()  # not this club's member (or no club in hand): nothing of 
 _parts = threading.local()
 
 
-def club_part(user_id: int | None, club: Any = None) -> ClubPart:
+def club_part(user_id: int | None, club: Any = None, *, load: bool = False) -> ClubPart:
     """``user_id``'s part in ``club`` (the club in scope when not given). Every member of
     the club is read in one query, memoised for the request (or task) in this thread, so a
-    page of 60 names costs one query whatever its size."""
+    page of 60 names costs one query whatever its size. ``load``: read the club's parts now
+    even for no one (a page that shows names only sometimes keeps its query count)."""
     from django_scopes.state import get_scope  # the club in scope (members/context.py)
 
     club = club if club is not None else get_scope().get("club")
-    if club is None or user_id is None:
+    if club is None or (user_id is None and not load):
         return NO_PART
     club_id = club if isinstance(club, int) else club.pk
     memo: dict[int, dict[int, ClubPart]] = _parts.__dict__.setdefault("memo", {})
@@ -353,7 +354,7 @@ def club_part(user_id: int | None, club: Any = None) -> ClubPart:
             for user, phone, public_as, pairing, notice in Membership.objects.filter(club_id=club_id)
             .values_list("user_id", "phone", "public_as", "pairing_mail", "notice_mail")
         }
-    return memo[club_id].get(user_id, NO_PART)
+    return memo[club_id].get(user_id, NO_PART) if user_id is not None else NO_PART
 
 
 def forget_club_parts(*args: object, **kwargs: object) -> None:
