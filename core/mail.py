@@ -266,6 +266,16 @@ def deliver(mail_ids: Sequence[int] | None = None) -> int:
     return send_rows(pending, _build_mails, label="mail")
 
 
+def pending(now: dt.datetime | None = None, *, older_than: int = 30) -> list[tuple[int, int | None]]:
+    """(mail, club) of the mails ``pending_ids`` names, for the catch-up's queueing per club."""
+    now = now or timezone.now()
+    return list(
+        Mail.objects.filter(state=MailState.PENDING,
+                            created_at__lt=now - dt.timedelta(seconds=older_than))
+        .order_by("pk").values_list("pk", "club_id")
+    )
+
+
 def pending_ids(now: dt.datetime | None = None, *, older_than: int = 30) -> list[int]:
     """Mails still to be sent whose task was probably lost (queued more than
     ``older_than`` seconds ago): the catch-up job sends them."""

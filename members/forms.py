@@ -77,3 +77,15 @@ class ProfileForm(forms.Form):
         label=_("E-mail me notices"), required=False,
         help_text=_("A change in my pairing, an opponent who signs off, a decision on my requests."),
     )
+
+
+class EmailChangeForm(forms.Form):
+    """His own new e-mail address, with his password re-entered."""
+
+    email = forms.EmailField(label=_("New e-mail address"),
+                             widget=forms.EmailInput(attrs={"autocomplete": "email"}))
+    password = forms.CharField(
+        label=_("Your password"), strip=False,
+        help_text=_("To be sure it is you who asks."),
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )

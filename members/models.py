@@ -13,6 +13,7 @@ from django.db.models.signals import post_delete, post_save
 from django.utils.translation import gettext_lazy as _
 
 from competition.validators import single_line
+from core.timezones import validate_time_zone
 
 from .names import INITIALS, public_name
 
@@ -23,7 +24,7 @@ class UserQuerySet(models.QuerySet["User"]):
         ``Membership`` of ``club``, the current club when not given; outside any club,
         every club's). A registration the leader has not accepted yet is nobody's member:
         it is listed nowhere."""
-        from django_scopes.state import get_scope  # the club in scope (members/context.py)
+        from django_scopes import get_scope  # the club in scope (members/context.py)
 
         club = club or get_scope().get("club")
         found = self.filter(is_active=True, registration_pending=False)
@@ -192,7 +193,10 @@ class Club(models.Model):
         _("address"), max_length=40, unique=True,
         help_text=_("The club's pages are at /<address>/ (lower case, digits and hyphens)."),
     )
-    time_zone = models.CharField(_("time zone"), max_length=40, default="Europe/Amsterdam")
+    time_zone = models.CharField(
+        _("time zone"), max_length=40, default="Europe/Amsterdam", validators=[validate_time_zone],
+        help_text=_("An IANA time zone, such as Europe/Amsterdam."),
+    )
     site_name = models.CharField(
         _("site name"), max_length=120, blank=True, validators=[single_line],
         help_text=_("Shown above every page and in e-mails; empty: the club's name."),

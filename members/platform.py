@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 
 from core.permissions import Actor
 from members import invitations
+from members.context import club_context
 from members.models import Club, Membership, User
 from members.roles import ADMINISTRATOR
 
@@ -91,6 +92,7 @@ def club_create(*, actor: Actor, name: str, slug: str, leader_email: str, leader
         EmailAddress.objects.create(user=leader, email=email, verified=False, primary=True)
     club.save()
     Membership.objects.create(user=leader, club=club, role=ADMINISTRATOR)
-    invitations.queue(member=leader, site_url=site_url)  # none for an account with a password
+    with club_context(club):  # the club's mail: its id, sender, name and language
+        invitations.queue(member=leader, site_url=site_url)  # none for an account with a password
     log.info("club %s created by operator %s; first leader %s", club.slug, actor.pk, leader.pk)
     return club, leader

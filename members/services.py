@@ -27,11 +27,11 @@ from competition.season.services import renumber, schedule_recalculation
 from competition.validators import require_single_line
 from core import mail
 from core.models import Mail, MailState
-from core.permissions import Actor, Perm, require
+from core.permissions import Actor, Perm, person, require
 from members.context import current_club
-from members.roles import may_manage_account
+from members.roles import account_rank, has_signed_in, may_manage_account, other_clubs
 
-from . import email_change, invitations, joining
+from . import invitations, joining
 from .models import Membership, User
 from .roles import ADMINISTRATOR, PLAYER, ROLES, club_role, join_club, set_club_role
 
@@ -176,14 +176,6 @@ def _check_may_manage(actor: Actor, member: User) -> None:
         )
 
 
-def _request_email_change(member: User, email: str, site_url: str) -> None:
-    """The new address waits, unverified, beside the old one (which stays the member's
-    address) until its owner confirms it; an earlier request still open is replaced."""
-    EmailAddress.objects.filter(user=member, verified=False, primary=False).delete()
-    EmailAddress.objects.create(user=member, email=email, verified=False, primary=False)
-    email_change.queue(member=member, old=member.email, new=email, site_url=site_url)
-
-
 def _invite(actor: Actor, player: Player, site_url: str) -> None:
     audit.record(actor=actor, action=Action.MEMBER_INVITE, player=player,
                  after={"email": player.member.email})
@@ -202,12 +194,12 @@ def member_invite_again(*, actor: Actor, player: Player, site_url: str) -> Playe
 
 
 def _check_invitable(actor: Actor, member: User) -> None:
-    _check_may_manage(actor, member)
     if member.has_usable_password():
         raise ValidationError(
             _("%(name)s has set a password already; he can ask for a new one on the sign-in page.")
             % {"name": member.name}
         )
+    _check_may_manage(actor, member)
 
 
 @transaction.atomic(durable=True)
@@ -256,6 +248,38 @@ def _club_duty_of(row: Mail) -> ClubDutyRequest | None:
     return ClubDutyRequest.objects.select_related("player", "evening").filter(pk=int(parts[1])).first()
 
 
+PERSON_FIELDS = ("name", "email", "rating", "knsb_number")  # the person's, on this form
+
+
+def person_is_shared(member: User) -> bool:
+    """The person is a member of another club too: his own fields (name, e-mail, KNSB
+    rating and number) are not this club's to change (the form says so)."""
+    return other_clubs(member)
+
+
+def _check_may_correct_address(actor: Actor, member: User) -> None:
+    """Only an invitation not yet accepted, of an account of this club alone, below the
+    leader's own role, has its address corrected by the leader (``may_manage_account``)."""
+    who = person(actor)
+    if who is None or not (who.is_superuser or account_rank(who, current_club()) > account_rank(member)):
+        _check_may_manage(actor, member)  # says: a higher role
+    if has_signed_in(member):
+        raise ValidationError(
+            _("%(name)s has signed in already: his e-mail address and password are his own. "
+              "He changes them himself on \"My details\".") % {"name": member.name})
+    _check_may_manage(actor, member)
+
+
+def _correct_address(actor: Actor, player: Player, member: User, email: str, site_url: str) -> None:
+    """The invitation went to a wrong address: the account (never signed in) takes the
+    corrected one, unverified, and the invitation goes again, to it."""
+    EmailAddress.objects.filter(user=member).delete()
+    EmailAddress.objects.create(user=member, email=email, verified=False, primary=True)
+    member.email = email
+    member.save(update_fields=["email"])
+    _invite(actor, player, site_url)
+
+
 @transaction.atomic(durable=True)
 def member_update(
     *,
@@ -273,15 +297,16 @@ def member_update(
     starting order's); afterwards that one stays as it was. The kind is the season's
     choice made before its first evening, so it is fixed once the season has games.
 
-    A new e-mail address is only asked for: the member keeps signing in (and receiving
-    mail, password resets included) at his old address until the new one is confirmed
-    from a link sent to it; the old address is told at once and gets a link to undo
-    (``members.email_change``). Only for an account below the leader's own in the role
-    order (``may_manage_account``)."""
+    The sign-in is the person's (docs/architecture.md, "The person and his memberships"):
+    the leader corrects the e-mail address only of an invitation not yet accepted, of an
+    account of his club alone and below his role (the invitation goes again, to the
+    corrected address); never once the person has signed in. His name, KNSB rating and
+    number are his own as soon as he is a member of another club too: then only the kind
+    (the club's part) changes here."""
     require(actor, PERM, of=player)
     season = Season.objects.select_for_update().get(pk=player.season_id)
     player = Player.objects.select_for_update(of=("self",)).select_related("member").get(pk=player.pk)
-    member = User.objects.select_for_update().get(pk=player.member_id)
+    member = player.member = User.objects.select_for_update().get(pk=player.member_id)
     email = User.objects.normalize_email(email.strip()).lower()
     name = name.strip()
     if not name:
@@ -294,9 +319,6 @@ def member_update(
         raise ValidationError(
             _("The season is under way: a player's kind (fixed or flexible) no longer changes.")
         )
-    if email != member.email:
-        _check_may_manage(actor, member)
-        _check_email_free(email, member)
     new: dict[str, Any] = {"name": name, "email": email, "rating": rating,
                            "knsb_number": _knsb_number(knsb_number), "kind": kind}
     old: dict[str, Any] = {"name": member.name, "email": member.email, "rating": member.rating,
@@ -304,11 +326,19 @@ def member_update(
     changed = [key for key in new if new[key] != old[key]]
     if not changed:
         return player
+    if any(key in PERSON_FIELDS for key in changed) and person_is_shared(member):
+        raise ValidationError(
+            _("%(name)s is also a member of another club: his name, e-mail address, KNSB "
+              "rating and relation number are his own and are not changed here. He changes "
+              "them himself on \"My details\".") % {"name": member.name})
+    if "email" in changed:
+        _check_may_correct_address(actor, member)
+        _check_email_free(email, member)
     member.name, member.rating, member.knsb_number = name, rating, new["knsb_number"]
-    if email != member.email:
-        _request_email_change(member, email, site_url)
-    member.full_clean(exclude=["password"])
-    member.save()
+    member.full_clean(exclude=["password", "email"])
+    member.save(update_fields=["name", "rating", "knsb_number"])
+    if "email" in changed:
+        _correct_address(actor, player, member, email, site_url)
     player.kind = kind
     if not under_way and season.competition.start_rating == RatingKind.KNSB:
         player.rating = rating  # the form's rating is the KNSB one
@@ -415,6 +445,10 @@ def member_set_role(*, actor: Actor, member: User, role: str, fide_id: str) -> U
         )})
     if before == {"role": role, "fide_id": fide}:
         return member
+    if fide != member.fide_id and person_is_shared(member):
+        raise ValidationError({"fide_id": _(
+            "%(name)s is also a member of another club: his FIDE id is his own and is not "
+            "changed here.") % {"name": member.name}})
     set_club_role(member, role)
     member.fide_id = fide
     member.save(update_fields=["fide_id"])

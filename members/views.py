@@ -28,7 +28,7 @@ from .context import current_club
 from .decorators import any_permission_required
 from .forms import MemberForm, PositionForm
 from .models import JoinKind, User
-from .roles import role_label
+from .roles import has_signed_in, role_label
 
 leader_required = any_permission_required(services.PERM)
 
@@ -90,6 +90,23 @@ def add(request: HttpRequest, season: str) -> HttpResponse:
                   {"season": season_obj, "form": form, "player": None})
 
 
+def _lock_the_persons_fields(form: MemberForm, member: User) -> str:
+    """The person's own fields the leader may not change are shown, not editable (a
+    disabled field ignores what is posted); the returned note says why, or is empty."""
+    if services.person_is_shared(member):
+        for key in services.PERSON_FIELDS:
+            form.fields[key].disabled = True
+        return _("%(name)s is also a member of another club. His name, e-mail address, KNSB "
+                 "rating and relation number are his own: he changes them himself on \"My "
+                 "details\". Here you change what is your club's: his kind in this season.") % {
+                     "name": member.name}
+    if has_signed_in(member):
+        form.fields["email"].disabled = True
+        return _("%(name)s has signed in already: his e-mail address and password are his own. "
+                 "He changes them himself on \"My details\".") % {"name": member.name}
+    return ""
+
+
 @leader_required
 def edit(request: HttpRequest, season: str, player_id: int) -> HttpResponse:
     season_obj = season_or_404(season)
@@ -98,6 +115,7 @@ def edit(request: HttpRequest, season: str, player_id: int) -> HttpResponse:
     initial = {"name": member.name, "email": member.email, "rating": member.rating,
                "knsb_number": member.knsb_number, "kind": player.kind}
     form = MemberForm(request.POST or None, initial=initial)
+    note = _lock_the_persons_fields(form, member)
     if request.method == "POST" and form.is_valid():
         try:
             services.member_update(actor=request.user, player=player,
@@ -108,13 +126,11 @@ def edit(request: HttpRequest, season: str, player_id: int) -> HttpResponse:
         else:
             messages.success(request, _("%(name)s is saved.") % {"name": form.cleaned_data["name"]})
             if form.cleaned_data["email"].strip().lower() != member.email:
-                messages.info(request, _("The new address %(email)s takes effect once its owner "
-                                         "confirms it with the link sent to it; the old address "
-                                         "is told and can undo it.")
-                              % {"email": form.cleaned_data["email"]})
+                messages.info(request, _("The invitation goes again, to the corrected address "
+                                         "%(email)s.") % {"email": form.cleaned_data["email"]})
             return _back(season_obj, f"player-{player.pk}")
     return render(request, "members/form.html",
-                  {"season": season_obj, "form": form, "player": player})
+                  {"season": season_obj, "form": form, "player": player, "person_note": note})
 
 
 @require_POST

@@ -30,7 +30,7 @@ def main() -> int:
         os.environ.setdefault(name, value)
     commands = {
         "worker": [str(BIN / "celery"), "-A", "config", "worker", "--pool=solo", "-l", "info",
-                   "-Q", "celery,mail"],
+                   "-Q", "standings,celery,mail"],
         "beat": [
             str(BIN / "celery"), "-A", "config", "beat", "-l", "info",
             "-s", str(ROOT / "var" / "celerybeat-schedule"),

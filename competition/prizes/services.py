@@ -37,7 +37,7 @@ from competition.season import services
 from competition.season.engine.calendar import evening_times
 from competition.season.standings import compute, load_season_data
 from competition.validators import require_single_line
-from core.dates import club_today, short_day
+from core.dates import club_today, club_tz, short_day
 from core.pagecache import pages_changed
 from core.permissions import Actor, Perm, person, require
 
@@ -462,6 +462,6 @@ def _retime_evenings(season: Season, competition: Any) -> None:
         e.starts_at, e.deadline = evening_times(
             e.date, start=competition.start_time,
             deadline_days_before=competition.deadline_days_before,
-            deadline_time=competition.deadline_time,
+            deadline_time=competition.deadline_time, tz=club_tz(),
         )
     Evening.objects.bulk_update(evenings, ["starts_at", "deadline"])

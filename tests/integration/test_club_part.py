@@ -110,13 +110,13 @@ def test_each_clubs_calendar_feed_has_its_own_secret(client):
 
 
 def test_the_data_migration_copies_the_accounts_values_to_every_membership():
-    """members.0010: each club shows what it showed before; the calendar secret stays with
+    """members.0012: each club shows what it showed before; the calendar secret stays with
     the oldest membership only."""
     import importlib
 
     from django.apps import apps as live_apps
 
-    migration = importlib.import_module("members.migrations.0010_club_part_on_membership")
+    migration = importlib.import_module("members.migrations.0012_club_part_on_membership")
 
     class Legacy:  # the account as it was: its own phone, choice and secret
         phone, public_as, pairing_mail, notice_mail, calendar_token = "06 5555 6666", "initials", False, True, "x" * 43

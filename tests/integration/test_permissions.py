@@ -319,6 +319,19 @@ def accounts(_: World) -> Any:
                                            "memberships__pairing_mail"))
 
 
+def memberships(_: World) -> Any:
+    """The accounts and every club's memberships: leaving a club ends one of these."""
+    from members.models import Membership
+
+    return accounts(_), sorted(Membership.objects.values_list("user_id", "club_id", "role"))
+
+
+def addresses(_: World) -> Any:
+    from allauth.account.models import EmailAddress
+
+    return sorted(EmailAddress.objects.values_list("user_id", "email", "verified"))
+
+
 def tokens(_: World) -> Any:
     return sorted(User.objects.values_list("pk", "memberships__calendar_token"))
 
@@ -410,7 +423,8 @@ MATRIX: list[Row] = [
     _r("account_login",                GET,  [],                        200,         302,   302,    302,   302, registered=302),
     _r("account_signup",               GET,  [],                        200,         302,   302,    302,   302, registered=302),
     _r("account_reset_password",       GET,  [],                        200,         200,   200,    200,   200),
-    _r("account_email",                GET,  [],                        LOGIN,       200,   200,    200,   200, registered=200),
+    # allauth's e-mail page (no password asked) sends to his own (me:email).
+    _r("account_email",                GET,  [],                        LOGIN,       302,   302,    302,   302, registered=302),
     # --- a player's own pages and writes
     _r("competition:signup",           GET,  [],                        LOGIN,       200,   302,    302,   302, registered=302),
     _r("competition:signup",           POST, [],                        LOGIN,       DONE,  302,    302,   302, registered=302,
@@ -636,9 +650,9 @@ MATRIX: list[Row] = [
        data=lambda w: {"confirm": "1"}, state=audit_and(lambda w: _mail_state(w)),
        label="POST members:mail_again (confirmed)"),
     _r("members:remove",               POST, ["season", "other"],       LOGIN,       403,   403,    200,   200,
-       data=lambda w: {}, state=accounts, label="POST members:remove (asks first)"),
+       data=lambda w: {}, state=memberships, label="POST members:remove (asks first)"),
     _r("members:remove",               POST, ["season", "other"],       LOGIN,       403,   403,    DONE,  DONE,
-       data=lambda w: {"confirm": "1"}, state=audit_and(accounts),
+       data=lambda w: {"confirm": "1"}, state=audit_and(memberships),
        label="POST members:remove (confirmed)"),
     # --- a member's own pages (My details), the privacy statement
     _r("privacy",                      GET,  [],                        200,         200,   200,    200,   200),
@@ -652,16 +666,25 @@ MATRIX: list[Row] = [
     _r("me:calendar",                  GET,  ["my_token"],              200,         200,   200,    200,   200),
     _r("me:calendar",                  GET,  ["=" + "x" * 43],          404,         404,   404,    404,   404,
        label="GET me:calendar (unknown secret)"),
+    _r("me:email",                     GET,  [],                        LOGIN,       200,   200,    200,   200),
+    _r("me:email",                     POST, [],                        LOGIN,       200,   200,    200,   200,
+       data=lambda w: {"email": "nieuw@example.org", "password": "niet-mijn-wachtwoord"},
+       state=addresses, label="POST me:email (a wrong password: nothing asked)"),
     _r("me:leave",                     POST, [],                        LOGIN,       200,   200,    200,   200,
-       data=lambda w: {}, state=accounts, label="POST me:leave (asks first)"),
+       data=lambda w: {}, state=memberships, label="POST me:leave (asks first)"),
     # an invitation to join the club (members.joining): none here, so nothing to accept
     _r("me:join",                      GET,  [],                        LOGIN,       200,   200,    200,   200, registered=200),
     _r("me:join",                      POST, [],                        LOGIN,       200,   200,    200,   200, registered=200,
        data=lambda w: {"answer": "accept"}, state=audit_and(lambda w: Membership.objects.count()),
        label="POST me:join (no invitation: nothing joins)"),
     _r("me:leave",                     POST, [],                        LOGIN,       DONE,  DONE,   DONE,  302,
+       data=lambda w: {"confirm": "1"}, state=audit_and(memberships),
+       label="POST me:leave (confirmed; the only administrator is refused by rule)"),
+    _r("me:delete",                    POST, [],                        LOGIN,       200,   200,    200,   200,
+       data=lambda w: {}, state=accounts, label="POST me:delete (asks first)"),
+    _r("me:delete",                    POST, [],                        LOGIN,       DONE,  DONE,   DONE,  302,
        data=lambda w: {"confirm": "1"}, state=audit_and(accounts),
-       label="POST me:leave (confirmed; an administrator is refused by rule)"),
+       label="POST me:delete (confirmed; an administrator is refused by rule)"),
     # --- the Django admin (staff only; results, sign-ups and pairings are read-only there)
     _r("admin:index",                  GET,  [],                        ADMIN_LOGIN, ADMIN_LOGIN, ADMIN_LOGIN, ADMIN_LOGIN, 200),
     _r("admin:competition_game_changelist", GET, [],                    ADMIN_LOGIN, ADMIN_LOGIN, ADMIN_LOGIN, ADMIN_LOGIN, 200),

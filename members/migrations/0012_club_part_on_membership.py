@@ -23,7 +23,7 @@ def copy_to_memberships(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('members', '0009_club_registration_and_join_requests'),
+        ('members', '0011_club_registration_and_join_requests'),
     ]
 
     operations = [

@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('competition', '0034_clubwebsite_club_label'),
-        ('members', '0008_club_labels'),
+        ('members', '0010_sequence_catch_up_function'),
     ]
 
     operations = [
