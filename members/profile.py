@@ -249,9 +249,9 @@ def member_remove(*, actor: Actor, member: User) -> User:
                        .select_related("club", "user"))
     for membership in memberships:
         _check_not_the_last_administrator(membership)
+    shown = public_name(member) or _("former member")  # before the memberships (his choice) end
     for membership in memberships:  # each club's to-do list says he left, and what it changed
         _leave(actor, member, membership, own=True)
-    shown = public_name(member) or _("former member")
     audit.record(actor=actor, action=Action.MEMBER_REMOVE,
                  before={"member": member.pk, "name": member.name},
                  after={"member": member.pk, "name": shown})

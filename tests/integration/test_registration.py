@@ -41,7 +41,7 @@ def test_registration_is_closed_by_default_in_dutch_and_creates_nobody(client):
     page = client.get(reverse("account_signup"))
     assert page.status_code == 200
     text = page.content.decode()
-    assert "Registratie gesloten" in text and "wedstrijdleider" in text
+    assert "Registratie gesloten" in text and "competitieleider" in text
     client.post(reverse("account_signup"), SIGNUP)
     assert not User.objects.filter(email=SIGNUP["email"]).exists()
     login = client.get(reverse("account_login")).content.decode()
