@@ -1,4 +1,3 @@
-from django.conf import settings
 from django.utils.functional import SimpleLazyObject
 
 from competition.models import Player
@@ -6,6 +5,8 @@ from competition.season import selectors
 from core.pagecache import versioned
 from members.addresses import site_name
 from members.context import current_club
+from members.roles import club_role
+from members.selectors import my_clubs
 
 
 def _my_player_id(request):
@@ -39,5 +40,14 @@ def club(request):
     club = None if platform else getattr(request, "club", None) or current_club()
     return {"CLUB_NAME": "Ranglijst" if platform else site_name(club), "CLUB": club,
             "PLATFORM_PAGE": platform,
-            "OPEN_REGISTRATION": getattr(settings, "OPEN_REGISTRATION", False),
-            "MY_PLAYER_ID": SimpleLazyObject(lambda: _my_player_id(request))}
+            "OPEN_REGISTRATION": bool(club is not None and club.open_registration),
+            "MY_PLAYER_ID": SimpleLazyObject(lambda: _my_player_id(request)),
+            "CLUB_MEMBER": SimpleLazyObject(lambda: _club_member(request, club)),
+            "MY_OTHER_CLUBS": SimpleLazyObject(lambda: my_clubs(request.user, but=club))}
+
+
+def _club_member(request, club) -> bool:
+    """Signed in as a member of this club (not only of another one): his "My details",
+    calendar and "Leave" are this club's to show (one memoised query)."""
+    user = request.user
+    return bool(club is not None and getattr(user, "is_member", False) and club_role(user, club))

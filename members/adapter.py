@@ -1,5 +1,5 @@
-"""allauth adapter: public sign-up only when the club allows it (``OPEN_REGISTRATION``,
-off by default), and then as a request the leader decides (``members.registration``). A
+"""allauth adapter: public sign-up only when the club allows it (``Club.open_registration``,
+off by default), and then as a request its leader decides (``members.registration``). A
 member's name is required at sign-up and stored on the user; it is asked for
 (``members.forms.SignupForm``), never derived from the e-mail address.
 
@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 
 from .addresses import club_base_url, club_sender, site_name
 from .context import current_club
-from .registration import registration_open
+from .registration import record_registration, registration_open
 
 
 @dataclass(frozen=True)
@@ -64,5 +64,6 @@ class AccountAdapter(DefaultAccountAdapter):
         user.name = name
         if commit:
             user.save()
+            record_registration(user)  # it asks to join the club of this address
         return user
 

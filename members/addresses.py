@@ -148,3 +148,9 @@ def club_venue(club: Club | None = None) -> str:
     or the installation's ``CLUB_ADDRESS``."""
     club = club or current_club()
     return (club.venue if club is not None else "") or getattr(settings, "CLUB_ADDRESS", "")
+
+
+def club_home_url(club: Club) -> str:
+    """A link to ``club``'s pages from a page of the platform or of another club: at its
+    own host name where it has one, else its path on the address asked (``/<slug>/``)."""
+    return f"{club_base_url(club)}/" if club.domains.all() else f"/{club.slug}/"

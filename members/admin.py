@@ -29,8 +29,8 @@ class UserAdmin(BaseUserAdmin):
     list_filter = ("groups", "is_active", "is_staff")
     fieldsets = (
         (None, {"fields": ("email", "password")}),
-        (_("Member"), {"fields": ("name", "rating", "knsb_number", "phone", "public_as",
-                                  "pairing_mail", "notice_mail", "registration_pending")}),
+        # Phone, e-mail preferences and the public name are each club's (Membership).
+        (_("Member"), {"fields": ("name", "rating", "knsb_number", "registration_pending")}),
         (_("Roles"), {"fields": ("is_active", "is_staff", "is_superuser", "groups")}),
         (_("Dates"), {"fields": ("last_login", "date_joined")}),
     )

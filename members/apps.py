@@ -21,3 +21,10 @@ class MembersConfig(AppConfig):
         from .rls import install
 
         connection_created.connect(install, dispatch_uid="members.rls")
+
+        # The club's part of a person is read anew by every task (members.models.club_part).
+        from celery.signals import task_prerun
+
+        from .models import forget_club_parts
+
+        task_prerun.connect(forget_club_parts, dispatch_uid="members.forget_club_parts_task", weak=False)

@@ -75,8 +75,10 @@ def home_club() -> Club:
     fields = default_club_fields()
     club = (Club.objects.filter(slug=fields["slug"]).first()
             or Club.objects.order_by("pk").first())
-    if club is None:
-        club, _ = Club.objects.get_or_create(slug=fields.pop("slug"), defaults=fields)
+    if club is None:  # a new installation's first club: OPEN_REGISTRATION is its default
+        opened = bool(getattr(settings, "OPEN_REGISTRATION", False))
+        club, _ = Club.objects.get_or_create(slug=fields.pop("slug"),
+                                             defaults={**fields, "open_registration": opened})
     _home[:] = [club]
     return club
 

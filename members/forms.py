@@ -67,7 +67,7 @@ class ProfileForm(forms.Form):
 
     phone = forms.CharField(
         label=_("Phone"), max_length=20, required=False,
-        help_text=_("Shown only to signed-in members, to arrange a postponed game."),
+        help_text=_("Shown only to the club's signed-in members, to arrange a postponed game."),
         widget=forms.TextInput(attrs={"autocomplete": "tel", "inputmode": "tel"}),
     )
     public_as = forms.ChoiceField(

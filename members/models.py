@@ -2,9 +2,14 @@
 their memberships."""
 
 import datetime as dt
+import threading
+from dataclasses import dataclass
+from typing import Any
 
 from django.contrib.auth.models import AbstractUser, BaseUserManager
+from django.core.signals import request_started
 from django.db import models
+from django.db.models.signals import post_delete, post_save
 from django.utils.translation import gettext_lazy as _
 
 from competition.validators import single_line
@@ -113,21 +118,8 @@ class User(AbstractUser):
     # A public registration (when the club allows it) is a request: until the leader
     # accepts it the account is no member (members/registration.py).
     registration_pending = models.BooleanField(_("registration awaits the leader"), default=False)
-    phone = models.CharField(
-        _("phone"), max_length=20, blank=True,
-        help_text=_("Shown only to signed-in members, to arrange a postponed game."),
-    )
-    public_as = models.CharField(
-        _("on public pages"), max_length=10, choices=PublicName.choices, default=PublicName.NAME,
-    )
-    pairing_mail = models.BooleanField(_("e-mail me the pairing"), default=True)
-    notice_mail = models.BooleanField(
-        _("e-mail me notices"), default=True,
-        help_text=_("Changes to my pairing, decisions on my requests."),
-    )
-    # The secret of his personal calendar feed; a new one revokes the old address.
-    calendar_token = models.CharField(_("calendar secret"), max_length=43, blank=True, db_index=True,
-                                      editable=False)
+    # Phone, e-mail preferences, public name and calendar secret are each club's: they
+    # live on the Membership (the properties below read the current club's).
 
     USERNAME_FIELD = "email"
     REQUIRED_FIELDS = ["name"]
@@ -164,6 +156,23 @@ class User(AbstractUser):
 
     def get_full_name(self) -> str:
         return self.name
+
+    # The club's part of the person, read for the current club (``club_part``).
+    @property
+    def phone(self) -> str:
+        return club_part(self.pk).phone
+
+    @property
+    def public_as(self) -> str:
+        return club_part(self.pk).public_as
+
+    @property
+    def pairing_mail(self) -> bool:
+        return club_part(self.pk).pairing_mail
+
+    @property
+    def notice_mail(self) -> bool:
+        return club_part(self.pk).notice_mail
 
     def get_short_name(self) -> str:
         return self.name.split(" ")[0] if self.name else self.email
@@ -204,6 +213,12 @@ class Club(models.Model):
     start_time = models.TimeField(_("first round starts"), default=dt.time(20, 0))
     venue = models.CharField(_("venue"), max_length=200, blank=True, validators=[single_line])
     language = models.CharField(_("language"), max_length=8, default="nl")
+    # The club's own choice (members/registration.py): anyone may ask to join at its address.
+    open_registration = models.BooleanField(
+        _("open registration"), default=False,
+        help_text=_("Anyone may ask for an account on the sign-up page; the competition "
+                    "leader accepts or refuses each registration."),
+    )
 
     class Meta:
         verbose_name = _("club")
@@ -234,7 +249,11 @@ class ClubDomain(models.Model):
 
 
 class Membership(models.Model):
-    """A member's role in one club; one account may belong to several clubs."""
+    """A member's role in one club, and the club's part of him (docs/architecture.md, "The
+    person and the membership"): his phone number (shown to the club's signed-in members),
+    his e-mail preferences, how the club's public pages show him, and the secret of his
+    personal calendar feed of the club. One account may belong to several clubs; what he
+    sets at one does not apply at the other."""
 
     user = models.ForeignKey("members.User", on_delete=models.CASCADE, related_name="memberships",
                              verbose_name=_("member"))
@@ -242,6 +261,21 @@ class Membership(models.Model):
                              verbose_name=_("club"))
     role = models.CharField(_("role"), max_length=20, default="player")
     joined = models.DateTimeField(_("joined"), auto_now_add=True)
+    phone = models.CharField(
+        _("phone"), max_length=20, blank=True,
+        help_text=_("Shown only to the club's signed-in members, to arrange a postponed game."),
+    )
+    public_as = models.CharField(
+        _("on public pages"), max_length=10, choices=PublicName.choices, default=PublicName.NAME,
+    )
+    pairing_mail = models.BooleanField(_("e-mail me the pairing"), default=True)
+    notice_mail = models.BooleanField(
+        _("e-mail me notices"), default=True,
+        help_text=_("Changes to my pairing, decisions on my requests."),
+    )
+    # The secret of his personal calendar feed of this club; a new one revokes the old address.
+    calendar_token = models.CharField(_("calendar secret"), max_length=43, blank=True, db_index=True,
+                                      editable=False)
 
     class Meta:
         verbose_name = _("membership")
@@ -252,3 +286,86 @@ class Membership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} @ {self.club}"
+
+
+class JoinKind(models.TextChoices):
+    """Who asked: the person (a public registration the leader decides) or the club (an
+    invitation of an existing account the person accepts)."""
+
+    REGISTRATION = "registration", _("registration")
+    INVITATION = "invitation", _("invitation")
+
+
+class JoinRequest(models.Model):
+    """A person asked to join one club, or was asked to (members/joining.py): no member
+    of it until the other side says yes. One open request per person and club."""
+
+    user = models.ForeignKey("members.User", on_delete=models.CASCADE, related_name="join_requests",
+                             verbose_name=_("member"))
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="join_requests",
+                             verbose_name=_("club"))
+    kind = models.CharField(_("kind"), max_length=20, choices=JoinKind.choices)
+    # An invitation: the season he joins on accepting, as which kind of player, and the
+    # name the leader typed (the leader sees that one until the person accepts).
+    season = models.ForeignKey("competition.Season", on_delete=models.CASCADE, null=True, blank=True,
+                               related_name="+", verbose_name=_("season"))
+    player_kind = models.CharField(_("kind of player"), max_length=10, blank=True)
+    name = models.CharField(_("name"), max_length=120, blank=True)
+    created = models.DateTimeField(_("asked"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("request to join")
+        verbose_name_plural = _("requests to join")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "club"], name="join_request_once_per_club")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} @ {self.club}"
+
+
+# --- The club's part of a person, read for the current club ------------------------------
+
+@dataclass(frozen=True)
+class ClubPart:
+    """What one club keeps of a person (his ``Membership``'s own fields)."""
+
+    phone: str = ""
+    public_as: str = PublicName.NAME
+    pairing_mail: bool = True
+    notice_mail: bool = True
+
+
+NO_PART = ClubPart()  # not this club's member (or no club in hand): nothing of another club's
+_parts = threading.local()
+
+
+def club_part(user_id: int | None, club: Any = None, *, load: bool = False) -> ClubPart:
+    """``user_id``'s part in ``club`` (the club in scope when not given). Every member of
+    the club is read in one query, memoised for the request (or task) in this thread, so a
+    page of 60 names costs one query whatever its size. ``load``: read the club's parts now
+    even for no one (a page that shows names only sometimes keeps its query count)."""
+    from django_scopes.state import get_scope  # the club in scope (members/context.py)
+
+    club = club if club is not None else get_scope().get("club")
+    if club is None or (user_id is None and not load):
+        return NO_PART
+    club_id = club if isinstance(club, int) else club.pk
+    memo: dict[int, dict[int, ClubPart]] = _parts.__dict__.setdefault("memo", {})
+    if club_id not in memo:
+        memo[club_id] = {
+            user: ClubPart(phone, public_as, pairing, notice)
+            for user, phone, public_as, pairing, notice in Membership.objects.filter(club_id=club_id)
+            .values_list("user_id", "phone", "public_as", "pairing_mail", "notice_mail")
+        }
+    return memo[club_id].get(user_id, NO_PART) if user_id is not None else NO_PART
+
+
+def forget_club_parts(*args: object, **kwargs: object) -> None:
+    """A new request or task, or a membership written: read the parts anew."""
+    _parts.__dict__.pop("memo", None)
+
+
+request_started.connect(forget_club_parts, dispatch_uid="members.forget_club_parts")
+post_save.connect(forget_club_parts, sender=Membership, dispatch_uid="members.club_part_saved")
+post_delete.connect(forget_club_parts, sender=Membership, dispatch_uid="members.club_part_deleted")

@@ -20,8 +20,11 @@ PARTICLES = frozenset({
 
 
 class Named(Protocol):
-    name: str
-    public_as: str
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def public_as(self) -> str: ...
 
 
 def initials(name: str) -> str:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from .addresses import club_base_url
-from .models import Club
+from .addresses import club_home_url
+from .models import Club, Membership
 
 
 def club_list(request: HttpRequest) -> HttpResponse:
@@ -14,7 +14,11 @@ def club_list(request: HttpRequest) -> HttpResponse:
     address this page was asked at (``make run`` on any port, a test server), not on
     ``SITE_URL``, which the e-mails need."""
     clubs = Club.objects.prefetch_related("domains").order_by("name")
+    mine = set(Membership.objects.filter(user=request.user).values_list("club_id", flat=True)
+               ) if request.user.is_authenticated else set()
+    # A signed-in person's own clubs first, marked ("My clubs"); then the others.
+    ordered = sorted(clubs, key=lambda club: club.pk not in mine)
     return render(request, "members/club_list.html", {
-        "clubs": [(club, f"{club_base_url(club)}/" if club.domains.all() else f"/{club.slug}/")
-                  for club in clubs],
+        "clubs": [(club, club_home_url(club), club.pk in mine) for club in ordered],
+        "has_mine": bool(mine),
     })

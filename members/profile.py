@@ -1,5 +1,6 @@
-"""A member's own writes: his details (phone, e-mail preferences, how the public pages
-show him), his calendar feed's secret, and leaving the club.
+"""A member's own writes: his details at the current club (phone, e-mail preferences, how
+the club's public pages show him: the club's part of him, on his ``Membership``), his
+calendar feed's secret of the club, and leaving the club.
 
 Leaving (AVG, the right to be forgotten, within what a competition must keep): his games
 and standings stay (the other players' scores depend on them), under his public name —
@@ -46,6 +47,16 @@ def _own(actor: Actor, member: User) -> None:
         raise ValidationError(_("You can only change your own details."))
 
 
+def _membership(member: User, *, lock: bool = False) -> Membership:
+    """His membership of the current club: the club's part of him is set there only."""
+    found = Membership.objects.filter(user_id=member.pk, club=current_club())
+    found = found.select_for_update() if lock else found
+    membership = found.first()
+    if membership is None:
+        raise ValidationError(_("You are not a member of this club."))
+    return membership
+
+
 def clean_phone(phone: str) -> str:
     phone = " ".join(phone.split())
     if phone and (not set(phone) <= PHONE_CHARACTERS or sum(c.isdigit() for c in phone) < 6):
@@ -58,21 +69,22 @@ def profile_update(
     *, actor: Actor, member: User, phone: str, public_as: str, pairing_mail: bool,
     notice_mail: bool,
 ) -> User:
-    """His own details; how the public pages show him moves them on at once."""
+    """His own details at the current club (his membership of it; his other clubs keep
+    theirs); how the public pages show him moves the club's pages on at once."""
     _own(actor, member)
     if public_as not in PublicName.values:
         raise ValidationError(_("Choose how the public pages show you."))
     phone = clean_phone(phone)
-    member = User.objects.select_for_update().get(pk=member.pk)
+    membership = _membership(member, lock=True)
     new = {"phone": phone, "public_as": public_as, "pairing_mail": pairing_mail,
            "notice_mail": notice_mail}
-    old = {key: getattr(member, key) for key in new}
+    old = {key: getattr(membership, key) for key in new}
     changed = [key for key in new if new[key] != old[key]]
     if not changed:
         return member
     for key in changed:
-        setattr(member, key, new[key])
-    member.save(update_fields=changed)
+        setattr(membership, key, new[key])
+    membership.save(update_fields=changed)
     # The phone number is not written into the trail: only that it changed.
     audit.record(actor=actor, action=Action.MEMBER_OWN_DETAILS,
                  before={k: (bool(old[k]) if k == "phone" else old[k]) for k in changed},
@@ -110,21 +122,23 @@ def email_change_request(*, actor: Actor, member: User, email: str, password: st
 
 
 def calendar_token_renew(*, actor: Actor, member: User) -> str:
-    """A new secret for his calendar feed; the old address stops working."""
+    """A new secret for his calendar feed of the current club; the old address stops
+    working (his other clubs' feeds keep theirs)."""
     _own(actor, member)
+    membership = _membership(member)
     token = secrets.token_urlsafe(32)
-    User.objects.filter(pk=member.pk).update(calendar_token=token)
-    member.calendar_token = token
+    Membership.objects.filter(pk=membership.pk).update(calendar_token=token)
     return token
 
 
 def calendar_token(member: User) -> str:
-    """His feed's secret, made on first use."""
-    if not member.calendar_token:
-        token = secrets.token_urlsafe(32)
-        User.objects.filter(pk=member.pk, calendar_token="").update(calendar_token=token)
-        member.refresh_from_db(fields=["calendar_token"])
-    return member.calendar_token
+    """His feed's secret at the current club, made on first use."""
+    membership = _membership(member)
+    if not membership.calendar_token:
+        Membership.objects.filter(pk=membership.pk, calendar_token="").update(
+            calendar_token=secrets.token_urlsafe(32))
+        membership.refresh_from_db(fields=["calendar_token"])
+    return membership.calendar_token
 
 
 @dataclass(frozen=True)
@@ -235,15 +249,15 @@ def member_remove(*, actor: Actor, member: User) -> User:
                        .select_related("club", "user"))
     for membership in memberships:
         _check_not_the_last_administrator(membership)
+    shown = public_name(member) or _("former member")  # before the memberships (his choice) end
     for membership in memberships:  # each club's to-do list says he left, and what it changed
         _leave(actor, member, membership, own=True)
-    shown = public_name(member) or _("former member")
     audit.record(actor=actor, action=Action.MEMBER_REMOVE,
                  before={"member": member.pk, "name": member.name},
                  after={"member": member.pk, "name": shown})
     member.name = shown
     member.email = f"verwijderd-{member.pk}@leden.invalid"
-    member.phone = member.knsb_number = member.fide_id = member.calendar_token = ""
+    member.knsb_number = member.fide_id = ""
     member.rating = member.fide_rating = member.rating_date = member.fide_rating_date = None
     member.birth_date = None
     member.sex = member.title = ""
@@ -252,7 +266,7 @@ def member_remove(*, actor: Actor, member: User) -> User:
     member.set_unusable_password()
     member.save()
     member.groups.clear()
-    member.memberships.all().delete()  # he belongs to no club any more
+    member.memberships.all().delete()  # he belongs to no club any more (his phone and secrets go with it)
     EmailAddress.objects.filter(user=member).delete()
     for session in Session.objects.filter(expire_date__gt=timezone.now()).iterator():
         if str(session.get_decoded().get("_auth_user_id")) == str(member.pk):

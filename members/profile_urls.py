@@ -2,12 +2,14 @@
 
 from django.urls import path
 
+from . import joining_views
 from . import profile_views as views
 
 app_name = "me"
 
 urlpatterns = [
     path("", views.details, name="details"),
+    path("join/", joining_views.join, name="join"),
     path("email/", views.email, name="email"),
     path("data.json", views.data, name="data"),
     path("leave/", views.leave, name="leave"),

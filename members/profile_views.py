@@ -32,6 +32,8 @@ from .context import current_club
 from .decorators import any_permission_required
 from .forms import EmailChangeForm, ProfileForm
 from .models import User
+from .roles import club_role
+from .selectors import my_clubs
 
 
 def _site_url(request: HttpRequest) -> str:
@@ -39,7 +41,9 @@ def _site_url(request: HttpRequest) -> str:
 
 
 def _member(request: HttpRequest) -> User:
-    if not request.user.is_member:
+    """The signed-in member of this club: a member of another club only has no "My
+    details", calendar or "Leave" here."""
+    if not request.user.is_member or club_role(request.user) is None:
         raise PermissionDenied
     return request.user
 
@@ -63,9 +67,10 @@ def details(request: HttpRequest) -> HttpResponse:
     player = competition_selectors.player_for(member, season) if season else None
     feed = request.build_absolute_uri(
         reverse("me:calendar", args=[profile.calendar_token(member)]))
+    others = my_clubs(member, but=current_club())
     return render(request, "members/profile.html", {
         "form": form, "member": member, "player": player, "feed_url": feed,
-        "public_name": member.shown_name,
+        "public_name": member.shown_name, "other_clubs": others,
     })
 
 
@@ -112,7 +117,9 @@ def calendar_renew(request: HttpRequest) -> HttpResponse:
 def calendar(request: HttpRequest, token: str) -> HttpResponse:
     """His own games and evenings; the secret in the address is the only key (a calendar
     app cannot sign in)."""
-    member = User.objects.members().filter(calendar_token=token).first() if len(token) >= 32 else None
+    member = (User.objects.members().filter(memberships__club=current_club(),
+                                            memberships__calendar_token=token).first()
+              if len(token) >= 32 else None)  # this club's secret opens this club's feed only
     if member is None:
         raise Http404
     body = member_calendar_ics(member, site_url=request.build_absolute_uri("/"))

@@ -6,6 +6,8 @@ from typing import Any
 
 from competition.models import Player, Season, still_member
 
+from .addresses import club_home_url
+from .models import Club, JoinKind, JoinRequest
 from .services import season_has_games
 
 
@@ -19,10 +21,27 @@ def members_page(season: Season) -> dict[str, Any]:
     )
     for player in players:
         player.invited = not player.member.has_usable_password()  # type: ignore[attr-defined]
+    # Invitations to join the club not answered yet: as the leader typed them, after the
+    # players, marked invited as a new person is until he sets his password.
+    invited = list(JoinRequest.objects.filter(club_id=season.club_id, season=season,
+                                              kind=JoinKind.INVITATION)
+               .select_related("user").order_by("created", "pk"))
     return {
         "season": season,
         "players": players,
+        "invitations": invited,
         "under_way": under_way,
         "can_reorder": not under_way or season.competition.is_ladder,
         "can_order_by_rating": not under_way,
     }
+
+
+def my_clubs(user: Any, *, but: Club | None = None) -> list[tuple[Club, str]]:
+    """The signed-in person's clubs (``but`` the one of the page), each with its address
+    ("My clubs"): one query; none for a visitor."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    clubs = Club.objects.filter(memberships__user=user).prefetch_related("domains").order_by("name")
+    if but is not None:
+        clubs = clubs.exclude(pk=but.pk)
+    return [(club, club_home_url(club)) for club in clubs]

@@ -32,8 +32,8 @@ from core.permissions import Actor, Perm, person, require
 from members.context import current_club
 from members.roles import account_rank, has_signed_in, may_manage_account, other_clubs
 
-from . import invitations
-from .models import User
+from . import invitations, joining
+from .models import Membership, User
 from .roles import ADMINISTRATOR, PLAYER, ROLES, club_role, join_club, set_club_role
 
 PERM = Perm.MANAGE_REGISTRATIONS
@@ -108,12 +108,20 @@ def member_add_within(
     kind: str = PlayerKind.FLEXIBLE,
     site_url: str,
 ) -> Player:
-    """``member_add`` in the caller's transaction: the member list's import adds its rows
-    with it, all in one (``members.memberimport``). He joins at the end of the starting
-    order; on his first evening the pairing places him next to the player whose rating is
-    closest to his (docs/rules.md 3). Without an e-mail address (``email=""``, a member
-    list's row without one) he gets an address that never receives mail
-    (``no_address``) and no invitation: a player whom the leader signs up."""
+    """A person added by e-mail address, taking part in ``season`` from now on, in the
+    caller's transaction (``member_add`` opens its own; the member list's import adds all
+    its rows in one, ``members.memberimport``).
+
+    A new address: a new member, invited by e-mail to set his password; he joins at the end
+    of the starting order, and on his first evening the pairing places him next to the
+    player whose rating is closest to his (docs/rules.md 3). Without an address
+    (``email=""``, a member list's row without one) he gets one that never receives mail
+    (``no_address``) and no invitation: a player whom the leader signs up. An address that
+    has an account already (another club's member, or his own registration): an invitation
+    to join this club, which he accepts himself (``members.joining``); until then nothing
+    of his account is changed or shown. The leader's answer is the same for both (the
+    returned player's name and address are what he typed; for an invitation it is not
+    saved), so no leader learns which addresses exist on the platform."""
     require(actor, PERM, of=season)
     season = Season.objects.select_for_update().get(pk=season.pk)
     email = User.objects.normalize_email(email.strip()).lower() or no_address()
@@ -121,9 +129,13 @@ def member_add_within(
     if not name:
         raise ValidationError(_("A member needs a name."))
     require_single_line(name, field="name")
-    _check_email_free(email)
+    knsb = _knsb_number(knsb_number)
     _check_kind(season, kind)
-    member = User(email=email, name=name, rating=rating, knsb_number=_knsb_number(knsb_number))
+    existing = User.objects.select_for_update().filter(email__iexact=email).first()
+    if existing is not None:
+        return _add_existing(actor=actor, season=season, member=existing, name=name, email=email,
+                             rating=rating, knsb_number=knsb, kind=kind, site_url=site_url)
+    member = User(email=email, name=name, rating=rating, knsb_number=knsb)
     member.set_unusable_password()
     member.full_clean(exclude=["password"])
     member.save()
@@ -138,14 +150,46 @@ def member_add_within(
         rating=rating if season.competition.start_rating == RatingKind.KNSB else None,
         start=(last.start + 1) if last else 1,
     )
-    audit.record(
-        actor=actor, action=Action.MEMBER_ADD, player=player,
-        after={"name": name, "email": email, "rating": rating, "knsb_number": member.knsb_number,
-               "kind": kind, "start": player.start},
-    )
+    _audit_add(actor, season, player, name=name, email=email, rating=rating, knsb_number=knsb,
+               kind=kind, start=player.start)
     if has_address(member):
         _invite(actor, player, site_url)
     return player
+
+
+def _audit_add(actor: Actor, season: Season, player: Player | None, **after: Any) -> None:
+    audit.record(actor=actor, action=Action.MEMBER_ADD, player=player, season=season, after=after)
+
+
+def _add_existing(*, actor: Actor, season: Season, member: User, name: str, email: str,
+                  rating: int | None, knsb_number: str, kind: str, site_url: str) -> Player:
+    """An address with an account. Already this club's member: he is the club's to see, so
+    he is added to the season at once, or told to be in it. Anyone else's: an invitation
+    to join (``members.joining``), answered as a new person's addition is."""
+    if Membership.objects.filter(user=member, club=season.club).exists() and member.is_member:
+        if Player.objects.filter(season=season, member=member).exists():
+            raise ValidationError(
+                _("%(name)s is a player of this season already.") % {"name": member.name})
+        last = Player.objects.filter(season=season).order_by("-start").first()
+        player = Player.objects.create(
+            season=season, member=member, kind=kind,
+            rating=member.rating if season.competition.start_rating == RatingKind.KNSB else None,
+            start=(last.start + 1) if last else 1,
+        )
+        _audit_add(actor, season, player, name=member.name, email=member.email, rating=member.rating,
+                   knsb_number=member.knsb_number, kind=kind, start=player.start)
+        return player
+    joining.invite_existing(actor=actor, season=season, member=member, name=name, kind=kind,
+                            site_url=site_url)
+    last = Player.objects.filter(season=season).order_by("-start").first()
+    start = (last.start + 1) if last else 1
+    _audit_add(actor, season, None, name=name, email=email, rating=rating,
+               knsb_number=knsb_number, kind=kind, start=start)
+    audit.record(actor=actor, action=Action.MEMBER_INVITE, season=season,
+                 after={"email": email, "name": name})
+    # Not saved: what the leader typed, for his answer (the same as for a new person).
+    return Player(season=season, member=User(email=email, name=name, rating=rating,
+                                             knsb_number=knsb_number), kind=kind, start=start)
 
 
 def _check_may_manage(actor: Actor, member: User) -> None:

@@ -30,7 +30,7 @@ from .context import current_club
 from .decorators import any_permission_required
 from .forms import MemberColumnsForm, MemberFileForm, MemberForm, PositionForm
 from .memberfile import Table, read_table
-from .models import User
+from .models import JoinKind, User
 from .roles import has_signed_in, role_label
 
 leader_required = any_permission_required(services.PERM)
@@ -88,7 +88,7 @@ def add(request: HttpRequest, season: str) -> HttpResponse:
         else:
             messages.success(request, _("%(name)s is added; the invitation goes to %(email)s.")
                              % {"name": player.member.name, "email": player.member.email})
-            return _back(season_obj, f"player-{player.pk}")
+            return _back(season_obj, f"player-{player.pk}" if player.pk else "")
     return render(request, "members/form.html",
                   {"season": season_obj, "form": form, "player": None})
 
@@ -326,7 +326,8 @@ def role_set(request: HttpRequest, member_id: int) -> HttpResponse:
 def registration_decide(request: HttpRequest, member_id: int) -> HttpResponse:
     """The leader accepts a registration (he becomes a player of the current season) or
     refuses it (the account is removed, after a confirmation)."""
-    member = get_object_or_404(User, pk=member_id, registration_pending=True)
+    member = get_object_or_404(User, pk=member_id, is_active=True, join_requests__club=current_club(),
+                               join_requests__kind=JoinKind.REGISTRATION)
     decision = request.POST.get("decision")
     if decision == "accept":
         run_service(
@@ -340,15 +341,22 @@ def registration_decide(request: HttpRequest, member_id: int) -> HttpResponse:
         if not confirmed(request):
             return confirmation_page(
                 request, title=_("Refuse the registration of %(name)s") % {"name": member.name},
-                consequences=[_("The account of %(name)s (%(email)s) is removed; he can no "
-                                "longer sign in.") % {"name": member.name, "email": member.email}],
+                consequences=[_refusal_consequence(member)],
                 cancel=reverse("competition:leader") + "#todo", button=_("Refuse"),
             )
         run_service(
             request,
             lambda: registration.registration_refuse(actor=request.user, member_id=member.pk),
-            _("The registration of %(name)s is refused; the account is removed.") % {"name": member.name},
+            _("The registration of %(name)s is refused.") % {"name": member.name},
         )
     else:
         messages.error(request, _("Choose accept or refuse."))
     return redirect(reverse("competition:leader") + "#todo")
+
+
+def _refusal_consequence(member: User) -> str:
+    if registration.refusal_removes_account(member, current_club()):
+        return _("The account of %(name)s (%(email)s) is removed; he can no longer sign in.") % {
+            "name": member.name, "email": member.email}
+    return _("%(name)s (%(email)s) does not become a member of this club.") % {
+        "name": member.name, "email": member.email}

@@ -158,6 +158,16 @@ def _page_changes_forgotten():
     yield
 
 
+@pytest.fixture(autouse=True)
+def _club_parts_forgotten():
+    """Every test reads the club's part of a person anew (members.models.club_part memoises
+    it per request or task; a test is neither, and its rows are rolled back)."""
+    models = sys.modules.get("members.models")
+    if models is not None:
+        models.forget_club_parts()
+    yield
+
+
 def pytest_sessionstart(session):
     """CI (``.ci/run``) sets RANGLIJST_REQUIRE_SERVICES: then the suite, fuzzing and
     security tests included, must run on PostgreSQL and Redis, or not at all."""

@@ -34,7 +34,7 @@ from competition.models import (
 from competition.season import services
 from core.models import Mail
 from members.context import club_context
-from members.models import Club, User
+from members.models import Club, Membership, User
 from members.scoping import club_path
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
@@ -60,6 +60,7 @@ class ClubB:
     leader: User
     shared: User
     alone: User  # a member of B only (with a calendar address)
+    alone_token: str  # his calendar secret at B
     evening: Evening
     own_day: dt.date  # a playing evening of B's own season: A plays no evening that day
     game: Game
@@ -84,7 +85,8 @@ def club_b(a_season: Season, *, shared: User | None = None) -> ClubB:
         leader.refresh_from_db()
         season = decoy["season"]
         alone = f.member(name=UNIQUE_PLAYER, rating=2450, email="zacharias@de-loper.example", club=club)
-        User.objects.filter(pk=alone.pk).update(calendar_token=secrets.token_urlsafe(32))
+        alone_token = secrets.token_urlsafe(32)
+        Membership.objects.filter(user=alone, club=club).update(calendar_token=alone_token)
         alone.refresh_from_db()
         services.player_add(actor=admin, season=season, member=alone)
         evening = f.playing_evenings(season)[0]
@@ -112,7 +114,7 @@ def club_b(a_season: Season, *, shared: User | None = None) -> ClubB:
                                    to=[alone.email], subject=f"Welkom bij {CLUB_NAME}",
                                    body=f"Beste {UNIQUE_PLAYER}", state="failed")
         b = ClubB(club=club, season=season, own_season=own, admin=admin, leader=leader,
-                  shared=decoy["shared"], alone=alone, evening=evening, own_day=own_day, game=game,
+                  shared=decoy["shared"], alone=alone, alone_token=alone_token, evening=evening, own_day=own_day, game=game,
                   event=blitz, swiss_game=swiss_game, duty=duty, rating_import=rating_import, mail=mail)
         b.pks = club_rows(club)
         b.own_days = {e.date.isoformat() for e in own.evenings.all()}

@@ -160,7 +160,8 @@ def _member_add(record: AuditRecord, names: Mapping[int, str]) -> str:
 
 def _member_invite(record: AuditRecord, names: Mapping[int, str]) -> str:
     return _("%(actor)s sent %(name)s an invitation to %(email)s") % {
-        "actor": _who(record), "name": _name(record, names), "email": _a(record).get("email", ""),
+        "actor": _who(record), "name": _a(record).get("name") or _name(record, names),
+        "email": _a(record).get("email", ""),
     }
 
 
@@ -293,6 +294,10 @@ SENTENCES: dict[str, Describe] = {
         _("%(actor)s accepted the registration of %(name)s"))(r, n),
     Action.MEMBER_REFUSE: lambda r, n: _registration_decided(
         _("%(actor)s refused the registration of %(name)s"))(r, n),
+    Action.MEMBER_JOIN: lambda r, n: _registration_decided(
+        _("%(actor)s accepted the invitation to join the club"))(r, n),
+    Action.MEMBER_JOIN_DECLINE: lambda r, n: _registration_decided(
+        _("%(actor)s declined the invitation to join the club"))(r, n),
     Action.MEMBER_REMOVE: lambda r, n: _registration_decided(
         _("%(actor)s removed the account of %(name)s (left the club; results kept)"))(r, n),
     Action.MEMBER_LEAVE: lambda r, n: _registration_decided(

@@ -33,6 +33,7 @@ from competition.models import (
 from competition.prizes.selectors import HALF_ORDER, KIND_ORDER, PrizeSection, prize_sections
 from competition.scoring.headtohead import Board, Record, head_to_head
 from competition.season.selectors import current_season
+from members.models import club_part
 from members.names import public_name_of
 
 PODIUM = 3  # the archive's index shows the first three of each half
@@ -134,16 +135,16 @@ def member_head_to_head(player: Player) -> list[OpponentLine]:
         Game.objects.filter(Q(white__member_id=member) | Q(black__member_id=member))
         .values_list("evening__date", "white_id", "black_id", "white__member_id",
                      "black__member_id", "white__member__name", "black__member__name",
-                     "result", "white__member__public_as", "black__member__public_as")
+                     "result")
     )
     members: dict[int, int] = {}
     names: dict[int, str] = {}
     boards = []
-    for (date, white, black, white_member, black_member, white_name, black_name, result,
-         white_as, black_as) in rows:
+    for (date, white, black, white_member, black_member, white_name, black_name, result) in rows:
         members[white], members[black] = white_member, black_member
-        names[white_member] = public_name_of(white_name, white_as)
-        names[black_member] = public_name_of(black_name, black_as)
+        # how this club's pages show each (his choice here: members.models.club_part)
+        names[white_member] = public_name_of(white_name, club_part(white_member).public_as)
+        names[black_member] = public_name_of(black_name, club_part(black_member).public_as)
         boards.append(Board(date, white, black, result))
     records = head_to_head(member, boards, members)
     current = current_season()

@@ -40,6 +40,8 @@ class AuditAction(models.TextChoices):
     MEMBER_ROLE = "member.role", _("role or FIDE id changed")
     MEMBER_ACCEPT = "member.accept", _("registration accepted")
     MEMBER_REFUSE = "member.refuse", _("registration refused")
+    MEMBER_JOIN = "member.join", _("invitation to join accepted")
+    MEMBER_JOIN_DECLINE = "member.join_decline", _("invitation to join declined")
     MEMBER_OWN_DETAILS = "member.own_details", _("own details changed")
     MEMBER_REMOVE = "member.remove", _("member left, account removed")
     MEMBER_LEAVE = "member.leave", _("member left the club")

@@ -22,6 +22,7 @@ from competition.models import (
 )
 from competition.scoring.crosstable import CrossGame, EveningLine, cross_table, evening_matrix
 from competition.season.selectors import latest_snapshot
+from members.models import club_part
 
 
 def _half_games(half: Half):
@@ -140,7 +141,10 @@ def pairing_sheet(evening: Evening) -> dict[str, Any]:
 
 def postponed_games(season: Season, today: dt.date) -> list[Game]:
     """The season's postponed games still to play, oldest first, each with the date it
-    was paired (its evening) and its age in days; one query."""
+    was paired (its evening) and its age in days; two queries (the games, and how the club
+    shows its members: read whether or not a game is postponed, so the count is the same
+    for any club)."""
+    club_part(None, season.club_id, load=True)
     games = list(
         Game.objects.filter(evening__season=season, result=Result.POSTPONED)
         .select_related("evening__half", "white__member", "black__member")

@@ -270,9 +270,12 @@ def signup(request: HttpRequest) -> HttpResponse:
         status = sign_off_status(me.is_fixed) if duty else form.cleaned_data["status"]
         late = late_sign_offs(me, chosen, status, timezone.now())
         over = absences_over_limit(me, chosen, status, timezone.now())
-        if (late or over) and not confirmed(request):
+        # Signing up where another club of his expects him too: said before it is saved.
+        elsewhere = sorted(selectors.expected_elsewhere(
+            request.user, [e.date for e in chosen]).items()) if status == Attendance.PRESENT else []
+        if (late or over or elsewhere) and not confirmed(request):
             return render(request, "competition/signup_late.html", {
-                "late": late, "over": over, "duty": duty, "fields": [
+                "late": late, "over": over, "duty": duty, "elsewhere": elsewhere, "fields": [
                     (name, value) for name in request.POST
                     if name not in ("csrfmiddlewaretoken", "confirm")
                     for value in request.POST.getlist(name)

@@ -45,8 +45,8 @@ from competition.season.engine.signup import default_status
 from core import mail
 from core.dates import club_today, club_tz
 from core.models import Mail, MailState
-from members.context import current_club
-from members.models import User
+from members.context import club_context, current_club
+from members.models import Club, JoinKind, User, club_part
 from members.names import public_name as public_name  # the API, feed and embeds name members so
 from members.names import public_name_of
 
@@ -317,9 +317,9 @@ def player_page(player: Player) -> dict[str, Any]:
         .select_related("snapshot__evening", "snapshot__half")
         .order_by("snapshot__evening__date")
     )
-    names = {
-        pk: public_name_of(name, public_as) for pk, name, public_as in
-        Player.objects.filter(season=season).values_list("pk", "member__name", "member__public_as")
+    names = {  # as this club shows each (his choice here: members.models.club_part)
+        pk: public_name_of(name, club_part(member).public_as) for pk, name, member in
+        Player.objects.filter(season=season).values_list("pk", "member__name", "member_id")
     }
     # The chart spans the field: the most players any standings of the season had.
     field = (
@@ -486,8 +486,11 @@ def leader_todo(season: Season, now: dt.datetime) -> dict[str, Any]:
                 recipient=F("notices__recipient"), error=F("notices__last_error"))
         .order_by("date", "notices__id")
     )
-    registrations = list(User.objects.filter(registration_pending=True, is_active=True)
-                         .order_by("date_joined", "pk"))
+    # The accounts asking to join this club, and only this club (members.registration).
+    registrations = list(User.objects.filter(join_requests__club_id=season.club_id,
+                                             join_requests__kind=JoinKind.REGISTRATION,
+                                             is_active=True)
+                         .order_by("join_requests__created", "pk"))
     failed_member_mail = failed_member_mails()
     left = members_left(now)
     return {
@@ -685,3 +688,33 @@ def deadline_moves(competition: Any, *, days_before: int, time: dt.time,
             continue
         found.append(DeadlineMove(evening, evening.deadline, after, after <= now))
     return found
+
+
+def expected_elsewhere(member: User, dates: Iterable[dt.date]) -> dict[dt.date, list[str]]:
+    """The other clubs of ``member`` that expect him on one of ``dates`` (he is signed up
+    there, or a fixed player who has not signed off), by date: their names only, for the
+    warning before he signs up here. Each club is read in its own context (its scoping
+    and row security), two queries a club he also belongs to."""
+    dates = set(dates)
+    here = current_club()
+    found: dict[dt.date, list[str]] = defaultdict(list)
+    if not dates or here is None:
+        return {}
+    others = list(Club.objects.filter(memberships__user=member).exclude(pk=here.pk).order_by("name"))
+    for club in others:
+        with club_context(club):
+            players = {p.pk: p for p in Player.objects.filter(member=member, season__end_date__gte=min(dates))}
+            if not players:
+                continue
+            seasons = {p.season_id for p in players.values()}
+            evenings = Evening.objects.filter(season_id__in=seasons, date__in=dates,
+                                              kind=EveningKind.PLAYING).values_list("pk", "date", "season_id")
+            statuses = {(r.player_id, r.evening_id): r.status for r in
+                        Registration.objects.filter(player__in=list(players), evening__date__in=dates)}
+            for evening, date, season_id in evenings:
+                expected = any(
+                    statuses.get((p.pk, evening), default_status(p.is_fixed)) == Attendance.PRESENT
+                    for p in players.values() if p.season_id == season_id)
+                if expected and club.shown_name not in found[date]:
+                    found[date].append(club.shown_name)
+    return dict(found)

@@ -20,6 +20,7 @@ from core.scoping import club_path
 # types, sessions) the installation's.
 PLATFORM_WIDE = {
     "members.User", "members.Club", "members.ClubDomain", "members.Membership",
+    "members.JoinRequest",  # a request to join: every query of it names its club
     "account.EmailAddress", "account.EmailConfirmation", "admin.LogEntry", "auth.Group",
     "auth.Permission", "contenttypes.ContentType", "sessions.Session",
 }

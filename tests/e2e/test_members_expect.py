@@ -32,7 +32,9 @@ def test_an_open_registration_waits_for_the_leader_who_accepts_it(page, demo, si
                                                                     settings):
     from members.models import User
 
-    settings.OPEN_REGISTRATION = True
+    club = demo.club  # the club opens its own registration (Club.open_registration)
+    club.open_registration = True
+    club.save(update_fields=["open_registration"])
     settings.ACCOUNT_EMAIL_VERIFICATION = "none"
     page.set_viewport_size(PHONE)
     page.goto("/accounts/login/")

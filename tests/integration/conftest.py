@@ -93,3 +93,15 @@ def real_worker():
         _set_task_join_will_block(False)
         root.setLevel(level)
         root.handlers[:] = handlers
+
+
+@pytest.fixture
+def open_registration(db):
+    """Club A (the installation's) opens public registration: its own setting
+    (``Club.open_registration``), no other club's."""
+    from members.clubs import home_club
+
+    club = home_club()
+    club.open_registration = True
+    club.save(update_fields=["open_registration"])
+    return club

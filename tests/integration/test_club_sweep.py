@@ -89,7 +89,8 @@ def world(django_db_setup, django_db_blocker):
         asker = season_a.players.select_related("member").order_by("start").last()
         duty = services.club_duty_request(actor=asker.member, player=asker,
                                           evening=f.playing_evenings(season_a)[3], now=evening_a.deadline)
-        User.objects.filter(pk=asker.member_id).update(calendar_token=secrets.token_urlsafe(32))
+        a_token = secrets.token_urlsafe(32)
+        Membership.objects.filter(user_id=asker.member_id, club=home_club()).update(calendar_token=a_token)
         asker.member.refresh_from_db()
         a = {
             "season": season_a.slug, "half": "winter", "evening_id": evening_a.pk,
@@ -97,7 +98,7 @@ def world(django_db_setup, django_db_blocker):
             "game_id": Game.objects.filter(evening=evening_a, black__isnull=False).first().pk,
             "event_id": event_a.pk, "number": 1, "date": evening_a.date.isoformat(),
             "swiss_game_id": SwissGame.objects.filter(round__event=event_a, black__isnull=False).first().pk,
-            "request_id": duty.pk, "member_id": asker.member_id, "token": asker.member.calendar_token,
+            "request_id": duty.pk, "member_id": asker.member_id, "token": a_token,
             "import_id": RatingImport.objects.create(file_name="a.txt", format="fide_txt",
                                                      number_kind="fide", created_by=admin_a).pk,
             "mail_id": Mail.objects.create(key=f"invitation:{asker.member_id}:a", member=asker.member,
@@ -112,7 +113,7 @@ def world(django_db_setup, django_db_blocker):
             "player_id": player_b, "game_id": b.game.pk, "event_id": b.event.pk, "number": 1,
             "date": b.own_day.isoformat(), "swiss_game_id": b.swiss_game.pk,
             "request_id": b.duty.pk, "import_id": b.rating_import.pk, "member_id": b.alone.pk,
-            "mail_id": b.mail.pk, "token": b.alone.calendar_token,
+            "mail_id": b.mail.pk, "token": b.alone_token,
         }
         yield {"admin": admin_a, "club": home_club(), "a": a, "b": kinds_b, "club_b": b}
 

@@ -28,7 +28,7 @@ from django.test import Client, override_settings
 from core.models import Mail
 from members.clubs import home_club
 from members.context import club_context
-from members.models import User
+from members.models import Membership, User
 from pairing.services import evening_pair_and_publish
 from tests.crawler import MAX_PAGES, crawl, links
 from tests.isolation import b_objects_in, club_b, markers_in
@@ -67,14 +67,23 @@ ATTRIBUTE = re.compile(r'(?:href|action|src|data-[\w-]+)="(?:https?://[^/"]+)?(/
 PATH = re.compile(r"(?:https?://[^/\s\"'<>]+)?(/[^\s\"'<>#]*)")
 
 
+B_ONLY_PHONE = "06 4242 4242"
+B_ONLY_SECRET = "b-only-" + "s" * 36
+
+
 @pytest.fixture(scope="module")
 def world(demo, django_db_blocker):
     """Club B beside the demo club, the player role's account a member of both, and his
     calendar address set (the walk reads it)."""
     with django_db_blocker.unblock():
         shared = User.objects.get(email=ACCOUNTS["player"])
-        User.objects.filter(pk=shared.pk).update(calendar_token=secrets.token_urlsafe(32))
-        return club_b(demo, shared=shared)
+        Membership.objects.filter(user=shared, club=home_club()).update(
+            calendar_token=secrets.token_urlsafe(32))  # A's own feed secret
+        b = club_b(demo, shared=shared)
+        # B's own part of the shared member: none of it may show on A's pages or files.
+        Membership.objects.filter(user=shared, club=b.club).update(
+            phone=B_ONLY_PHONE, calendar_token=B_ONLY_SECRET, public_as="initials")
+        return b
 
 
 def _client(role: str) -> Client:
@@ -97,14 +106,35 @@ def _start(role: str, prefix: str, season) -> list[str]:
     files = FILES + [f"events/{pk}/trf" for pk in played.values_list("pk", flat=True)[:2]]
     files += PUBLIC if role == "visitor" else []
     if role == "player":  # his own calendar, with his games in both clubs' seasons
-        files.append(f"me/calendar/{User.objects.get(email=ACCOUNTS[role]).calendar_token}.ics")
+        token = Membership.objects.get(user__email=ACCOUNTS[role], club=home_club()).calendar_token
+        files.append(f"me/calendar/{token}.ics")
     return [prefix + path.lstrip("/") for path in START[role] + files]
 
 
-def _club_b_in(page, prefix: str, b) -> list[str]:
-    """What of club B an answer of club A's shows: B's names, or links to B's rows."""
-    found = markers_in(page.text)
-    paths = set(ATTRIBUTE.findall(page.html) if page.html else PATH.findall(page.text))
+# "My clubs" (the footer, and "My details" naming his shared part): the one place a page of
+# A names another club, the signed-in person's own (issue 28); only for a member of both,
+# and with nothing but that club's name and address.
+MY_CLUBS = re.compile(r'<(nav|span)\b[^>]*\bdata-my-clubs>.*?</\1>', re.S)
+
+
+def _without_my_clubs(page, b) -> tuple[str, str]:
+    """The page's text and HTML without its "My other clubs" line, which must name B and
+    B's address and nothing else of B."""
+    html = page.html or ""
+    for found in MY_CLUBS.finditer(html):
+        nav = found.group(0)
+        assert b.club.shown_name in nav and set(markers_in(nav)) <= {b.club.name, f"/{b.club.slug}/"}, nav
+    html = MY_CLUBS.sub("", html)
+    text = MY_CLUBS.sub("", page.text) if page.html else page.text
+    return text, html
+
+
+def _club_b_in(page, prefix: str, b, *, member_of_b: bool = False) -> list[str]:
+    """What of club B an answer of club A's shows: B's names, or links to B's rows. A member
+    of B too is shown B's name and address in "My clubs" (and nowhere else)."""
+    text, html = _without_my_clubs(page, b) if member_of_b else (page.text, page.html)
+    found = markers_in(text) + [part for part in (B_ONLY_PHONE, B_ONLY_SECRET) if part in page.text]
+    paths = set(ATTRIBUTE.findall(html) if html else PATH.findall(text))
     found += [hit for path in paths for hit in b_objects_in(path, prefix, b)]
     return found
 
@@ -132,7 +162,8 @@ def test_every_link_a_role_is_shown_opens_and_shows_nothing_of_club_b(demo, worl
             ]
         if page.text and not page.html or page.linked_from == "(start)" and page.text:
             files.add(page.url)
-        leaks += [f"{page.url}: {hit}" for hit in _club_b_in(page, prefix, world)]
+        leaks += [f"{page.url}: {hit}" for hit in _club_b_in(page, prefix, world,
+                                                             member_of_b=role == "player")]
     assert visited > 20, f"{role} reached only {visited} pages"
     unread = [url for url in start[len(START[role]):] if url not in files]
     assert not unread and len(files) >= 3, f"{role}: files not read: {unread}"  # CSV, iCal, TRF ...

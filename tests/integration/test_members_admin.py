@@ -93,17 +93,20 @@ def test_a_bad_member_is_refused_and_nothing_is_saved(field, value, message):
     assert (User.objects.count(), AuditRecord.objects.count()) == (users, audits)
 
 
-def test_an_email_in_use_is_refused_with_a_clear_message(client):
+def test_a_player_of_the_season_added_again_is_refused_with_a_clear_message(client):
+    """His address is his club's own knowledge (a player of this season): the leader is
+    told, by name; another club's address is never refused (tests/integration/test_joining.py)."""
     leader = f.leader()
     season = f.season(players=2)
-    taken = season.players.first().member.email
+    taken = season.players.select_related("member").first().member
     client.force_login(leader)
     users = User.objects.count()
     response = client.post(f"/leader/members/{season.slug}/add/", {
-        "name": "Dubbel", "email": taken.upper(), "rating": "", "knsb_number": "", "kind": "flexible"})
+        "name": "Dubbel", "email": taken.email.upper(), "rating": "", "knsb_number": "", "kind": "flexible"})
     assert response.status_code == 200
-    assert taken in response.content.decode()
+    assert f"{taken.name} is a player of this season already." in response.content.decode()
     assert User.objects.count() == users and not mail.outbox
+    assert season.players.filter(member=taken).count() == 1
 
 
 def test_a_newcomer_during_the_season_is_flexible():

@@ -128,9 +128,9 @@ def test_signed_in_members_reuse_the_standings_body_and_render_only_their_header
     page = client.get(url).content.decode()
     client.force_login(second)
     # Session, user, his permissions and his player (his page, "Sign up/off") for the
-    # menu: the standings themselves come from the body rendered for the first member (no
-    # query for the season, half or rows).
-    with django_assert_max_num_queries(5) as queries:
+    # menu, and his other clubs ("My clubs", the footer): the standings themselves come
+    # from the body rendered for the first member (no query for the season, half or rows).
+    with django_assert_max_num_queries(6) as queries:
         again = client.get(url).content.decode()
     assert not any("competition_standing" in q["sql"] for q in queries.captured_queries)
     body = page[page.index("<main"):]

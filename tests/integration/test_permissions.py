@@ -67,7 +67,7 @@ from competition.models import (
 )
 from competition.prizes.forms import PLAYOFF_RESULTS
 from competition.season import services
-from members.models import User
+from members.models import Membership, User
 from pairing import services as tempo
 from pairing.services import evening_pair_and_publish
 from tests.transactions import rolled_back
@@ -176,6 +176,8 @@ def world(django_db_setup, django_db_blocker):
         # A stranger registered under an existing player's name (issue 23).
         pending = User.objects.create_user(email=ACCOUNTS["registered"], password="x",
                                            name=other.member.name, registration_pending=True)
+        from members.registration import record_registration
+        record_registration(pending, season.club)  # it asks to join this club
         from members.profile import calendar_token
         token = calendar_token(me.member)
         from core.models import Mail, MailState
@@ -313,7 +315,8 @@ def pending_state(w: World) -> Any:
 
 
 def accounts(_: World) -> Any:
-    return sorted(User.objects.values_list("pk", "is_active", "phone", "public_as", "pairing_mail"))
+    return sorted(User.objects.values_list("pk", "is_active", "memberships__phone", "memberships__public_as",
+                                           "memberships__pairing_mail"))
 
 
 def memberships(_: World) -> Any:
@@ -330,7 +333,7 @@ def addresses(_: World) -> Any:
 
 
 def tokens(_: World) -> Any:
-    return sorted(User.objects.values_list("pk", "calendar_token"))
+    return sorted(User.objects.values_list("pk", "memberships__calendar_token"))
 
 
 # --- The table ----------------------------------------------------------------------------
@@ -690,6 +693,11 @@ MATRIX: list[Row] = [
        state=addresses, label="POST me:email (a wrong password: nothing asked)"),
     _r("me:leave",                     POST, [],                        LOGIN,       200,   200,    200,   200,
        data=lambda w: {}, state=memberships, label="POST me:leave (asks first)"),
+    # an invitation to join the club (members.joining): none here, so nothing to accept
+    _r("me:join",                      GET,  [],                        LOGIN,       200,   200,    200,   200, registered=200),
+    _r("me:join",                      POST, [],                        LOGIN,       200,   200,    200,   200, registered=200,
+       data=lambda w: {"answer": "accept"}, state=audit_and(lambda w: Membership.objects.count()),
+       label="POST me:join (no invitation: nothing joins)"),
     _r("me:leave",                     POST, [],                        LOGIN,       DONE,  DONE,   DONE,  302,
        data=lambda w: {"confirm": "1"}, state=audit_and(memberships),
        label="POST me:leave (confirmed; the only administrator is refused by rule)"),

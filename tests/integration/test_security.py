@@ -134,7 +134,7 @@ def test_sign_in_still_works_while_redis_is_down():
 # --- E-mail verification and enumeration -----------------------------------------------------
 
 
-@override_settings(OPEN_REGISTRATION=True)  # a club that opens registration
+@pytest.mark.usefixtures("open_registration")  # a club that opens registration
 def test_email_verification_is_mandatory_a_new_account_cannot_sign_in_before_confirming():
     assert settings.ACCOUNT_EMAIL_VERIFICATION == "mandatory"
     email = unique_email("new")
@@ -166,7 +166,7 @@ def test_password_reset_answers_the_same_for_a_known_and_an_unknown_address():
     assert len(mail.outbox) == 2
 
 
-@override_settings(OPEN_REGISTRATION=True)  # a club that opens registration
+@pytest.mark.usefixtures("open_registration")  # a club that opens registration
 def test_signing_up_with_an_existing_address_does_not_reveal_it():
     taken = unique_email("taken")
     verified_member(taken)
@@ -332,7 +332,7 @@ def test_the_placeholder_of_env_example_is_the_one_refused():
 # --- The public name is asked for, never derived from the address (issue 12, finding 9) ----
 
 
-@override_settings(OPEN_REGISTRATION=True)  # a club that opens registration
+@pytest.mark.usefixtures("open_registration")  # a club that opens registration
 def test_sign_up_asks_for_the_name_and_stores_it():
     email = unique_email("jan.jansen")
     page = Client().get(reverse("account_signup")).content.decode()
@@ -343,7 +343,7 @@ def test_sign_up_asks_for_the_name_and_stores_it():
     assert User.objects.get(email=email).name == "Jan Jansen"
 
 
-@override_settings(OPEN_REGISTRATION=True)  # a club that opens registration
+@pytest.mark.usefixtures("open_registration")  # a club that opens registration
 @pytest.mark.parametrize("name", [None, "", "   ", "jan@example.org"])
 def test_sign_up_without_a_real_name_is_refused_and_creates_nobody(name):
     email = unique_email("noname")
@@ -443,7 +443,7 @@ def test_the_trusted_proxy_count_comes_from_the_environment():
 
 
 @override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.PBKDF2PasswordHasher"])
-@override_settings(OPEN_REGISTRATION=True)  # a club that opens registration
+@pytest.mark.usefixtures("open_registration")  # a club that opens registration
 def test_signing_up_does_the_same_slow_work_for_a_known_address_as_for_a_new_one():
     """The slow part of a sign-up is hashing the password (the production hasher); a
     known address hashes the posted password as a new one does, so the answer takes as
