@@ -305,10 +305,11 @@ if env.str("EMAIL_URL", default=""):
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Ranglijst <competitie@localhost>")
 # The site's public address: e-mails are sent outside a request, so their links are built
 # from this (scheme and host, no trailing slash). Unset, it is the first host name served
-# (DJANGO_ALLOWED_HOSTS), over HTTPS when the site is (development: localhost:8000).
+# (DJANGO_ALLOWED_HOSTS), over HTTPS when the site is (development: localhost at PORT,
+# 8000 by default; `make run` sets SITE_URL to the address it serves: scripts/serve.py).
 _HOSTS = [h for h in ALLOWED_HOSTS if h and h != "*" and not h.startswith(".")]
 _SERVED = (f"{'https' if env.bool('DJANGO_SECURE_HTTPS', default=not DEBUG) else 'http'}://{_HOSTS[0]}"
-           if _HOSTS and not DEBUG else "http://localhost:8000")
+           if _HOSTS and not DEBUG else f"http://localhost:{env.int('PORT', default=8000)}")
 SITE_URL = env.str("SITE_URL", default="").rstrip("/") or _SERVED
 
 # --- Internationalisation ---------------------------------------------------------------

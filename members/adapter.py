@@ -18,7 +18,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from .addresses import club_base_url, club_sender, site_name
+from .addresses import club_base_url, club_footer, club_sender, site_name
 from .context import current_club
 from .registration import registration_open
 
@@ -43,7 +43,9 @@ class AccountAdapter(DefaultAccountAdapter):
 
     def render_mail(self, template_prefix: str, email: str, context: dict, headers: dict | None = None):
         message = super().render_mail(template_prefix, email, context, headers=headers)
-        message.from_email, message.reply_to = club_sender(current_club())
+        club = current_club()
+        message.from_email, message.reply_to = club_sender(club)
+        message.body += club_footer(club)
         return message
 
     def format_email_subject(self, subject: str) -> str:

@@ -21,7 +21,7 @@ from django.urls import reverse
 
 from core import mail
 
-from .addresses import club_sender, on_site, site_name
+from .addresses import club_footer, club_sender, club_subject, on_site, site_name
 from .context import current_club
 from .models import User
 
@@ -52,9 +52,11 @@ def queue(*, member: User, site_url: str) -> bool:
         "home": _absolute(site_url, reverse("competition:home")),
         "days": max(1, settings.PASSWORD_RESET_TIMEOUT // 86400),
     }
+    club = current_club()
     subject, body = mail.render("members/invitation", context)
-    queued = mail.queue(key=f"invitation:{member.pk}:{uuid.uuid4().hex}", subject=subject, body=body,
-                        to=[member.email], member=member, sender=club_sender(current_club()))
+    queued = mail.queue(key=f"invitation:{member.pk}:{uuid.uuid4().hex}",
+                        subject=club_subject(club, subject), body=body + club_footer(club),
+                        to=[member.email], member=member, sender=club_sender(club))
     if queued:
         log.info("invitation queued for member %s", member.pk)
     return queued is not None
