@@ -88,6 +88,7 @@ MYPY_TARGETS := competition/scoring competition/events/engine competition/prizes
 	core/permissions.py members/models.py members/services.py members/selectors.py \
 	members/invitations.py competition/history/selectors.py \
 	competition/website/services.py competition/website/selectors.py competition/api \
+	competition/club/services.py competition/club/selectors.py \
 	members/registration.py members/profile.py members/privacy.py members/names.py \
 	members/calendar.py
 

@@ -292,6 +292,9 @@ ALLAUTH_TRUSTED_PROXY_COUNT = env.int("ALLAUTH_TRUSTED_PROXY_COUNT", default=0)
 # The read API (/api/v1/): requests per client address, counted like the sign-in's.
 API_RATE_LIMIT = env.str("API_RATE_LIMIT", default="300/m/ip")
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
+# Setting the password from an invitation (or a reset) signs the member in: the link in
+# his mailbox proves the address (members/adapter.py takes him to his club's home).
+ACCOUNT_LOGIN_ON_PASSWORD_RESET = True
 ACCOUNT_ADAPTER = "members.adapter.AccountAdapter"
 # Public registration (/accounts/signup/): off, the leader adds members with an invitation.
 # On, a registration is a request the leader accepts or refuses (members/registration.py).

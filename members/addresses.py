@@ -18,7 +18,7 @@ from django.urls import get_resolver, get_script_prefix, reverse
 from django.utils.encoding import punycode
 
 from core import mail
-from members.clubs import remembered_host
+from members.clubs import home_club, remembered_host
 from members.context import current_club
 from members.models import Club, ClubDomain
 
@@ -159,10 +159,12 @@ def site_name(club: Club | None = None) -> str:
 
 
 def club_venue(club: Club | None = None) -> str:
-    """Where the club plays (calendar entries, the privacy statement): the club's venue,
-    or the installation's ``CLUB_ADDRESS``."""
+    """Where the club plays (calendar entries, e-mails, the privacy statement): the club's
+    venue, or, for the installation's own club, ``CLUB_ADDRESS``."""
     club = club or current_club()
     if club is not None and club.venue:
         return club.venue
-    # The installation's address is its one club's: never another club's venue.
-    return getattr(settings, "CLUB_ADDRESS", "") if single_club() or club is None else ""
+    # The installation's address is its own club's: never another club's venue.
+    if club is None or club.pk == home_club().pk:
+        return getattr(settings, "CLUB_ADDRESS", "")
+    return ""

@@ -151,3 +151,16 @@ def test_make_run_gives_its_worker_the_port_the_site_is_served_at():
                                                "DJANGO_SECRET_KEY": "x" * 50, **extra})
         assert done.returncode == 0, done.stderr
         assert done.stdout.strip() == expected
+
+
+def test_a_club_without_a_venue_never_gets_the_installations_address(two_clubs, settings):
+    """``CLUB_ADDRESS`` is the installation's own club's venue, not every club's."""
+    a, b = two_clubs
+    settings.CLUB_ADDRESS = "Wijkcentrum Het Paard, Dorpsstraat 1"
+    b.venue = ""
+    b.save(update_fields=["venue"])
+    django_mail.outbox.clear()
+    _invite(b)
+    [message] = django_mail.outbox
+    assert b.shown_name in message.body
+    assert settings.CLUB_ADDRESS not in message.body and "Speellocatie" not in message.body
