@@ -18,13 +18,14 @@ class Step:
     key: str  # "settings", "members", "calendar", "first-evening"
     title: str
     done: bool
-    url: str
+    url: str  # empty: the viewer cannot take this step himself (the administrator's)
 
 
-def first_season_steps(club: Club) -> list[Step]:
+def first_season_steps(club: Club, *, edits_settings: bool) -> list[Step]:
     """Settings, members, calendar, first evening: done when the club's settings were
     saved on its settings page, when it has a member besides its leaders, when it has a
-    season (its calendar), and when an evening's pairing was published."""
+    season (its calendar), and when an evening's pairing was published. The settings step
+    links to the settings page for the one who ``edits_settings`` (the administrator)."""
     settings_done = AuditRecord.objects.filter(club=club, action=AuditAction.CLUB_SETTINGS).exists()
     members_done = Membership.objects.filter(club=club).exclude(
         role__in=(LEADER, ADMINISTRATOR)).exists()
@@ -35,7 +36,7 @@ def first_season_steps(club: Club) -> list[Step]:
                   else reverse("competition:leader"))
     return [
         Step("settings", _("Check the club's settings: name, venue, time zone, sign-up deadline"),
-             settings_done, reverse("competition:club_settings")),
+             settings_done, reverse("competition:club_settings") if edits_settings else ""),
         Step("members", _("Add the members"), members_done,
              reverse("members:current") if season else reverse("competition:leader")),
         Step("calendar", _("Set up the season and its calendar"), season is not None, season_url),

@@ -83,8 +83,9 @@ def home(request: HttpRequest) -> HttpResponse:
             context["my_statuses"] = _with_offers(request, context["me"], context["my_statuses"])
     club = current_club()
     if club is not None and request.user.has_perm(Perm.MANAGE_CALENDAR):
-        steps = first_season_steps(club)  # until every step is done
-        context["first_steps"] = steps if not all(s.done for s in steps) else None
+        steps = first_season_steps(club, edits_settings=request.user.has_perm(Perm.MANAGE_SEASON))
+        # Until the first pairing is out: then the club is under way.
+        context["first_steps"] = None if steps[-1].done else steps
     return render(request, "competition/home.html", context)
 
 

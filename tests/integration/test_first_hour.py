@@ -111,7 +111,7 @@ def test_the_checklist_ticks_itself_as_the_steps_are_done(
 
     def done() -> list[str]:
         with club_context(club):
-            return [s.key for s in first_season_steps(club) if s.done]
+            return [s.key for s in first_season_steps(club, edits_settings=True) if s.done]
 
     assert done() == []
     with club_context(club):
@@ -131,7 +131,17 @@ def test_the_checklist_ticks_itself_as_the_steps_are_done(
         assert "data-first-steps" in client.get("/sc-de-toren/").content.decode()
         pairing_services.evening_pair_and_publish(evening_id=evening.pk, actor=None, system=True)
         assert done() == STEPS
-    assert "data-first-steps" not in client.get("/sc-de-toren/").content.decode()  # all done: gone
+    assert "data-first-steps" not in client.get("/sc-de-toren/").content.decode()  # under way: gone
+
+
+def test_a_competition_leader_sees_the_settings_step_without_a_link_he_may_not_follow(
+        platform, django_capture_on_commit_callbacks):
+    club, _admin = _create(platform, django_capture_on_commit_callbacks)
+    client = Client()
+    client.force_login(f.leader(club))
+    home = client.get("/sc-de-toren/").content.decode()
+    assert 'data-step="settings" data-done="0"' in home
+    assert 'href="/sc-de-toren/settings/"' not in home
 
 
 def test_a_player_and_another_clubs_administrator_see_no_checklist(
