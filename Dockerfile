@@ -26,4 +26,4 @@ COPY --from=build /app /app
 RUN useradd --create-home ranglijst && mkdir -p /app/var && chown -R ranglijst /app/var
 USER ranglijst
 EXPOSE 8000
-CMD ["gunicorn", "config.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]
+CMD ["gunicorn", "-c", "config/gunicorn.py", "config.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3"]

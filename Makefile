@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 PORT   ?= 8000
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-unit install lock migrate demo bench loadtest lint messages clean
+.PHONY: run test test-unit install lock migrate demo bench loadtest loadtest-smoke lint messages clean
 
 # The pinned versions of requirements-dev.lock (hashes checked), then the project itself.
 $(STAMP): pyproject.toml requirements-dev.lock
@@ -74,6 +74,10 @@ bench: install
 loadtest: install
 	$(BIN)/python scripts/loadtest.py
 	$(BIN)/python scripts/loadtest.py --mix results-night
+
+# CI's form: a club of 16 players for 3 seconds, the same checks; a missing service fails it.
+loadtest-smoke: install
+	$(BIN)/python scripts/loadtest.py --smoke
 
 # The pure packages strictly, the shell's writes and reads with Django's stubs.
 MYPY_TARGETS := competition/scoring competition/events/engine competition/prizes/engine \

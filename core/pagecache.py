@@ -191,14 +191,15 @@ MAX_PARAM_LENGTH = 64
 
 
 def page_key(request: HttpRequest, params: Params) -> str:
-    """The cache key of a public page: club, day, language, host, path and only the
-    parameters the page uses, normalised (sorted, first value, allowed values only). Any
-    other query string (``?cb=123``) maps to the same key, so junk requests cannot fill the
-    cache. The host (one of ``ALLOWED_HOSTS``) keeps two clubs' own host names apart at the
-    same path; on the platform's address the path has the club's prefix (``request.path``)."""
+    """The cache key of a public page: club, day, language, path and only the parameters
+    the page uses, normalised (sorted, first value, allowed values only). Any other query
+    string (``?cb=123``) maps to the same key, so junk requests cannot fill the cache. Never
+    the request's host string: its port and letter-case variants (``Ranglijst.example:81``)
+    are one page. Two clubs' own host names at the same path are apart by their club; on
+    the platform's address the path has the club's prefix (``request.path``)."""
     page = "|".join((
         tenant_key(), club_today().isoformat(), getattr(request, "LANGUAGE_CODE", ""),
-        request.get_host(), request.path, normalised_query(request, params),
+        request.path, normalised_query(request, params),
     ))
     return "page:" + hashlib.sha256(page.encode()).hexdigest()
 

@@ -7,11 +7,12 @@ cached page, a version, a day or a language."""
 from __future__ import annotations
 
 import datetime as dt
-import zoneinfo
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+
+from core.timezones import zone_or_default
 
 
 @dataclass(frozen=True)
@@ -22,7 +23,9 @@ class Tenant:
     language: str = ""  # the club's language ("nl"): its e-mails are written in it
 
     def tzinfo(self) -> dt.tzinfo:
-        return zoneinfo.ZoneInfo(self.time_zone)
+        """The club's zone; the site's own for a stored name that is no zone (a page
+        never fails on it: core/timezones.py)."""
+        return zone_or_default(self.time_zone)
 
 
 _tenant: ContextVar[Tenant | None] = ContextVar("ranglijst_tenant", default=None)

@@ -18,7 +18,7 @@ from django.urls import get_resolver, get_script_prefix, reverse
 from django.utils.encoding import punycode
 
 from core import mail
-from members.clubs import home_club, remembered_host
+from members.clubs import home_club, remembered_host, remembered_slug
 from members.context import current_club
 from members.models import Club, ClubDomain
 
@@ -60,6 +60,13 @@ def club_for_host(host: str) -> Club | None:
     """The club whose own host name this is, or None (the platform's address). Memoised
     in the process (members/clubs.py): a page served from the cache costs no query."""
     return remembered_host(normal_host(host), _club_of_host)
+
+
+def club_for_slug(slug: str) -> Club | None:
+    """The club at ``/<slug>/`` on the platform's address, or None. Memoised in the process
+    as a host name is: a cached page under ``/<slug>/`` costs no query and is served while
+    the database is down; a renamed or deleted club is forgotten (members/clubs.py)."""
+    return remembered_slug(slug, lambda s: Club.objects.filter(slug=s).first())
 
 
 def _club_of_host(host: str) -> Club | None:

@@ -26,7 +26,7 @@ from django.http import (
 from django.urls import get_script_prefix, set_script_prefix
 from django.utils import timezone
 
-from members.addresses import PLATFORM_PATHS, club_for_host, single_club
+from members.addresses import PLATFORM_PATHS, club_for_host, club_for_slug, single_club
 from members.clubs import home_club
 from members.context import club_context, platform_context
 from members.models import Club
@@ -60,7 +60,7 @@ class ClubMiddleware:
             if not first:
                 request.urlconf = PLATFORM_URLCONF  # the list of clubs
             elif first not in PLATFORM_PATHS:
-                club = Club.objects.filter(slug=first).first()
+                club = club_for_slug(first)
                 if club is None:
                     request.urlconf = NO_CLUB_URLCONF
                     request.club = None  # type: ignore[attr-defined]

@@ -8,6 +8,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from competition.validators import single_line
+from core.timezones import validate_time_zone
 
 from .names import INITIALS, public_name
 
@@ -183,7 +184,10 @@ class Club(models.Model):
         _("address"), max_length=40, unique=True,
         help_text=_("The club's pages are at /<address>/ (lower case, digits and hyphens)."),
     )
-    time_zone = models.CharField(_("time zone"), max_length=40, default="Europe/Amsterdam")
+    time_zone = models.CharField(
+        _("time zone"), max_length=40, default="Europe/Amsterdam", validators=[validate_time_zone],
+        help_text=_("An IANA time zone, such as Europe/Amsterdam."),
+    )
     site_name = models.CharField(
         _("site name"), max_length=120, blank=True, validators=[single_line],
         help_text=_("Shown above every page and in e-mails; empty: the club's name."),

@@ -33,7 +33,8 @@ writes, or stored standings that differ from a fresh computation.
 
 Run: ``make loadtest`` (the default mix, then a results night) or
 ``.venv/bin/python scripts/loadtest.py [--mix default|stress|results-night] [--seconds 30]
-[--database NAME] [--port PORT] [--redis-url URL]``. The environment gives the same:
+[--database NAME] [--port PORT] [--redis-url URL] [--smoke]``; ``make loadtest-smoke`` (CI)
+is ``--smoke``: a club of 16 players for 3 seconds. The environment gives the same:
 LOADTEST_DATABASE, LOADTEST_PORT (default: a free port), LOADTEST_REDIS_URL (default
 redis://127.0.0.1:6379/13; it must be empty, and is emptied at the end),
 LOADTEST_POSTGRES_URL (the server, default postgres://postgres@127.0.0.1:5432/postgres).
@@ -56,7 +57,7 @@ import tempfile
 import threading
 import time
 from collections import defaultdict
-from contextlib import suppress
+from contextlib import ExitStack, suppress
 from http.cookies import SimpleCookie
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
@@ -69,7 +70,12 @@ from bench_pages import SETTINGS, free_port, stop_server, wait_until_up  # noqa:
 DATABASE_NAME = re.compile(r"[a-z][a-z0-9_]{0,62}")
 ADMIN_URL = os.environ.get("LOADTEST_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/postgres")
 REDIS_URL = os.environ.get("LOADTEST_REDIS_URL", "redis://127.0.0.1:6379/13")
-PLAYERS, EVENINGS = 100, 40
+PLAYERS, EVENINGS, PLAYED = 100, 40, 19
+# ``--smoke`` (CI, after the tests): a small club and a few seconds, under a minute in all;
+# a missing PostgreSQL or Redis fails it instead of skipping.
+SMOKE_CLUB = (16, 12, 3)
+SMOKE_MIX = (3, 1, 1)
+SMOKE_SECONDS = 3.0
 PASSWORD = "load-test-123"
 PYTHON = sys.executable
 # visitors, players signing up and off, arbiters entering and correcting results
@@ -150,10 +156,11 @@ def environment(folder: Path, database: str, redis_url: str) -> dict[str, str]:
     return env
 
 
-def build_club() -> dict:
+def build_club(players: int = PLAYERS, evenings: int = EVENINGS, played: int = PLAYED) -> dict:
     """100 players (every fourth flexible), 40 playing Fridays: the first 19 played, the
-    20th paired with its results to enter, the rest open for sign-ups. The ladder system,
-    since it plays every Friday (pion's calendar has 10 evenings a half)."""
+    20th paired with its results to enter, the rest open for sign-ups (the smoke run: 16
+    players, 12 Fridays, 3 played). The ladder system, since it plays every Friday (pion's
+    calendar has 10 evenings a half)."""
     from allauth.account.models import EmailAddress
     from django.contrib.auth.hashers import make_password
     from django.utils import timezone
@@ -176,13 +183,13 @@ def build_club() -> dict:
     admin = account("admin@load.test", "Admin", roles.ADMINISTRATOR)
     today = timezone.localdate()
     friday = today - dt.timedelta(days=(today.weekday() - 4) % 7)
-    first = friday - dt.timedelta(weeks=19)  # the 20th Friday is the last one played
+    first = friday - dt.timedelta(weeks=played)  # the last Friday before today is paired
     season = services.season_set_up(
         actor=admin, name="load", opening=first - dt.timedelta(days=1),
-        last_day=first + dt.timedelta(weeks=EVENINGS - 1, days=1), system="ladder",
+        last_day=first + dt.timedelta(weeks=evenings - 1, days=1), system="ladder",
     )
     rng = random.Random(2026)
-    for i in range(PLAYERS):
+    for i in range(players):
         member = account(f"player{i + 1}@load.test", f"Player {i + 1:03d}", roles.PLAYER,
                          int(rng.gauss(1700, 200)))
         kind = PlayerKind.FLEXIBLE if i % 4 == 3 else PlayerKind.FIXED
@@ -458,7 +465,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--port", type=int, default=int(os.environ.get("LOADTEST_PORT") or 0),
                         help="gunicorn's port on 127.0.0.1 (default: a free one)")
     parser.add_argument("--redis-url", default=REDIS_URL, help="an empty Redis database")
-    parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--seconds", type=float)
     parser.add_argument("--workers", type=int, default=4, help="gunicorn workers (2-4)")
     # The default mix is a club's results evening, read-heavy: visitors refreshing the
     # pages, a few members signing up and off and an arbiter entering results, none of them
@@ -467,8 +474,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--visitors", type=int)
     parser.add_argument("--players", type=int)
     parser.add_argument("--arbiters", type=int)
+    parser.add_argument("--smoke", action="store_true",
+                        help="a small club for a few seconds (CI); fails if a service is missing")
     args = parser.parse_args(argv)
-    for kind, count in zip(("visitors", "players", "arbiters"), MIXES[args.mix], strict=True):
+    mix = SMOKE_MIX if args.smoke else MIXES[args.mix]
+    if args.seconds is None:
+        args.seconds = SMOKE_SECONDS if args.smoke else 30.0
+    for kind, count in zip(("visitors", "players", "arbiters"), mix, strict=True):
         if getattr(args, kind) is None:
             setattr(args, kind, count)
     args.workers = max(2, min(args.workers, 4))
@@ -485,15 +497,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"REFUSED: {exc}")
         return 2
     except Exception as exc:
-        print(f"SKIPPED: PostgreSQL ({ADMIN_URL}) or Redis ({args.redis_url}) is not usable: "
-              f"{exc.__class__.__name__}: {str(exc).strip()}")
-        return 0
+        print(f"{'FAILED' if args.smoke else 'SKIPPED'}: PostgreSQL ({ADMIN_URL}) or Redis "
+              f"({args.redis_url}) is not usable: {exc.__class__.__name__}: {str(exc).strip()}")
+        return 1 if args.smoke else 0
     folder = Path(tempfile.mkdtemp(prefix="ranglijst-loadtest-"))
     (folder / "loadtest_settings.py").write_text(SETTINGS.format(static=str(folder / "static")))
     env = environment(folder, args.database, args.redis_url)
     os.environ.update(env)
     sys.path.insert(0, str(folder))
     processes: list[subprocess.Popen] = []
+    scope = ExitStack()
     try:
         import django
         from django.core.management import call_command
@@ -505,13 +518,15 @@ def main(argv: list[str] | None = None) -> int:
         from members.clubs import home_club
         from members.context import club_context
 
-        # This process reads and writes the installation's own club's rows.
-        club_context(home_club()).__enter__()
-        club = build_club()
+        # This process reads and writes the installation's own club's rows, until the end
+        # (the checks of the writes and the standings read them too). The context is kept
+        # by the stack: entered without its reference, it was collected and closed at once.
+        scope.enter_context(club_context(home_club()))
+        club = build_club(*SMOKE_CLUB) if args.smoke else build_club()
         from django.db import connections
 
         connections.close_all()
-        print(f"club: {PLAYERS} players, {club['evenings']} evenings, set up in "
+        print(f"club: {len(club['player_ids'])} players, {club['evenings']} evenings, set up in "
               f"{time.perf_counter() - started:.1f} s")
 
         port = args.port or free_port()
@@ -591,6 +606,7 @@ def main(argv: list[str] | None = None) -> int:
                       "errors or client timeouts (15 s)")
         return 1 if problems or errors or different else 0
     finally:
+        scope.close()
         for process in processes:
             stop_server(process)
         from django.db import connections

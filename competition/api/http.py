@@ -14,7 +14,7 @@ from typing import Any
 from allauth.core.internal import ratelimit
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.urls import URLPattern, include
+from django.urls import URLPattern, include, re_path
 from django.utils.cache import patch_vary_headers
 
 from core.pagecache import Params, cache_public_page
@@ -86,12 +86,20 @@ def _read(cached: Callable[..., HttpResponse], request: HttpRequest, method: str
     return response
 
 
+def not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    """Any other path under the API (``/api/v1/players/05``, ``/api/v1/nothing``): the
+    API's JSON 404, not the site's HTML page."""
+    return _refusal(404, "Not Found")
+
+
 def public_urls(urls: tuple[list[Any], str, str], params: Params) -> Any:
     """An API's URL patterns (as django-ninja gives them) with every view behind the
-    shell above, for ``path(..., public_urls(...))``."""
+    shell above, for ``path(..., public_urls(...))``; after them, every other path under
+    the API is its JSON 404 (with the same shell: TRACE there is a 405 too)."""
     patterns, _app_name, namespace = urls
     wrapped = [
         URLPattern(p.pattern, public_endpoint(p.callback, params), p.default_args, p.name)
         for p in patterns  # ninja's own "api-root" (its openapi document reverses it) is
     ]                      # the version's index: the same path, listed after it
+    wrapped.append(re_path(r"", public_endpoint(not_found, {})))  # unnamed: nothing links to it
     return include((wrapped, namespace), namespace=namespace)

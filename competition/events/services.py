@@ -715,7 +715,8 @@ def event_from_trf(
             _("The TRF file has %(n)s rounds; an event has at most %(max)s.")
             % {"n": planned, "max": MAX_EVENT_ROUNDS}
         )
-    event = event_create(actor=actor, season=season, kind=EventKind.BLITZ, name=name, rounds=planned)
+    event = event_create(actor=actor, season=season, kind=EventKind.BLITZ, name=name,
+                         rounds=planned, date=_imported_date(season, parsed.header("042")))
     entrants = {
         p.number: SwissEntrant.objects.create(
             event=event, member=members.get(_name_key(p.name)), number=p.number,
@@ -752,6 +753,16 @@ def event_from_trf(
 
 
 MAX_EVENT_ROUNDS = 30  # as the event form
+
+
+def _imported_date(season: Season, record: str | None) -> dt.date | None:
+    """The file's start date (042), when it is an evening of this season the venue is open
+    (docs/swiss.md): an event of an earlier year imported into this season keeps none."""
+    date = trf.read_trf_date(record)
+    if date is None or not season.start_date <= date <= season.end_date:
+        return None
+    closed = Evening.objects.filter(season=season, date=date, kind=EveningKind.CLOSED).exists()
+    return None if closed else date
 
 
 def _planned_rounds(xxr: str | None) -> int:

@@ -12,37 +12,56 @@ accounts that belong to no club (a registration not yet accepted) are that club'
 A restore puts the club into an installation beside the clubs there, touching none of
 them: every row is inserted (never an update of a row that is there), under its own id
 when that id is free in its table and under a new one otherwise (every reference in the
-copy follows). An account whose e-mail address exists already is that person's, and is
-used as it is (his password, name and ratings stay the installation's); a new one comes
-without the operator's rights (``is_superuser``) unless the installation was empty. It is
-refused, and nothing saved, when the club's address or one of its host names is taken, or
-when an account of the copy is new but its address belongs to another account (one of his
-other addresses): the two cannot be told apart. An empty installation (a new, migrated
-database: no account, season, host name or e-mail, at most one club) takes the copy whole,
-every id kept, in place of the empty club the migration made."""
+copy follows). A restore is data, never rights (``copycheck``): every row is checked as
+the forms check it; no account gets staff, superuser, groups or permissions from the file;
+an account whose e-mail address exists already is that person's, used as it is (his
+password, addresses, name and ratings stay the installation's) and linked to the restored
+club only when the operator confirms it; the copy's e-mails still to go out are held back
+unless the operator releases them, and go out from the club's address, never the file's.
+It is refused, and nothing saved, when the club's address or one of its host names is
+taken, when an account of the copy is new but its address belongs to another account (one
+of his other addresses: the two cannot be told apart), when an existing account is not
+confirmed, or when a row is not as the forms would take it or names anything outside the
+copy's club. An empty installation (a new, migrated database: no account, season, host
+name or e-mail, at most one club) takes the copy whole, every id kept, in place of the
+empty club the migration made."""
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from allauth.account.models import EmailAddress
 from django.apps import apps
 from django.contrib.auth.models import Group
 from django.core import serializers
+from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.core.management.color import no_style
-from django.db import connection, models, transaction
+from django.db import DatabaseError, connection, models, transaction
 
+from competition.management.copycheck import (
+    CLUB_APPS,
+    USER,
+    CopyRefused,
+    copy_models,
+    own_hosts,
+    refusal,
+    refuse_other_tables,
+    row_errors,
+    without_rights,
+)
 from competition.models import Season
-from core.models import Mail
+from core.jobs import enqueue_on_commit
+from core.mail import SEND_TASK
+from core.models import Mail, MailState
 from core.pagecache import pages_changed
+from members.addresses import club_sender
 from members.context import club_context, platform_context
 from members.models import Club, ClubDomain, Membership, User
-
-# The apps whose club-scoped models are the club's (every one of them: the scoping says
-# which rows).
-CLUB_APPS = ("competition", "pairing")
-USER = "members.user"
+from members.roles import ensure_groups
+from pairing.models import NoticeState, PairingNotice
 
 
 class RestoreRefused(Exception):
@@ -119,6 +138,20 @@ def _chain(querysets: Any) -> Any:
 # --- The restore -----------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Restored:
+    """What a restore did, for the operator to read."""
+
+    club: Club
+    # Accounts the copy gave platform rights (staff, superuser, groups, permissions): left out.
+    rights_dropped: tuple[str, ...] = ()
+    # Accounts that were here already and that the operator confirmed: now members of the club.
+    linked: tuple[str, ...] = ()
+    # The copy's e-mails that were still to go out: held back (never sent), or released.
+    held: int = 0
+    released: int = 0
+
+
 def installation_is_empty() -> bool:
     """A new, migrated database: at most the one club the migration made, with nothing in
     it or of it (no account, season, host name or e-mail)."""
@@ -126,40 +159,81 @@ def installation_is_empty() -> bool:
             and not ClubDomain.objects.exists() and not Mail.objects.exists())
 
 
-def club_restore(objects: list[dict[str, Any]]) -> Club:
-    """Load a club's copy (``club_backup``'s rows, read as JSON) into the installation;
-    returns the restored club. Raises ``RestoreRefused`` (nothing saved) when it cannot
-    go in beside the clubs there."""
-    with platform_context(), transaction.atomic():
-        empty = installation_is_empty()
-        clubs = [o for o in objects if o.get("model") == "members.club"]
-        if not clubs or (len(clubs) > 1 and not empty):
-            raise RestoreRefused(
-                f"the copy holds {len(clubs)} clubs: a club's backup holds one "
-                "(a copy of a whole installation goes only into an empty database)")
-        if empty:
-            Club.objects.all().delete()  # the migration's empty club: the copy's takes its place
-        loader = _Loader(objects, empty)
-        loader.check()
-        loader.load()
-        pages_changed()  # nothing cached before the restore is shown after it
-        club = Club.objects.get(pk=loader.new_pk("members.club", clubs[0]["pk"]))
-    return club
+def club_restore(objects: list[dict[str, Any]], *, link_existing: Iterable[str] = (),
+                 release_mail: bool = False) -> Restored:
+    """Load a club's copy (``club_backup``'s rows, read as JSON) into the installation.
+
+    Data, never rights (``copycheck``): no account gets the platform's rights from the
+    file; an account that exists here is linked to the restored club only when the
+    operator names it in ``link_existing`` (its password and addresses stay as they are);
+    the copy's e-mails not sent yet are held back unless ``release_mail`` (and go out, if
+    at all, from the club's address, never the file's). Raises ``RestoreRefused`` (nothing
+    saved) when it cannot go in beside the clubs there."""
+    try:
+        refuse_other_tables(objects)
+        objects, dropped = without_rights(objects)
+        with platform_context(), transaction.atomic():
+            empty = installation_is_empty()
+            clubs = [o for o in objects if o["model"] == "members.club"]
+            if not clubs or (len(clubs) > 1 and not empty):
+                raise RestoreRefused(
+                    f"the copy holds {len(clubs)} clubs: a club's backup holds one "
+                    "(a copy of a whole installation goes only into an empty database)")
+            if empty:
+                Club.objects.all().delete()  # the migration's empty club: the copy's takes its place
+            ensure_groups()  # the role groups are the installation's, never the file's
+            loader = _Loader(objects, empty, {e.strip().lower() for e in link_existing})
+            loader.check()
+            loader.load()
+            restored = list(Club.objects.filter(pk__in=loader.ids["members.club"].values()))
+            loader.confine(restored)
+            held, released = _outbox(loader, restored, release_mail)
+            pages_changed()  # nothing cached before the restore is shown after it
+            club = Club.objects.get(pk=loader.new_pk("members.club", clubs[0]["pk"]))
+    except CopyRefused as exc:
+        raise RestoreRefused(str(exc)) from exc
+    return Restored(club=club, rights_dropped=tuple(sorted(dropped)), linked=tuple(loader.linked),
+                    held=held, released=released)
+
+
+def _outbox(loader: _Loader, clubs: list[Club], release: bool) -> tuple[int, int]:
+    """The copy's e-mails: sent (if at all) as the club's, from its address (From and
+    Reply-To of the club's settings, never the row's); those still to go out (pending, or
+    given up and so on the leader's list to try again) held back, never sent
+    (``superseded``), unless the operator releases them. Returns (held, released)."""
+    by_pk = {c.pk: c for c in clubs}
+    mails = Mail.objects.filter(pk__in=list(loader.ids["core.mail"].values()))
+    for club_id in set(mails.values_list("club_id", flat=True)):
+        from_email, reply_to = club_sender(by_pk[club_id])
+        mails.filter(club_id=club_id).update(from_email=from_email, reply_to=reply_to)
+    waiting_mails = mails.filter(state__in=[MailState.PENDING, MailState.FAILED])
+    waiting_notices = PairingNotice.objects.filter(
+        pk__in=list(loader.ids["pairing.pairingnotice"].values()),
+        state__in=[NoticeState.PENDING, NoticeState.FAILED])
+    if release:  # the pending ones go out; the given-up ones stay on the leader's list
+        pending = list(mails.filter(state=MailState.PENDING).values_list("pk", flat=True))
+        if pending:  # the pairing e-mails go with the outbox's catch-up job
+            enqueue_on_commit(SEND_TASK, pending)
+        return 0, len(pending) + waiting_notices.filter(state=NoticeState.PENDING).count()
+    count = waiting_mails.count() + waiting_notices.count()
+    held = "held back by the restore"
+    waiting_mails.update(state=MailState.SUPERSEDED, claimed_at=None, last_error=held)
+    waiting_notices.update(state=NoticeState.SUPERSEDED, claimed_at=None, last_error=held)
+    return count, 0
 
 
 class _Loader:
-    def __init__(self, objects: list[dict[str, Any]], empty: bool) -> None:
+    def __init__(self, objects: list[dict[str, Any]], empty: bool, link_existing: set[str]) -> None:
         self.objects = objects
         self.empty = empty
-        self.models: dict[str, type[models.Model]] = {}
-        for o in objects:
-            label = o["model"]
-            if label not in self.models:
-                self.models[label] = apps.get_model(label)
+        self.link_existing = link_existing
+        self.models = copy_models()
         self.ids: dict[str, dict[Any, Any]] = defaultdict(dict)  # label → old id → new id
         self.reused: set[tuple[str, Any]] = set()  # rows that are the installation's own
         self.user_by_email: dict[str, int] = {}
         self.reused_emails: set[str] = set()  # the accounts that are there already
+        self.linked: list[str] = []
+        self.inserted: dict[type[models.Model], list[Any]] = defaultdict(list)
 
     def of(self, label: str) -> list[dict[str, Any]]:
         return [o for o in self.objects if o["model"] == label]
@@ -167,27 +241,25 @@ class _Loader:
     def new_pk(self, label: str, old: Any) -> Any:
         return self.ids[label][old]
 
-    # The installation's rows that the copy's are: accounts by e-mail, groups by name.
+    # The installation's rows that the copy's are: accounts by e-mail.
     def check(self) -> None:
         for o in self.of("members.club"):
-            slug = o["fields"]["slug"]
+            slug = o["fields"].get("slug")
             if Club.objects.filter(slug=slug).exists():
                 raise RestoreRefused(f"a club with the address {slug!r} exists already here")
         for o in self.of("members.clubdomain"):
-            host = o["fields"]["host"]
+            host = o["fields"].get("host")
             if ClubDomain.objects.filter(host=host).exists():
                 raise RestoreRefused(f"the host name {host!r} is another club's here")
-        for o in self.of("auth.group"):
-            found = Group.objects.filter(name=o["fields"]["name"]).first()
-            if found is not None:
-                self._reuse("auth.group", o["pk"], found.pk)
         addresses = defaultdict(list)
         for o in self.of("account.emailaddress"):
-            addresses[o["fields"]["user"][0].lower()].append(o["fields"]["email"].lower())
+            addresses[_email_of(o["fields"].get("user"))].append(str(o["fields"].get("email", "")).lower())
+        existing: dict[str, User] = {}
         for o in self.of(USER):
-            email = o["fields"]["email"].lower()
+            email = str(o["fields"].get("email", "")).lower()
             found = User.objects.filter(email__iexact=email).first()
             if found is not None:
+                existing[email] = found
                 self._reuse(USER, o["pk"], found.pk)
                 self.user_by_email[email] = found.pk
                 self.reused_emails.add(email)
@@ -201,10 +273,11 @@ class _Loader:
                     raise RestoreRefused(
                         f"the account {email} is new here, but {address} is the address of "
                         f"the account {owner}: they cannot be told apart")
+        self._confirm(existing)
         for o in self.of("core.mail"):
-            if Mail.objects.filter(key=o["fields"]["key"]).exists():
+            if Mail.objects.filter(key=o["fields"].get("key")).exists():
                 o["fields"]["key"] = f"{o['fields']['key']}@restored"[:200]
-        for model in in_dependency_order(list(self.models.values())):
+        for model in in_dependency_order(list(self._models_in_copy())):
             label = model._meta.label_lower
             rows = [o for o in self.of(label) if (label, o["pk"]) not in self.reused]
             if model._meta.pk.is_relation:  # its id is its parent's (a season's state)
@@ -217,8 +290,29 @@ class _Loader:
             for o in rows:
                 self.ids[label][o["pk"]] = o["pk"] + highest
         for o in self.of(USER):
-            email = o["fields"]["email"].lower()
+            email = str(o["fields"].get("email", "")).lower()
             self.user_by_email.setdefault(email, self.ids[USER][o["pk"]])
+
+    def _confirm(self, existing: dict[str, User]) -> None:
+        """An account that is here already is linked to the restored club only when the
+        operator says so for each (``--link-existing EMAIL``), having seen its clubs."""
+        unknown = sorted(self.link_existing - set(existing))
+        if unknown:
+            raise RestoreRefused(
+                f"--link-existing {', '.join(unknown)}: the copy names no account with that "
+                "address that exists here")
+        unconfirmed = sorted(set(existing) - self.link_existing)
+        if unconfirmed:
+            described = [f"{email} ({_clubs_of(existing[email])})" for email in unconfirmed]
+            raise RestoreRefused(
+                "the copy names accounts that exist here already: " + "; ".join(described)
+                + ". A restore links an existing account to the club only when you confirm it: "
+                "check that each is the same person, then name each with --link-existing EMAIL")
+        self.linked = sorted(existing)
+
+    def _models_in_copy(self) -> list[type[models.Model]]:
+        labels = {o["model"] for o in self.objects}
+        return [m for label, m in self.models.items() if label in labels]
 
     def _reuse(self, label: str, old: Any, new: Any) -> None:
         self.ids[label][old] = new
@@ -227,51 +321,115 @@ class _Loader:
     def load(self) -> None:
         rows = []
         order = {model._meta.label_lower: i
-                 for i, model in enumerate(in_dependency_order(list(self.models.values())))}
+                 for i, model in enumerate(in_dependency_order(self._models_in_copy()))}
         for o in sorted(self.objects, key=lambda o: order[o["model"]]):
             label = o["model"]
             if (label, o["pk"]) in self.reused:
                 continue  # the installation's own row, as it is
-            if label == "account.emailaddress" and o["fields"]["user"][0].lower() in self.reused_emails:
+            if label == "account.emailaddress" and _email_of(o["fields"].get("user")) in self.reused_emails:
                 continue  # an account that is there keeps its own addresses
             rows.append(self._renumbered(o))
-        touched: set[type[models.Model]] = set()
+        hosts = own_hosts()
+        errors: list[str] = []
         deferred = []
-        for obj in serializers.deserialize("python", rows, handle_forward_references=True):
-            if isinstance(obj.object, User) and not self.empty:
-                obj.object.is_superuser = False  # a club's copy makes nobody an operator here
-            obj.save(force_insert=True)  # never over a row that is there
-            touched.add(type(obj.object))
-            if obj.deferred_fields:
-                deferred.append(obj)
+        try:
+            for obj in serializers.deserialize("python", rows, handle_forward_references=True):
+                problems = row_errors(obj.object, own_hosts=hosts, parents_saved=not errors)
+                if problems:
+                    errors.extend(problems)
+                    continue
+                if errors:
+                    continue  # refused anyway: the rest only checked
+                obj.save(force_insert=True)  # never over a row that is there
+                self.inserted[type(obj.object)].append(obj.object.pk)
+                if obj.deferred_fields:
+                    deferred.append(obj)
+        except (serializers.base.DeserializationError, ValidationError, ValueError, TypeError) as exc:
+            raise RestoreRefused(f"a row of the copy cannot be read: {exc}") from exc
+        except DatabaseError as exc:  # a constraint (two rows of one key, say): rolled back
+            raise RestoreRefused(f"the database refused a row of the copy: {exc}".strip()) from exc
+        if errors:
+            raise refusal(errors)
         for obj in deferred:
             obj.save_deferred_fields()
-        with connection.cursor() as cursor:  # the sequences past the ids given
-            for sql in connection.ops.sequence_reset_sql(no_style(), sorted(touched, key=str)):
-                cursor.execute(sql)
+        _sequences_past(sorted(self.inserted, key=str))
+
+    def confine(self, clubs: list[Club]) -> None:
+        """Every row restored is one of the restored clubs' (its club scoping, as its pages
+        read it): a file that names anything outside its club is refused whole."""
+        for model, pks in self.inserted.items():
+            if not _is_scoped(model):
+                continue
+            seen: set[Any] = set()
+            for club in clubs:
+                with club_context(club):
+                    seen.update(model._default_manager.filter(pk__in=pks).values_list("pk", flat=True))
+            outside = sorted(set(pks) - seen)
+            if outside:
+                raise RestoreRefused(
+                    f"the copy's {model._meta.label_lower} {outside[:5]} are not the restored club's")
 
     def _renumbered(self, o: dict[str, Any]) -> dict[str, Any]:
         label = o["model"]
         model = self.models[label]
         fields = {}
         for name, value in o["fields"].items():
-            field = model._meta.get_field(name)
-            if field.many_to_many:
-                value = [self._ref(field.related_model, v) for v in value]
-            elif field.is_relation and value is not None:
-                value = self._ref(field.related_model, value)
+            try:
+                model_field = model._meta.get_field(name)
+            except FieldDoesNotExist as exc:
+                raise RestoreRefused(f"{label} has no field {name!r}") from exc
+            if model_field.many_to_many:
+                if not isinstance(value, list):
+                    raise RestoreRefused(f"{label} {o['pk']}: {name} is not a list")
+                value = [self._ref(model_field.related_model, v) for v in value]
+            elif model_field.is_relation and value is not None:
+                value = self._ref(model_field.related_model, value)
             fields[name] = value
         return {"model": label, "pk": self.ids[label][o["pk"]], "fields": fields}
 
     def _ref(self, model: Any, value: Any) -> Any:
+        """A reference of the copy, as this installation's id: an account by its e-mail
+        address, every other row by the copy's own id (a row the copy does not hold,
+        another club's or this installation's, is refused)."""
         label = model._meta.label_lower
         if label == USER:  # by e-mail address in the copy: the account it is here
-            email = (value[0] if isinstance(value, list) else value).lower()
+            email = _email_of(value)
             if email not in self.user_by_email:
                 raise RestoreRefused(f"the copy names the account {email}, which it does not hold")
             return self.user_by_email[email]
-        if isinstance(value, list):  # a natural key (a group, a permission): found by it
-            return value
-        if value not in self.ids[label]:
-            raise RestoreRefused(f"the copy names {label} {value}, which it does not hold")
+        if isinstance(value, (list, dict, bool)) or value not in self.ids[label]:
+            raise RestoreRefused(f"the copy names {label} {value!r}, which it does not hold")
         return self.ids[label][value]
+
+
+def _email_of(value: Any) -> str:
+    """An account as the copy names it (its natural key: ``["address"]``)."""
+    return str(value[0] if isinstance(value, list) and value else value).lower()
+
+
+def _clubs_of(user: User) -> str:
+    names = sorted(Membership.objects.filter(user=user).values_list("club__name", flat=True))
+    return f"member of {', '.join(names)}" if names else "a member of no club"
+
+
+def _is_scoped(model: type[models.Model]) -> bool:
+    """Every model of the club apps is scoped to a club (the backup reads them so)."""
+    return model._meta.app_label in CLUB_APPS
+
+
+def _sequences_past(touched: list[type[models.Model]]) -> None:
+    """Each table's id sequence past the ids the copy gave. On PostgreSQL through
+    ``ranglijst_sequence_catch_up`` (migration members 0010), which moves a sequence up to
+    its table's highest id and no further: the application's role may not set sequences
+    itself (it has USAGE, not UPDATE), and needs no more than this."""
+    if connection.vendor != "postgresql":
+        with connection.cursor() as cursor:
+            for sql in connection.ops.sequence_reset_sql(no_style(), touched):
+                cursor.execute(sql)
+        return
+    with connection.cursor() as cursor:
+        for model in touched:
+            pk = model._meta.pk
+            if isinstance(pk, models.AutoField):  # BigAutoField, SmallAutoField too
+                cursor.execute("SELECT ranglijst_sequence_catch_up(%s::regclass, %s)",
+                               [connection.ops.quote_name(model._meta.db_table), pk.column])

@@ -153,6 +153,10 @@ def _lines(player: Player, evening: Evening, *, extra: int) -> list[str]:
     total = Evening.objects.filter(half=half, kind=EveningKind.PLAYING).count()
     allowed = most_absences_allowed(total, rule.percentage)
     absent = (found.absent_without_notice if found else 0) + extra + 1
+    if allowed >= total:  # the rules ask no attendance for a prize (0 %)
+        lines.append(_("Absences without notice do not cost you a prize this half: "
+                       "the rules ask no minimum attendance."))
+        return lines
     lines.append(ngettext(
         "With this one you are absent without notice %(n)s time this half; "
         "to compete for a prize you may be so at most %(max)s times "

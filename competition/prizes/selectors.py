@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Count, Q, Subquery
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from competition.models import (
@@ -268,7 +269,9 @@ def proposal_for(state: SeasonState, half: Half, blockers: list[str] | None = No
         if dates is not None and isinstance(state.data.params, t.LadderParams):
             for c in pure.period_championship(state.data.params, state.data.players,
                                               state.data.evenings, *dates):
-                note = _("progress %(p)s") % {"p": f"{round_points(c.progress):+}"}
+                gain = round_points(c.progress)  # "+12,39" in Dutch, as every number
+                note = _("progress %(p)s") % {
+                    "p": ("+" if gain > 0 else "") + number_format(gain, decimal_pos=2)}
                 proposed.append(ProposedPrize(PrizeKind.PERIOD_CHAMPION, c.group,
                                               players[c.player_id], note))
     elif half.kind == HalfKind.SUMMER:

@@ -15,11 +15,25 @@ from competition.scoring.params import format_number, parse_parameters
 from competition.scoring.types import LadderParams
 from competition.season.forms import OUTCOME_KEYS, OUTCOME_LABELS
 
+# The fractions a club writes in its rules as one sign.
+VULGAR = {Fraction(1, 2): "½", Fraction(1, 3): "⅓", Fraction(2, 3): "⅔", Fraction(1, 4): "¼",
+          Fraction(3, 4): "¾", Fraction(1, 5): "⅕", Fraction(1, 6): "⅙", Fraction(1, 8): "⅛"}
+
 
 def _number(value: Fraction) -> str:
-    """A parameter as the reader's language writes it: "0,5", "0,3333", "2/3"."""
+    """A parameter as a club writes it: "0,5" is "½", 2/3 "⅔", 1 2/3 "1⅔"; a decimal that
+    rounds a third (pion's 0,3333) says so, since the scores use the decimal."""
+    whole, part = divmod(value, 1)
+    if part in VULGAR:
+        return (str(whole) if whole else "") + VULGAR[part]
     text = format_number(value)
-    return text if "/" in text else number_format(Decimal(text))
+    if "/" in text:
+        return text
+    shown = number_format(Decimal(text))
+    near = min(VULGAR, key=lambda f: abs(f - part))
+    if part and whole == 0 and abs(near - part) < Fraction(1, 1000):
+        return _("%(n)s (%(f)s, rounded)") % {"n": shown, "f": VULGAR[near]}
+    return shown
 
 
 def _rule(rule: Any) -> str:
@@ -39,6 +53,21 @@ def _deadline(competition: Competition) -> str:
     return _("%(day)s %(time)s") % {
         "day": date_format(day, "l"), "time": competition.deadline_time.strftime("%H:%M")
     }
+
+
+def _eligibility(competition: Competition) -> str:
+    """Who may win a prize (docs/rules.md 6), with the club's own numbers."""
+    rule = competition.eligibility_rule
+    if competition.is_ladder:
+        return _("A season prize needs at least %(min)s games; at most %(max)s club-team "
+                 "matches on a Friday count as games.") % {
+                     "min": rule.min_games, "max": rule.max_exempted}
+    if rule.percentage == 0:
+        return _("Every player of the half may win a prize: the rules ask no minimum "
+                 "attendance.")
+    return _("A prize of a half needs presence on at least %(pct)s %% of its playing "
+             "evenings (absent without notice on at most the rest; a forfeit loss counts as "
+             "absent without notice).") % {"pct": rule.percentage}
 
 
 def describe_competition(competition: Competition) -> list[tuple[str, str]]:
@@ -84,6 +113,7 @@ def describe_competition(competition: Competition) -> list[tuple[str, str]]:
             _("Only the first %(n)s absences with notice of the season score; later ones score "
               "nothing. Club duty does not count.") % {"n": limit},
         ))
+    lines.append((_("Prizes"), _eligibility(competition)))
     lines += [
         (_("Meetings"), _("Two players meet at most %(s)s times a season and %(h)s times a half, "
                           "with at least %(g)s playing evenings between two meetings.")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
@@ -45,6 +46,7 @@ from core.formversion import posted_version
 from core.pagecache import cache_public_page, evening_version
 from core.permissions import Perm
 from core.web import confirmation_page, confirmed, form_error_messages, run_service
+from members.addresses import club_base_url
 
 AUDIT_PAGE = 50
 
@@ -190,7 +192,10 @@ def calendar(request: HttpRequest) -> HttpResponse:
 @cache_public_page(params=SEASON_PARAM)
 def calendar_feed(request: HttpRequest) -> HttpResponse:
     season = season_or_404(request.GET.get("season"))
-    body = calendar_ics(season, selectors.season_evenings(season), host=request.get_host())
+    # The club's own address, never the request's host string: the feed is cached once
+    # for every spelling of the host (core/pagecache.py, ``page_key``).
+    host = urlsplit(club_base_url(request.club)).hostname or "localhost"
+    body = calendar_ics(season, selectors.season_evenings(season), host=host)
     return HttpResponse(body, content_type="text/calendar; charset=utf-8")
 
 

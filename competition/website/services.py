@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
+from publicsuffixlist import PublicSuffixList
 
 from competition import audit
 from competition.audit import Action
@@ -23,24 +25,44 @@ _LABEL = r"(?!-)[a-z0-9-]{1,63}(?<!-)"
 _ORIGIN = re.compile(
     rf"^(?P<scheme>https?)://(?P<host>(\*\.)?{_LABEL}(\.{_LABEL})*)(:(?P<port>[0-9]{{1,5}}))?$"
 )
+# Plain http only for a leader trying the embeds on his own computer: a page of
+# localhost is nobody else's.
+LOOPBACK = ("localhost", "127.0.0.1")
+
+
+@functools.cache
+def _public_suffixes() -> PublicSuffixList:
+    """The public-suffix list the library ships (ICANN's and the private section, such as
+    github.io): read from the package, never fetched."""
+    return PublicSuffixList()
 
 
 def parse_origin(text: str) -> str:
     """One site as CSP ``frame-ancestors`` names it, normalised (lower case, no trailing
-    slash); a ``ValidationError`` saying what is wrong otherwise."""
-    origin = text.strip().lower()
+    slash); a ``ValidationError`` saying what is wrong otherwise. Only ``https://`` (plain
+    ``http://`` for localhost alone); a wildcard covers at most one registrable domain
+    (``https://*.mijnclub.nl``, never ``https://*.co.uk``)."""
+    shown = text.strip()
+    origin = shown.lower()
     if origin.endswith("/"):
         origin = origin[:-1]
     match = _ORIGIN.match(origin)
     if match is None or (match["port"] and not 0 < int(match["port"]) < 65536):
         raise ValidationError(
             _("%(origin)s is not a website address such as https://www.schaakclub.nl "
-              "(http or https, the host and perhaps a port; no path).") % {"origin": text.strip()}
+              "(https, the host and perhaps a port; no path).") % {"origin": shown}
         )
-    if match["host"].startswith("*.") and "." not in match["host"][2:]:
+    host = match["host"]
+    if match["scheme"] == "http" and host not in LOOPBACK:
         raise ValidationError(
-            _("%(origin)s allows too much: a wildcard needs a domain such as *.schaakclub.nl.")
-            % {"origin": text.strip()}
+            _("%(origin)s is not secure: give the address with https:// (plain http:// only "
+              "for localhost, to try the embeds on your own computer).") % {"origin": shown}
+        )
+    if host.startswith("*.") and _public_suffixes().privatesuffix(host[2:]) is None:
+        raise ValidationError(
+            _("%(origin)s allows too much: a wildcard covers one domain of your own, such as "
+              "https://*.schaakclub.nl, not everything under %(suffix)s.")
+            % {"origin": shown, "suffix": host[2:]}
         )
     return origin
 

@@ -93,7 +93,8 @@ def world(django_db_setup, django_db_blocker):
         for o in objects:
             if o["model"] == "members.club":
                 o["fields"].update(slug="de-loper", name="Schaakclub De Loper", site_name="")
-        b = club_restore(objects)
+        b = club_restore(objects, link_existing=[o["fields"]["email"] for o in objects
+                                                 if o["model"] == "members.user"]).club
         with club_context(b):
             only_b = f.member(name="Loper Alleen", email=B_ONLY, club=b)
             EmailAddress.objects.create(user=only_b, email=B_ONLY, verified=True, primary=True)

@@ -232,12 +232,23 @@ def test_a_clubs_pairing_email_links_to_the_club_and_comes_from_its_sender(clubs
 
 
 def test_two_clubs_pages_at_the_same_path_have_their_own_cache_keys(clubs, settings):
+    """By the club of the address (the host's or the slug's), not the host string: a
+    spelling of the same host (port, letter case) is the same page (issue 30)."""
+    alfa, beta = clubs
     settings.ALLOWED_HOSTS = ["ranglijst.example", "intern.alfa.example", "intern.beta.example"]
+    ClubDomain.objects.create(club=alfa, host="intern.alfa.example")
+    ClubDomain.objects.create(club=beta, host="intern.beta.example")
     factory = RequestFactory()
-    keys = {page_key(factory.get(path, HTTP_HOST=host), {})
+
+    def key(host: str, path: str) -> str:  # the key inside the club the middleware finds
+        middleware = ClubMiddleware(lambda request: HttpResponse(page_key(request, {})))
+        return middleware(factory.get(path, HTTP_HOST=host)).content.decode()
+
+    keys = {key(host, path)
             for host, path in (("intern.alfa.example", "/standings/"), ("intern.beta.example", "/standings/"),
                                ("ranglijst.example", "/alfa/standings/"), ("ranglijst.example", "/beta/standings/"))}
     assert len(keys) == 4
+    assert key("Intern.Alfa.Example:8443", "/standings/") == key("intern.alfa.example", "/standings/")
 
 
 def test_each_clubs_pairing_emails_are_in_the_clubs_language(clubs, mailoutbox):

@@ -89,6 +89,20 @@ def test_the_late_sign_off_page_says_when_the_prize_is_lost(client, at):
     assert "You would no longer compete for a prize this half." in page
 
 
+def test_a_late_sign_off_with_no_attendance_rule_says_no_prize_is_at_stake(client, at):
+    # Before: "at most 10 times (0% of the 10 playing evenings present)".
+    s = f.season(players=6)
+    evening = f.playing_evenings(s)[3]
+    me = fixed_player(s)
+    competition = s.competition
+    competition.eligibility_percentage = 0
+    competition.save(update_fields=["eligibility_percentage"])
+    at(evening.deadline + HOUR)
+    page = sign_off(signed_in(client, me.member), evening).content.decode()
+    assert "the rules ask no minimum attendance" in page
+    assert "0% of the" not in page and "at most" not in page
+
+
 # --- A sign-off after the pairing is published ------------------------------------------
 
 

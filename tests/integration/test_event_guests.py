@@ -55,7 +55,7 @@ def test_a_guest_is_numbered_by_rating_paired_ranked_and_in_the_trf(blitz, peopl
     assert row.entrant.name == "Gijs de Gast" and row.points == scored
     trf_text = swiss.event_to_trf(blitz)
     line = next(li for li in trf_text.splitlines() if li.startswith(f"001 {guest.number:4d}"))
-    assert line[14:47].strip() == "Gast, Gijs de" and line[48:52] == "1750"
+    assert line[14:47].strip() == "De Gast, Gijs" and line[48:52] == "1750"
 
 
 def test_the_standings_page_marks_a_guest(client, blitz, people):

@@ -94,6 +94,22 @@ def test_a_player_at_the_limit_is_marked_reached_and_one_far_from_it_is_not_list
     assert w["signed_off"].pk not in {a["player_id"] for a in todo["absences"]}
 
 
+def test_a_player_past_the_limit_is_listed_with_how_many_score(client):
+    # Before: "Nienke Smits 7 van 5 · maximum bereikt".
+    season, now, w = build(players=8, played=1)
+    later = f.playing_evenings(season)[8:11]
+    services.registration_set(actor=w["leader"], player=w["absent"], evenings=later,
+                              status=Attendance.ABSENT_WITH_NOTICE, now=now)
+    client.force_login(w["leader"])
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(timezone, "now", lambda: now)
+        mp.setattr(selectors, "current_season", lambda today=None: season)
+        page = client.get("/leader/").content.decode()
+    assert "7, of which 5 score" in page and "7 of 5" not in page
+    assert "limit reached" in page
+
+
 def test_a_signed_off_player_removed_from_the_pairing_leaves_the_todo():
     season, now, w = build(players=8, played=1)
     pairing_services.pairing_remove_player(actor=w["leader"], evening_id=w["tonight"].pk,

@@ -90,3 +90,66 @@ def test_database_port_and_redis_come_from_arguments_or_the_environment(loadtest
     monkeypatch.delenv("LOADTEST_PORT")
     args = loadtest.parse_args([])
     assert args.database == f"ranglijst_loadtest_{os.getpid()}" and args.port == 0
+
+
+def test_the_smoke_form_is_a_small_club_for_a_few_seconds(loadtest):
+    """CI's form (``make loadtest-smoke``, .ci/run after the tests): issue 30."""
+    args = loadtest.parse_args(["--smoke"])
+    assert args.smoke and args.seconds == loadtest.SMOKE_SECONDS <= 5
+    assert (args.visitors, args.players, args.arbiters) == loadtest.SMOKE_MIX
+    assert loadtest.SMOKE_CLUB[0] < loadtest.PLAYERS
+    assert loadtest.parse_args([]).seconds == 30  # the documented run is unchanged
+    assert loadtest.parse_args(["--smoke", "--seconds", "7"]).seconds == 7
+
+
+def test_the_smoke_form_fails_when_postgresql_or_redis_is_missing(loadtest, monkeypatch, capsys):
+    """A skipped smoke run would let CI pass without a load test: it fails instead (the
+    full run still skips, for a machine without the services)."""
+    def unreachable(url):
+        raise ConnectionError("Connection refused")
+
+    monkeypatch.setattr(loadtest, "claim_redis", unreachable)
+    assert loadtest.main(["--smoke"]) == 1
+    assert "FAILED" in capsys.readouterr().out
+    assert loadtest.main([]) == 0
+    assert "SKIPPED" in capsys.readouterr().out
+
+
+def test_ci_runs_the_smoke_form_after_the_tests():
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert "set -euo pipefail" in ci
+    assert ci.index("make loadtest-smoke") > ci.index("make test PYTEST_ARGS")
+    makefile = (ROOT / "Makefile").read_text()
+    assert "loadtest-smoke: install\n\t$(BIN)/python scripts/loadtest.py --smoke\n" in makefile
+
+
+class Stop(Exception):
+    pass
+
+
+@pytest.mark.django_db
+def test_the_club_is_built_and_checked_inside_the_clubs_context(loadtest, monkeypatch):
+    """``make loadtest`` failed with a ScopeError in build_club: the club context was entered
+    without keeping its reference, and closed at once (issue 30). The services are replaced
+    here; what matters is the club ``build_club`` runs in."""
+    from members.clubs import home_club
+    from members.context import club_context, current_club
+
+    seen = []
+
+    def build_club(*args):
+        seen.append(current_club())
+        raise Stop
+
+    monkeypatch.setattr(os, "environ", dict(os.environ))  # main() sets the run's variables
+    monkeypatch.setattr(loadtest, "claim_redis", lambda url: None)
+    monkeypatch.setattr(loadtest, "create_database", lambda name: None)
+    monkeypatch.setattr(loadtest, "drop_database", lambda name: None)
+    monkeypatch.setattr(loadtest, "flush_redis", lambda url: None)
+    monkeypatch.setattr(loadtest, "build_club", build_club)
+    monkeypatch.setattr("django.core.management.call_command", lambda *a, **k: None)
+    with club_context(None):  # the script starts in no club
+        with pytest.raises(Stop):
+            loadtest.main(["--database", "ranglijst_loadtest_unused"])
+        assert current_club() is None  # and is left in none after the run
+    assert seen == [home_club()]

@@ -124,6 +124,15 @@ def test_the_sign_up_page_shows_how_many_absences_are_used(client, five_used):
     assert "Absences with notice this season: 5 of the 5 that score." in page
 
 
+def test_the_sign_up_page_says_which_absences_score_beyond_the_limit(client, five_used):
+    s, evenings, me = five_used
+    services.registration_set(actor=me.member, player=me, evenings=evenings[5:7],
+                              status=Attendance.ABSENT_WITH_NOTICE)
+    page = signed_in(client, me.member).get(reverse("competition:signup")).content.decode()
+    assert "Absences with notice this season: 7, of which the first 5 score." in page
+    assert "7 of the 5" not in page
+
+
 # --- Changing a result ------------------------------------------------------------------
 
 

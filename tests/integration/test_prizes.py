@@ -6,6 +6,7 @@ so each test states exactly who played when; see docs/prizes.md for the rules.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 import pytest
@@ -307,6 +308,19 @@ def test_ladder_season_prizes_and_period_championship(client):
     assert page.status_code == 200 and b"progress" in page.content
     created = prize_services.prizes_confirm(actor=admin, half=half(season, "season"))
     assert len(created) == 7
+
+
+def test_the_period_champions_progress_has_a_decimal_comma_in_dutch(client):
+    # Before: "progressie +12.39" on the Dutch page.
+    evenings = [{**evening(d, range(1, 9)), "half": None} for d in WINTER]
+    for e in evenings:
+        del e["half"]
+    season = import_season(evenings, system="ladder", name="ladder")
+    client.force_login(f.admin())
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "nl"
+    page = client.get(reverse("prizes:manage", args=[season.slug])).content.decode()
+    notes = re.findall(r"progressie ([+-]?[\d.,]+)", page)
+    assert notes and all("," in n and "." not in n for n in notes), notes
 
 
 # --- Permissions and pages --------------------------------------------------------------

@@ -344,8 +344,8 @@ def test_the_event_export_is_a_trf_a_rating_officer_can_submit(blitz, people, tm
         "Blitz 2027", "Utrecht", "NED", "2027/06/11", "2027/06/11", "Haan, Yvonne de"]
     assert parsed.header("132").strip() == "27/06/11"
     by_name = {p.name: p for p in parsed.players}
-    assert set(by_name) == {"Haan, Yvonne de", "Berg, Jan van den", "Jansen, Piet", "Mulder, Kees"}
-    yvonne, jan, piet = by_name["Haan, Yvonne de"], by_name["Berg, Jan van den"], by_name["Jansen, Piet"]
+    assert set(by_name) == {"De Haan, Yvonne", "Van den Berg, Jan", "Jansen, Piet", "Mulder, Kees"}
+    yvonne, jan, piet = by_name["De Haan, Yvonne"], by_name["Van den Berg, Jan"], by_name["Jansen, Piet"]
     assert (yvonne.rating, yvonne.fide_id, yvonne.sex, yvonne.title, yvonne.birth_date, yvonne.federation) == (
         1850, "1000001", "w", "WFM", "1990/03/07", "NED")
     assert (jan.rating, jan.fide_id, jan.federation, jan.birth_date) == (1790, "1000002", "BEL", "")
@@ -356,7 +356,7 @@ def test_the_event_export_is_a_trf_a_rating_officer_can_submit(blitz, people, tm
     path.write_text("\n".join(ln for ln in text.splitlines() if not ln.startswith("132")) + "\n")
     strict = TrfParser.parse(path, strict=True)
     assert sorted(p.fide_rating or 0 for p in strict.player_sections) == [0, 0, 1790, 1850]
-    two_letter = text.replace("wWFM Haan", "w FM Haan")  # the trf package reads two-letter titles only
+    two_letter = text.replace("wWFM De Haan", "w FM De Haan")  # the trf package reads two-letter titles only
     read = pypi_trf.loads(two_letter)
     assert (read.city, read.chiefarbiter, read.startdate) == ("Utrecht", "Haan, Yvonne de", "2027/06/11")
     assert sorted((p.name, p.rating, p.id) for p in read.players) == sorted(
@@ -369,7 +369,7 @@ def test_a_knsb_event_export_carries_knsb_ratings_and_numbers_in_nrs_records(bli
     names = {p.number: p.name for p in parsed.players}
     assert parsed.header("172") == "NED NRO"  # the start follows the KNSB rating (the default)
     national = {names[r.number]: (r.rating, r.national_id) for r in parsed.national}
-    assert national == {"Haan, Yvonne de": (1900, "8000001"), "Berg, Jan van den": (1800, "8000002"),
+    assert national == {"De Haan, Yvonne": (1900, "8000001"), "Van den Berg, Jan": (1800, "8000002"),
                         "Jansen, Piet": (1700, "8000003"), "Mulder, Kees": (1600, "")}
     assert sorted(p.rating for p in parsed.players) == [0, 0, 1790, 1850]
     assert sorted(p.fide_id for p in parsed.players) == ["", "", "1000001", "1000002"]
@@ -468,6 +468,29 @@ def test_a_trf_with_comment_lines_is_imported(people):
     text = "### TRF-2026 comment\n" + three_way_tie_trf().replace("XXR 3\n", "XXR 3\n### players\n")
     event = swiss.event_from_trf(actor=people["leader"], season=season, text=text, name="Commented")
     assert event.entrants.count() == 4 and event.rounds == 3
+
+
+def test_an_imported_trf_keeps_its_date_and_its_export_writes_it_back(people):
+    # Before: 042 was ignored, the event had no date and its export dropped 042/052/132.
+    season = f.season(players=0)
+    for name in ("Anna Tie", "Bram Tie", "Cees Tie", "Dirk Last"):
+        f.member(name=name)
+    text = three_way_tie_trf().replace("XXR 3", "042 2027/06/11\nXXR 3")
+    event = swiss.event_from_trf(actor=people["leader"], season=season, text=text, name="Dated")
+    assert event.date == dt.date(2027, 6, 11)
+    again = trf.parse(swiss.event_to_trf(event))
+    assert (again.header("042"), again.header("052")) == ("2027/06/11", "2027/06/11")
+    assert again.header("132") is not None
+
+
+@pytest.mark.parametrize("record", ["2019/06/11", "2027/13/40", "11-06-2027", ""])
+def test_an_imported_trf_dated_outside_the_season_or_unreadably_keeps_no_date(people, record):
+    season = f.season(players=0)
+    for name in ("Anna Tie", "Bram Tie", "Cees Tie", "Dirk Last"):
+        f.member(name=name)
+    text = three_way_tie_trf().replace("XXR 3", f"042 {record}\nXXR 3")
+    event = swiss.event_from_trf(actor=people["leader"], season=season, text=text, name="Old")
+    assert event.date is None and event.entrants.count() == 4
 
 
 # --- Idempotence, conflicts, bad input, permissions -------------------------------------

@@ -130,6 +130,17 @@ def test_leader_forms_are_for_leaders_not_arbiters(client, live_blitz, name):
     assert client.get(url).status_code == 200
 
 
+def test_the_players_page_counts_players_and_rounds_each_in_its_own_number(client, live_blitz):
+    # Before: "0 spelers, 1 ronden".
+    event, leader, _arbiter = live_blitz
+    SwissEvent.objects.filter(pk=event.pk).update(rounds=1)
+    client.force_login(leader)
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "nl"
+    page = client.get(reverse("events:entrants", args=[event.pk])).content.decode()
+    assert f"{event.entrants.count()} spelers, 1 ronde." in page
+    assert "1 ronden" not in page
+
+
 def test_a_player_posting_a_result_gets_403_and_nothing_changes(client, live_blitz):
     event, *_ = live_blitz
     game = SwissGame.objects.filter(round__event=event, round__number=2, black__isnull=False).first()

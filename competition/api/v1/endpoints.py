@@ -3,7 +3,6 @@ never disagree; a view composes them and computes nothing."""
 
 from __future__ import annotations
 
-import datetime as dt
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -42,6 +41,16 @@ api = NinjaAPI(
     openapi_url="/openapi.json",
 )
 router = Router()
+
+# Every status an endpoint answers, with its body: the view's 200; a path that names nothing
+# (404); a value spelled otherwise than the one way (422: ids are plain digits, dates
+# YYYY-MM-DD; an id otherwise spelled matches no path and is a 404); too many requests
+# (429, competition/api/http.py).
+REFUSALS: dict[int, Any] = {404: s.Problem, 422: s.Invalid, 429: s.Problem}
+
+
+def answers(schema: Any) -> dict[int, Any]:
+    return {200: schema, **REFUSALS}
 
 
 def _url(name: str, *args: Any) -> str:
@@ -91,7 +100,7 @@ def _halves(season: Season) -> list[s.HalfOut]:
     ]
 
 
-@router.get("/", response=s.Index, url_name="index", summary="Where everything is")
+@router.get("/", response=answers(s.Index), url_name="index", summary="Where everything is")
 def index(request: HttpRequest):
     return s.Index(
         club=site_name(), version="1", seasons=_url("seasons"),
@@ -99,7 +108,7 @@ def index(request: HttpRequest):
     )
 
 
-@router.get("/seasons", response=list[s.SeasonOut], url_name="seasons",
+@router.get("/seasons", response=answers(list[s.SeasonOut]), url_name="seasons",
             summary="Every season, newest first, with its halves")
 def seasons(request: HttpRequest):
     current = selectors.current_season()
@@ -119,9 +128,9 @@ def seasons(request: HttpRequest):
     ]
 
 
-@router.get("/seasons/{season}/halves/{half}/standings", response=s.StandingsOut,
+@router.get("/seasons/{season}/halves/{half}/standings", response=answers(s.StandingsOut),
             url_name="standings", summary="The standings of a half after an evening")
-def standings(request: HttpRequest, season: str, half: str, after: dt.date | None = None):
+def standings(request: HttpRequest, season: str, half: str, after: s.Day | None = None):
     """The latest standings of the half, or with ``after`` those after that evening:
     every column of the standings page."""
     season_obj = _season(season)
@@ -172,7 +181,7 @@ def _evening_summary(evening: Evening) -> dict[str, Any]:
     )
 
 
-@router.get("/seasons/{season}/calendar", response=s.CalendarOut, url_name="calendar",
+@router.get("/seasons/{season}/calendar", response=answers(s.CalendarOut), url_name="calendar",
             summary="The season's evenings: playing, rapid, closed, playoff")
 def calendar(request: HttpRequest, season: str):
     season_obj = _season(season)
@@ -183,9 +192,9 @@ def calendar(request: HttpRequest, season: str):
     )
 
 
-@router.get("/seasons/{season}/evenings/{date}", response=s.EveningOut, url_name="evening",
+@router.get("/seasons/{season}/evenings/{day:date}", response=answers(s.EveningOut), url_name="evening",
             summary="An evening: its pairing, bye, results and absences")
-def evening(request: HttpRequest, season: str, date: dt.date):
+def evening(request: HttpRequest, season: str, date: s.Day):
     evening_obj = selectors.evening_by_date(date, season)
     if evening_obj is None:
         raise HttpError(404, "No evening on that date.")
@@ -206,7 +215,7 @@ def evening(request: HttpRequest, season: str, date: dt.date):
     )
 
 
-@router.get("/players/{player_id}", response=s.PlayerOut, url_name="player",
+@router.get("/players/{id:player_id}", response=answers(s.PlayerOut), url_name="player",
             summary="A player of a season: his games, how his total is made up, his TPR")
 def player(request: HttpRequest, player_id: int):
     player_obj = get_object_or_404(
@@ -266,7 +275,7 @@ def _event_summary(event: SwissEvent, entrants: int) -> dict[str, Any]:
     )
 
 
-@router.get("/seasons/{season}/events", response=s.EventsOut, url_name="events",
+@router.get("/seasons/{season}/events", response=answers(s.EventsOut), url_name="events",
             summary="The season's rapid and blitz events")
 def events(request: HttpRequest, season: str):
     season_obj = _season(season)
@@ -282,7 +291,7 @@ def _entrant(entrant: Any) -> s.EntrantRef:
                         rating=entrant.rating)
 
 
-@router.get("/events/{event_id}", response=s.EventOut, url_name="event",
+@router.get("/events/{id:event_id}", response=answers(s.EventOut), url_name="event",
             summary="An event: its rounds and standings with the tie-breaks")
 def event(request: HttpRequest, event_id: int):
     event_obj = get_object_or_404(SwissEvent.objects.select_related("season", "half"), pk=event_id)
@@ -307,7 +316,7 @@ def event(request: HttpRequest, event_id: int):
     )
 
 
-@router.get("/events/{event_id}/rounds/{number}", response=s.RoundOut, url_name="round",
+@router.get("/events/{id:event_id}/rounds/{id:number}", response=answers(s.RoundOut), url_name="round",
             summary="A round of an event: its boards and results")
 def event_round(request: HttpRequest, event_id: int, number: int):
     rnd = get_object_or_404(SwissRound.objects.select_related("event__season", "evening"),

@@ -12,11 +12,45 @@ Codes (``kind``, ``status``, ``result``, ``outcome``) are the same in every lang
 from __future__ import annotations
 
 import datetime as dt
+import re
+from typing import Annotated, Any
 
 from ninja import Schema
-from pydantic import Field
+from pydantic import BeforeValidator, Field
 
 Exact = str  # an exact number as a string (see above)
+
+_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+def _one_spelling(value: Any) -> Any:
+    """A date in a path or query is written YYYY-MM-DD only: pydantic alone also takes
+    ``2026-11-27T00:00`` and ``1795737600``, each a cache key of its own for one answer."""
+    if not (isinstance(value, str) and _DAY.fullmatch(value)):
+        raise ValueError("a date is written YYYY-MM-DD")
+    return value
+
+
+Day = Annotated[dt.date, BeforeValidator(_one_spelling)]
+
+
+class Problem(Schema):
+    """The answer of a refusal: not found (404), too many requests (429)."""
+
+    detail: str
+
+
+class InvalidValue(Schema):
+    loc: list[str | int] = Field(description="Where: the part of the request and the name.")
+    msg: str
+    type: str
+
+
+class Invalid(Schema):
+    """The answer to a value the endpoint does not take (422): a date not written
+    YYYY-MM-DD, for one."""
+
+    detail: list[InvalidValue]
 
 
 class Link(Schema):

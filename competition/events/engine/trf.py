@@ -395,8 +395,8 @@ def write(trf: TrfFile) -> str:
 # Player fields as FIDE writes them
 # ----------------------------------------------------------------------------------------
 
-# Dutch (and the common foreign) name particles: FIDE writes them after the first names,
-# "Haan, Yvonne de", "Berg, Jan van den".
+# Dutch (and the common foreign) name particles: FIDE's rating list writes them with the
+# surname, the first one capitalised: "Van Foreest, Jorden", "De Haan, Yvonne".
 PARTICLES = frozenset({
     "van", "de", "der", "den", "het", "'t", "te", "ten", "ter", "in", "op", "'s", "aan",
     "bij", "uit", "voor", "onder", "la", "le", "du", "des", "di", "da", "dos", "von", "vom", "zu",
@@ -404,8 +404,9 @@ PARTICLES = frozenset({
 
 
 def fide_name(name: str) -> str:
-    """``"Yvonne de Haan"`` as FIDE lists it: ``"Haan, Yvonne de"``. A name that already has
-    a comma, or is one word, stays as it is; without particles the last word is the surname."""
+    """``"Yvonne de Haan"`` as FIDE lists it: ``"De Haan, Yvonne"``; ``"Jan van den Berg"``
+    is ``"Van den Berg, Jan"``. A name that already has a comma, or is one word, stays as
+    it is; without particles the last word is the surname."""
     # Split on spaces only: a control character stays in the name, for the writer to refuse.
     words = [w for w in name.split(" ") if w]
     if "," in name or len(words) < 2:
@@ -413,18 +414,20 @@ def fide_name(name: str) -> str:
     first = next((i for i in range(1, len(words) - 1) if words[i].lower() in PARTICLES), None)
     if first is None:
         return f"{words[-1]}, {' '.join(words[:-1])}"
-    end = first
-    while end < len(words) - 1 and words[end].lower() in PARTICLES:
-        end += 1
-    return f"{' '.join(words[end:])}, {' '.join(words[:first])} {' '.join(words[first:end])}"
+    surname = " ".join(words[first:])
+    return f"{surname[:1].upper()}{surname[1:]}, {' '.join(words[:first])}"
 
 
 def natural_name(name: str) -> str:
-    """A TRF name back in the club's order: ``"Haan, Yvonne de"`` is ``"Yvonne de Haan"``."""
+    """A TRF name back in the club's order: ``"De Haan, Yvonne"`` (and the older
+    ``"Haan, Yvonne de"``) is ``"Yvonne de Haan"``: a particle within the name is lower case."""
     last, comma, first = name.partition(",")
     if not comma:
         return " ".join(name.split())
-    return " ".join((first + " " + last).split())
+    surname = last.split()
+    if len(surname) > 1 and surname[0].lower() in PARTICLES:
+        surname[0] = surname[0].lower()
+    return " ".join(first.split() + surname)
 
 
 TITLES = {"g": "GM", "m": "IM", "f": "FM", "c": "CM", "wg": "WGM", "wm": "WIM", "wf": "WFM", "wc": "WCM"}
@@ -433,6 +436,21 @@ TITLES = {"g": "GM", "m": "IM", "f": "FM", "c": "CM", "wg": "WGM", "wm": "WIM", 
 def fide_title(code: str) -> str:
     """A member's title code (``g``, ``wg``, ...) as the acronym TRF writes (``GM``, ``WGM``)."""
     return TITLES.get(code, code.upper())
+
+
+def read_trf_date(text: str | None) -> dt.date | None:
+    """A date record as TRF writes it (``YYYY/MM/DD``; ``.`` or ``-`` between the parts
+    as some programs write them), or None when it is blank or no real date."""
+    value = (text or "").strip()
+    if len(value) != 10 or value[4] not in "/.-" or value[7] != value[4]:
+        return None
+    parts = value.split(value[4])
+    if not all(part.isascii() and part.isdigit() for part in parts):
+        return None
+    try:
+        return dt.date(int(parts[0]), int(parts[1]), int(parts[2]))
+    except ValueError:
+        return None
 
 
 def trf_date(value: dt.date | None) -> str:

@@ -150,8 +150,9 @@ def normal_number(text: str, line: int) -> str:
     return str(int(value))
 
 
-def _rating(text: str, line: int, *, zero_is_unrated: bool = False) -> int | None:
-    """A rating in ASCII digits, 0-3500; FIDE's lists write 0 for "no rating"."""
+def _rating(text: str, line: int) -> int | None:
+    """A rating in ASCII digits, 0-3500; 0 is "no rating" in every list (FIDE's and the
+    KNSB's write it so; a member's 1824 must not become 0 from a CSV's empty rating)."""
     value = text.strip()
     if not value:
         return None
@@ -160,7 +161,7 @@ def _rating(text: str, line: int, *, zero_is_unrated: bool = False) -> int | Non
     rating = int(value)
     if not 0 <= rating <= MAX_RATING:
         raise RatingListError(RATING_OUT_OF_RANGE, line=line, rating=rating)
-    if rating == 0 and zero_is_unrated:
+    if rating == 0:
         return None
     return rating
 
@@ -533,7 +534,7 @@ def _fide_txt(stream: BinaryIO, head: bytes, report: Callable[[], None]) -> Iter
         yield ListEntry(
             number=normal_number(text[id_span[0]:id_span[1]], n),
             name=text[name_span[0]:name_span[1]].strip(),
-            rating=_rating(text[rating_span[0]:rating_span[1]], n, zero_is_unrated=True),
+            rating=_rating(text[rating_span[0]:rating_span[1]], n),
             line=n,
             federation=text[fed_span[0]:fed_span[1]].strip(),
             birth_year=_year(text[year_span[0]:year_span[1]]),
@@ -566,7 +567,7 @@ def _fide_xml(stream: BinaryIO, report: Callable[[], None]) -> Iterator[ListEntr
             yield ListEntry(
                 number=normal_number(elem.findtext("fideid") or "", count),
                 name=(elem.findtext("name") or "").strip(),
-                rating=_rating(elem.findtext("rating") or "", count, zero_is_unrated=True),
+                rating=_rating(elem.findtext("rating") or "", count),
                 line=count,
                 federation=(elem.findtext("country") or "").strip(),
                 birth_year=_year(elem.findtext("birthday") or ""),

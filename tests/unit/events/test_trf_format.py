@@ -215,11 +215,12 @@ def test_a_control_character_in_a_name_is_refused_naming_the_line(control: str) 
 @pytest.mark.parametrize(
     ("name", "fide"),
     [
-        ("Yvonne de Haan", "Haan, Yvonne de"),
-        ("Jan van den Berg", "Berg, Jan van den"),
-        ("Kees van der Wiel", "Wiel, Kees van der"),
-        ("Ton in 't Veld", "Veld, Ton in 't"),
-        ("Jan Willem de Vries", "Vries, Jan Willem de"),
+        ("Yvonne de Haan", "De Haan, Yvonne"),
+        ("Jan van den Berg", "Van den Berg, Jan"),
+        ("Kees van der Wiel", "Van der Wiel, Kees"),
+        ("Ton in 't Veld", "In 't Veld, Ton"),
+        ("Jan Willem de Vries", "De Vries, Jan Willem"),
+        ("Jorden van Foreest", "Van Foreest, Jorden"),
         ("Anna Bakker", "Bakker, Anna"),
         ("Giri, Anish", "Giri, Anish"),
         ("Cher", "Cher"),
@@ -230,6 +231,12 @@ def test_names_are_written_as_fide_lists_them_and_read_back_in_the_clubs_order(n
     assert trf.fide_name(name) == fide
     if "," not in name:
         assert trf.natural_name(fide) == " ".join(name.split())
+
+
+def test_a_name_with_the_particle_after_the_first_names_reads_back_too() -> None:
+    # The order this project wrote before FIDE's: files exported then still read right.
+    assert trf.natural_name("Haan, Yvonne de") == "Yvonne de Haan"
+    assert trf.natural_name("Van den Berg, Jan") == "Jan van den Berg"
 
 
 def test_titles_and_dates_as_trf_writes_them() -> None:
@@ -268,3 +275,15 @@ def test_an_nrs_record_for_a_start_number_not_in_the_file_is_refused() -> None:
     text = two_players().replace("XXR 2\n", "XXR 2\n172 NED NRO\n") + "NED    7\n"
     with pytest.raises(trf.TrfError, match="line 6: NED record for start number 7"):
         trf.parse(text)
+
+
+@pytest.mark.parametrize(
+    ("record", "date"),
+    [("2027/06/11", (2027, 6, 11)), ("2027.06.11", (2027, 6, 11)), ("2027-06-11", (2027, 6, 11)),
+     (" 2027/06/11 ", (2027, 6, 11)), ("2027/13/40", None), ("2027/06-11", None),
+     ("11/06/2027", None), ("", None), (None, None), ("２０２７/06/11", None)],
+)
+def test_a_date_record_is_read_as_trf_writes_it_or_not_at_all(record, date) -> None:
+    import datetime as dt
+
+    assert trf.read_trf_date(record) == (dt.date(*date) if date else None)

@@ -66,6 +66,14 @@ def test_csv_is_read_through_the_leaders_column_mapping():
     assert entries[0].line == 2
 
 
+def test_a_zero_in_a_csv_is_no_rating_as_in_fides_lists(tmp_path):
+    # Before: a KNSB CSV's 0 was read as rating 0, and the member's 1824 became 0.
+    knsb = tmp_path / "knsb.csv"
+    knsb.write_text("Relatienummer,Naam,Rating\n8000001,Jan de Vries,0\n8000002,Anna Bakker,1824\n")
+    entries = read(str(knsb), mapping={"number": "Relatienummer", "name": "Naam", "rating": "Rating"})
+    assert [(e.number, e.rating) for e in entries] == [("8000001", None), ("8000002", 1824)]
+
+
 def test_a_zipped_list_is_read_without_unpacking(tmp_path):
     archive = tmp_path / "standard_sep25frl.zip"
     with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as z:

@@ -104,10 +104,11 @@ def player(parsed, number):
     return next(p for p in parsed.players if p.number == number)
 
 
-def test_names_are_lastname_comma_firstname_with_the_particles_after_the_first_names(export):
+def test_names_are_lastname_comma_firstname_with_the_particles_before_the_surname_as_fide_lists_them(export):
+    # FIDE's list: "Van Foreest, Jorden"; before, this project wrote "Vries, Jan de".
     parsed = trf.parse(export.text)
     assert [p.name for p in parsed.players] == [
-        "Bakker, Anna", "Vries, Jan de", "Jansen, Pieter", "Mulder, Kees", "Haan, Yvonne de"]
+        "Bakker, Anna", "De Vries, Jan", "Jansen, Pieter", "Mulder, Kees", "De Haan, Yvonne"]
 
 
 def test_each_player_has_his_own_federation_sex_title_fide_id_and_full_birth_date(export):
