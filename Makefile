@@ -90,6 +90,7 @@ MYPY_TARGETS := competition/scoring competition/events/engine competition/prizes
 	competition/ratings/engine competition/ratings/services.py competition/ratings/selectors.py \
 	pairing/services.py pairing/selectors.py pairing/notices.py pairing/tasks.py \
 	core/permissions.py members/models.py members/services.py members/selectors.py \
+	members/memberfile.py members/memberimport.py competition/season/calendar_edits.py \
 	members/invitations.py competition/history/selectors.py \
 	competition/website/services.py competition/website/selectors.py competition/api \
 	competition/club/services.py competition/club/selectors.py \

@@ -26,5 +26,7 @@ urlpatterns = [
     path("leader/club-duty/<id:request_id>/", views.club_duty_decide, name="club_duty_decide"),
     path("leader/<slug:season>/", pages.leader_season, name="leader_season"),
     path("leader/evenings/<id:evening_id>/", views.leader_evening_update, name="leader_evening_update"),
+    path("leader/evenings/<id:evening_id>/move/", views.leader_evening_move, name="leader_evening_move"),
+    path("leader/<slug:season>/evenings/add/", views.leader_evening_add, name="leader_evening_add"),
     *overviews_urls.urlpatterns,
 ]

@@ -8,9 +8,12 @@ the task's run and leaves it after, also when the task raises, so two clubs' tas
 worker process never inherit each other's club. The club is entered in ``__call__``
 rather than in ``task_prerun``/``task_postrun`` because Celery logs and swallows what a
 signal handler raises: a club's task that came without a club must fail, not run with
-none. Such a task (one a service queues: ``core.jobs.TASKS``) runs in the only club
-when there is exactly one (logged), and is refused otherwise; the beat's jobs are the
-platform's and run in no club (they visit every club's due work)."""
+none. Every task is classified in ``core.jobs`` (``task_kind``): a club's task (one a
+service queues: ``core.jobs.TASKS``) without a club runs in the only club when there is
+exactly one (logged), and is refused otherwise; the beat's jobs
+(``core.jobs.PLATFORM_TASKS``) are the platform's and queue each club's part in that
+club (``members.context.per_club``); a task in neither list is refused
+(``core.jobs.UnlistedTask``), never run with the scoping off."""
 
 from __future__ import annotations
 
@@ -42,14 +45,22 @@ class ClubTask(Task):
         return super().apply_async(args, kwargs, **options)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        from core.jobs import task_kind
+
+        kind = task_kind(self.name)  # an unlisted task is refused here (UnlistedTask)
+        if kind == "celery":
+            return super().__call__(*args, **kwargs)
+        if kind == "platform":
+            with platform_context():  # a beat job: it visits every club's due work
+                return super().__call__(*args, **kwargs)
         outer = current_club()
         if outer is not None and not self._header():
             club = outer  # called in the club's own work (eagerly, or as a function)
         else:
             with platform_context():  # finding the task's club sees every club
-                club = self._club(args)
-        if club is None:
-            with platform_context():  # the platform's own job: the beat's dispatcher, a catch-up
+                club = self._club(args, kind)
+        if club is None:  # "either", queued by the platform's own work
+            with platform_context():
                 return super().__call__(*args, **kwargs)
         with club_context(club):
             return super().__call__(*args, **kwargs)
@@ -58,8 +69,7 @@ class ClubTask(Task):
         request = self.request
         return getattr(request, CLUB_HEADER, None) or (getattr(request, "headers", None) or {}).get(CLUB_HEADER)
 
-    def _club(self, args: tuple[Any, ...] = ()) -> Any:
-        from core.jobs import TASKS
+    def _club(self, args: tuple[Any, ...], kind: str) -> Any:
         from members.models import Club
 
         club_id = self._header()
@@ -68,8 +78,8 @@ class ClubTask(Task):
         owner = _club_of_argument(self.name, args)
         if owner is not None:
             return owner  # queued by the platform's job for one club's evening, half, upload
-        if self.name not in TASKS or self.name in PLATFORM_TASKS:
-            return None  # the platform's beat job
+        if kind == "either":
+            return None
         clubs = list(Club.objects.order_by("pk")[:2])
         if len(clubs) == 1:
             log.warning("task %s came without a club header; running it in the only club, %s",
@@ -78,30 +88,30 @@ class ClubTask(Task):
         raise NoClub(f"{self.name} is a club's task and came without a club header")
 
 
-# A club's task names its object first; its club is that object's (the beat's jobs queue
-# them for every club, in no club of their own).
-CLUB_OF_ARGUMENT: dict[str, tuple[str, str]] = {
-    "competition.tasks.recalculate_half": ("competition.Half", "season__club_id"),
-    "pairing.tasks.send_pairing_notices": ("competition.Evening", "season__club_id"),
-    "pairing.tasks.notify_withdrawals": ("competition.Evening", "season__club_id"),
-    "pairing.tasks.pair_and_publish_evening": ("competition.Evening", "season__club_id"),
-    "competition.ratings.tasks.read_rating_list": ("competition.RatingImport", "club_id"),
+# A club's task names its object first; its club is that object's, found by the path its
+# model's scoped manager declares (core.scoping: the one declaration of how a row finds
+# its club). The beat's jobs queue them for every club, in no club of their own.
+CLUB_OF_ARGUMENT: dict[str, str] = {
+    "competition.tasks.recalculate_half": "competition.Half",
+    "competition.tasks.recalculate_season": "competition.Season",
+    "pairing.tasks.send_pairing_notices": "competition.Evening",
+    "pairing.tasks.notify_withdrawals": "competition.Evening",
+    "pairing.tasks.pair_and_publish_evening": "competition.Evening",
+    "competition.ratings.tasks.read_rating_list": "competition.RatingImport",
 }
-# The outbox is the platform's: each mail carries its own sender.
-PLATFORM_TASKS = frozenset({"core.tasks.send_mails"})
 
 
 def _club_of_argument(name: str, args: tuple[Any, ...]) -> Any:
     from django.apps import apps
     from django.db.models import Subquery
 
+    from core.scoping import club_path
     from members.models import Club
 
     if name not in CLUB_OF_ARGUMENT or not args or not isinstance(args[0], int):
         return None
-    label, path = CLUB_OF_ARGUMENT[name]
-    model = apps.get_model(label)
-    owner = model._base_manager.filter(pk=args[0]).values(path)[:1]
+    model = apps.get_model(CLUB_OF_ARGUMENT[name])
+    owner = model._base_manager.filter(pk=args[0]).values(f"{club_path(model)}_id")[:1]
     return Club.objects.filter(pk=Subquery(owner)).first()  # one query; None when gone
 
 

@@ -153,7 +153,10 @@ def _redis_cache(location: str) -> dict:
 
 
 if REDIS_URL:
-    CACHES = {"default": _redis_cache(RATE_LIMIT_REDIS_URL), "pages": _redis_cache(REDIS_URL)}
+    CACHES = {"default": _redis_cache(RATE_LIMIT_REDIS_URL), "pages": _redis_cache(REDIS_URL),
+              # The standings engine's memory of settled evenings, shared by the workers
+              # (competition/season/standings.py): in the evicting Redis, beside the pages.
+              "settled": _redis_cache(REDIS_URL)}
 else:
     CACHES = {
         # Files in var/: the rate limits never culled (their keys expire by themselves)...
@@ -167,6 +170,9 @@ else:
             "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
             "LOCATION": str(VAR_DIR / "cache" / "pages"),
         },
+        # The engine's memory of settled evenings: each process its own (one worker).
+        "settled": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                    "LOCATION": "settled", "OPTIONS": {"MAX_ENTRIES": 4096}},
     }
 if CELERY_BROKER_URL:
     CELERY_RESULT_BACKEND = CELERY_BROKER_URL
@@ -198,9 +204,11 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-# The e-mail tasks have a queue of their own, so a results night's recalculations and the
-# deadline job's pairings never wait behind an evening's e-mails (nor they behind them);
-# every worker command consumes both queues (scripts/serve.py, docker-compose.yml).
+# The e-mail tasks have a queue of their own, and so have the recalculations of the
+# standings: a results night's standings never wait behind an evening's e-mails or the
+# deadline job's pairings (nor they behind them). Every worker command consumes the three
+# queues, "standings" first (scripts/serve.py, docker-compose.yml); with a prefetch of one
+# task a worker busy with a long task holds no standings back from the other.
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_TASK_ROUTES = {
     name: {"queue": "mail"}
@@ -210,6 +218,9 @@ CELERY_TASK_ROUTES = {
         "competition.tasks.send_club_duty_notice", "competition.tasks.send_club_duty_notices_undelivered",
         "members.tasks.send_invitation", "members.tasks.send_email_change",
     )
+} | {
+    name: {"queue": "standings"}
+    for name in ("competition.tasks.recalculate_half", "competition.tasks.recalculate_stale_seasons")
 }
 # Celery closes the worker's database connections around every task unless told to reuse
 # them: the deadline job's burst (one task per evening, one per evening's e-mails) would
@@ -344,6 +355,9 @@ PAGE_STALE_SECONDS = env.int("PAGE_STALE_SECONDS", default=5)
 # about 40 MB, unzipped text about 200 MB).
 RATINGS_UPLOAD_DIR = env.str("RATINGS_UPLOAD_DIR", default=str(VAR_DIR / "uploads" / "ratings"))
 RATINGS_UPLOAD_MAX_BYTES = env.int("RATINGS_UPLOAD_MAX_MB", default=250) * 2**20
+# A member list (issue 31: a club moves in) is read at once; a club's list of 300 members
+# is 30 KB as CSV, 60 KB as a spreadsheet.
+MEMBERS_UPLOAD_MAX_BYTES = env.int("MEMBERS_UPLOAD_MAX_MB", default=2) * 2**20
 # Unpacked (a zip's content): FIDE's largest list is about half of it; a zip bomb stops here.
 RATINGS_UNPACKED_MAX_BYTES = env.int("RATINGS_UNPACKED_MAX_MB", default=1024) * 2**20
 # A list "being read" whose progress has not moved for this long lost its task: the

@@ -7,7 +7,7 @@ from competition.api.v1 import endpoints as api_v1
 from competition.pages import views as pages
 from config import health
 from config.converters import DayConverter, IdConverter
-from members.profile_views import privacy_statement
+from members.profile_views import allauth_email, privacy_statement
 from members.views import admin_login, email_undo
 
 # Before any include(): every app's patterns write numbers as <id:...> (no leading zeros)
@@ -27,6 +27,8 @@ urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/email/undo/<str:token>/", email_undo, name="members_email_undo"),
+    # allauth's e-mail page would add an address without the password: his own page does it.
+    path("accounts/email/", allauth_email),
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("language/<str:code>/", pages.language, name="language"),

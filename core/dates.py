@@ -18,6 +18,19 @@ def short_day(day: dt.date) -> str:
     return date_format(day, _("D j M"))
 
 
+class NoClubTimeZone(RuntimeError):
+    """A club's time asked outside every club: the caller must enter the club."""
+
+
+def club_tz() -> dt.tzinfo:
+    """The current club's time zone (``Club.time_zone``): its evenings and deadlines are
+    wall-clock times there. Outside every club it raises: no club's times are guessed."""
+    club = current_tenant()
+    if club is None:
+        raise NoClubTimeZone("an evening's time needs its club's time zone: enter the club")
+    return club.tzinfo()
+
+
 def club_today() -> dt.date:
     """Today in the current club's time zone (``Club.time_zone``; settings.TIME_ZONE
     outside any club), not the server's."""

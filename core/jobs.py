@@ -29,6 +29,8 @@ log = logging.getLogger(__name__)
 # None where nothing does yet and the person who asked must ask again (said at each).
 TASKS: dict[str, str | None] = {
     "competition.tasks.recalculate_half": "competition.tasks.recalculate_stale_seasons",
+    # Queued by the catch-up itself, one per season behind, in the season's club.
+    "competition.tasks.recalculate_season": "competition.tasks.recalculate_stale_seasons",
     "pairing.tasks.send_pairing_notices": "pairing.tasks.close_due_evenings",
     "pairing.tasks.notify_withdrawals": "pairing.tasks.close_due_evenings",
     # Queued by the deadline job itself, one per due evening; the next minute's run
@@ -51,6 +53,47 @@ RETIRED: frozenset[str] = frozenset({
     "competition.tasks.send_club_duty_notices_undelivered",
 })
 
+# The beat's jobs: the platform's own work. Each finds the due work across clubs and
+# queues (or, where the broker refuses, does) each club's part in that club's context
+# (``members.context.per_club``), so what it changes, the club's page version included,
+# is that club's.
+PLATFORM_TASKS: frozenset[str] = frozenset({
+    "pairing.tasks.close_due_evenings",
+    "competition.tasks.recalculate_stale_seasons",
+    "competition.ratings.tasks.end_stuck_rating_imports",
+    "core.tasks.send_mails_pending",
+})
+
+# A club's task that may also be the platform's: the outbox's sending runs in the club it
+# was queued in (its header), and as the platform for a mail of no club (an e-mail
+# address change asked on the platform's own pages).
+CLUB_OR_PLATFORM: frozenset[str] = frozenset({"core.tasks.send_mails"})
+
+# Celery's own tasks (``celery.backend_cleanup``, ...) touch none of our tables: they run
+# in no club, so a club-scoped query in one would fail.
+CELERY_OWN = "celery."
+
+
+class UnlistedTask(LookupError):
+    """A task that is neither a club's (``TASKS``, ``RETIRED``) nor the platform's
+    (``PLATFORM_TASKS``): refused, never run with the scoping off."""
+
+
+def task_kind(name: str) -> str:
+    """"club" (runs in the club of its header or of the object it names, or fails),
+    "platform" (a beat job, in every club's sight), "either" (``CLUB_OR_PLATFORM``) or
+    "celery" (Celery's own); an unlisted name raises ``UnlistedTask``."""
+    if name in CLUB_OR_PLATFORM:
+        return "either"
+    if name in TASKS or name in RETIRED:
+        return "club"
+    if name in PLATFORM_TASKS:
+        return "platform"
+    if name.startswith(CELERY_OWN):
+        return "celery"
+    raise UnlistedTask(f"{name} is neither a club's task nor the platform's (core.jobs)")
+
+
 # What the broker raises when it is down or hangs: only these are "try again later". Any
 # other exception is a fault of the code and is raised.
 BROKER_ERRORS: tuple[type[BaseException], ...] = (KombuError, RedisError, OSError)
@@ -72,6 +115,23 @@ def enqueue(task: str, *args: Any) -> bool:
         log.warning("could not queue %s%r; %s", task, args,
                     f"{catch_up} will do it" if catch_up else "it must be asked for again",
                     exc_info=True)
+        return False
+    return True
+
+
+def enqueue_in_club(club_id: int | None, task: str, *args: Any) -> bool:
+    """A beat job's way to queue one club's task (core imports no app, so not through the
+    club context): the message carries the club (header ``club``, config/celery.py), and
+    the task runs in that club; ``None`` queues it as the platform's. As ``enqueue``: False
+    when the broker refused it."""
+    if task not in TASKS or task not in current_app.tasks:
+        raise UnknownTask(task)
+    headers = {"club": club_id} if club_id is not None else {}
+    try:
+        current_app.tasks[task].apply_async(args=args, headers=headers)
+    except BROKER_ERRORS:
+        log.warning("could not queue %s%r for club %s; %s will do it", task, args, club_id,
+                    TASKS[task], exc_info=True)
         return False
     return True
 

@@ -112,13 +112,20 @@ def message(subject: str, body: str, to: Sequence[str], cc: Sequence[str] = (), 
                         reply_to=reply_to)
 
 
+def _deliverable(addresses: Sequence[str]) -> list[str]:
+    return [a for a in addresses if not a.lower().endswith(".invalid")]
+
+
 def queue(*, key: str, subject: str, body: str, to: Sequence[str],
           cc: Sequence[str] = (), member: Any = None,
           sender: tuple[str | None, list[str]] = (None, [])) -> Mail | None:
     """In the caller's transaction: one outbox row, sent after commit. Queueing the same
     key twice writes one row; None when it was queued already or has no recipient.
     ``member`` is the member the mail is about (the leader's to-do list names him);
-    ``sender`` its From and Reply-To (the club's: ``members.addresses.club_sender``)."""
+    ``sender`` its From and Reply-To (the club's: ``members.addresses.club_sender``).
+    An address in the reserved domain ``.invalid`` (a member without an address, a removed
+    one, an imported season's player) is no recipient: it could never be delivered."""
+    to, cc = _deliverable(to), _deliverable(cc)
     if not to and not cc:
         return None
     from_email, reply_to = sender
@@ -264,6 +271,16 @@ def deliver(mail_ids: Sequence[int] | None = None) -> int:
     if mail_ids is not None:
         pending = pending.filter(pk__in=list(mail_ids))
     return send_rows(pending, _build_mails, label="mail")
+
+
+def pending(now: dt.datetime | None = None, *, older_than: int = 30) -> list[tuple[int, int | None]]:
+    """(mail, club) of the mails ``pending_ids`` names, for the catch-up's queueing per club."""
+    now = now or timezone.now()
+    return list(
+        Mail.objects.filter(state=MailState.PENDING,
+                            created_at__lt=now - dt.timedelta(seconds=older_than))
+        .order_by("pk").values_list("pk", "club_id")
+    )
 
 
 def pending_ids(now: dt.datetime | None = None, *, older_than: int = 30) -> list[int]:

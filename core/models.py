@@ -7,6 +7,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from core.scoping import ScopedManager
 from core.tenancy import current_club_id
 
 
@@ -49,6 +50,12 @@ class Mail(models.Model):
     sent_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     last_error = models.CharField(max_length=200, blank=True)
+
+    # A club's mails are that club's alone (an invitation holds a set-password link);
+    # with no club in scope, only the platform's own (club NULL). The platform's work
+    # (the sending, the operator) sees all: ``platform_context``. Row-level security
+    # backs it: migration core.0005_mail_row_level_security.
+    objects = ScopedManager(club="club", platform_rows=True)
 
     class Meta:
         verbose_name = _("e-mail")

@@ -16,7 +16,10 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from django.core.exceptions import PermissionDenied
+from django.db import models
 from django.utils.translation import gettext as _
+
+from core.scoping import club_path
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
@@ -42,13 +45,10 @@ class Perm(StrEnum):
     OVERRIDE_ELIGIBILITY = "competition.override_eligibility"
 
 
-# The relations a club-scoped row reaches its club by, nearest first.
-_PARENTS = ("season", "evening", "event", "half", "bracket", "round", "snapshot", "player")
-
-
 def club_of(obj: Any) -> int | None:
-    """The id of the club ``obj`` belongs to (a club, a row with a club, or a row under a
-    season), or None for anything else (no object: the current club decides)."""
+    """The id of the club ``obj`` belongs to (a club, a row with a club, or a row that
+    reaches its club by the path its scoped manager declares: ``core.scoping``), or None
+    for anything else (no object: the current club decides)."""
     from members.models import Club
 
     if obj is None:
@@ -57,11 +57,10 @@ def club_of(obj: Any) -> int | None:
         return obj.pk
     if isinstance(getattr(obj, "club_id", None), int):
         return obj.club_id
-    for name in _PARENTS:
-        parent = getattr(obj, name, None)
-        if parent is not None and hasattr(parent, "_meta"):
-            return club_of(parent)
-    return None
+    path = club_path(type(obj)) if isinstance(obj, models.Model) else None
+    if path is None or "__" not in path:
+        return None
+    return club_of(getattr(obj, path.split("__", 1)[0]))
 
 
 def require(actor: Actor | None, perm: str, *, system: bool = False, of: Any = None) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from . import mail
+from .jobs import enqueue_in_club
 
 
 @shared_task(
@@ -19,6 +20,16 @@ def send_mails(mail_ids: list[int] | None = None) -> int:
 
 @shared_task(name="core.tasks.send_mails_pending", acks_late=True)
 def send_mails_pending() -> int:
-    """Beat job: mails whose task was lost (the broker was down, the retries ran out)."""
-    ids = mail.pending_ids()
-    return mail.deliver(ids) if ids else 0
+    """Beat job: mails whose task was lost (the broker was down, the retries ran out). It
+    runs as the platform and queues each club's mails as that club's task (a mail of no
+    club as the platform's); where the broker refuses, it sends them itself."""
+    by_club: dict[int | None, list[int]] = {}
+    for mail_id, club_id in mail.pending():
+        by_club.setdefault(club_id, []).append(mail_id)
+    sent = 0
+    for club_id, ids in sorted(by_club.items(), key=lambda item: item[0] or 0):
+        if enqueue_in_club(club_id, mail.SEND_TASK, ids):
+            sent += len(ids)
+        else:
+            sent += mail.deliver(ids)
+    return sent

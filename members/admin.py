@@ -7,11 +7,13 @@ from allauth.account.models import EmailAddress
 from django import forms
 from django.conf import settings
 from django.contrib import admin
+from django.contrib.admin.utils import unquote
 from django.contrib.auth.admin import GroupAdmin as BaseGroupAdmin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.contrib.auth.models import Group
 from django.core.exceptions import ValidationError
 from django.db.models import Count
+from django.http import Http404
 from django.utils.html import escape
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
@@ -19,7 +21,6 @@ from django.utils.translation import gettext_lazy as _
 from competition.models import System
 from members.adminscope import OperatorOnlyAdmin, members_only
 from members.platform import clean_slug, club_create, is_operator
-from members.roles import may_manage_account
 
 from .models import Club, ClubDomain, User
 
@@ -48,10 +49,18 @@ class UserAdmin(BaseUserAdmin):
         return fields if is_operator(request.user) else fields + self.PLATFORM_RIGHTS
 
     def has_change_permission(self, request, obj=None) -> bool:
-        # Also the admin's password form: a staff member never sets the e-mail address or
-        # password of an account at or above his own place in the role order.
-        allowed = super().has_change_permission(request, obj)
-        return allowed and (obj is None or may_manage_account(request.user, obj))
+        # The change form and the password form (which asks this too) are the operator's
+        # alone: an account's e-mail address and password are its person's, changed on his
+        # own pages ("My details", with his password); a club's administrator made staff
+        # sees his club's members' accounts, read-only (docs/operations.md, "Roles").
+        return is_operator(request.user) and super().has_change_permission(request, obj)
+
+    def user_change_password(self, request, id, form_url=""):
+        # An account outside his club's members is not there for him (a 404 before the
+        # 403 that every account not the operator's to change gets).
+        if self.get_object(request, unquote(id)) is None:
+            raise Http404
+        return super().user_change_password(request, id, form_url)
 
     def has_add_permission(self, request) -> bool:
         # A club adds a member on its members page (his membership with him); an account

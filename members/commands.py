@@ -1,7 +1,8 @@
 """The base of the management commands that read or write a club's rows: each runs in a
 club (``--club <address>``; the installation's own club when not given). A command that
-reads only files (``compute_standings``, ``swiss_pair``, ``swiss_tiebreaks``) needs no
-database and stays a plain ``BaseCommand``."""
+reads only files (``pair_evening``, ``compute_standings``, ``swiss_pair``,
+``swiss_tiebreaks``) needs no database and stays a plain ``BaseCommand``
+(tests/integration/test_file_tools_without_database.py)."""
 
 from __future__ import annotations
 

@@ -12,11 +12,12 @@ It also sets django-scopes' scope (``club``): every query of a club-scoped model
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
-from django_scopes.state import state as _scope_state
+from django.db.models import Model
+from django_scopes import scope
 
 from core.tenancy import Tenant, current_club_id, tenant
 from members.current import _current, current_club
@@ -24,27 +25,24 @@ from members.current import _current, current_club
 if TYPE_CHECKING:
     from members.models import Club
 
+T = TypeVar("T")
+
 # ``current_club_id`` (the club columns' default, which the migrations name here) is
 # core.tenancy's: one id of the work in hand, set with the club below.
-__all__ = ["club_context", "current_club", "current_club_id", "platform_context"]
+__all__ = ["club_context", "current_club", "current_club_id", "per_club", "platform_context"]
 
 
 @contextmanager
 def club_context(club: Club | None) -> Iterator[Club | None]:
-    scope = dict(_scope_state.get() or {})
-    scope["_enabled"] = True
-    if club is None:
-        scope.pop("club", None)
-    else:
-        scope["club"] = club
     token = _current.set(club)
-    scope_token = _scope_state.set(scope)
     try:
-        with tenant(Tenant(f"club-{club.pk}", club.time_zone, club.pk, club.language)
-                    if club is not None else None):
+        # django-scopes through its public API: ``club=None`` is "no club in scope"
+        # (core.scoping raises ScopeError for it, as for a missing scope).
+        with scope(club=club), tenant(
+                Tenant(f"club-{club.pk}", club.time_zone, club.pk, club.language)
+                if club is not None else None):
             yield club
     finally:
-        _scope_state.reset(scope_token)
         _current.reset(token)
 
 
@@ -59,3 +57,34 @@ def platform_context() -> Iterator[None]:
 
     with club_context(None), scopes_disabled(), all_clubs():
         yield
+
+
+def per_club(model: type[Model], ids: Iterable[int],
+             work: Callable[[list[int]], Iterable[T]]) -> list[T]:
+    """A beat job's way to each club's part of its due work: ``ids`` of ``model``'s rows
+    across clubs (found in the platform's context), grouped by their club (the path of the
+    model's scoped manager, members/scoping.py); ``work`` runs once per club with that
+    club's ids, inside ``club_context`` of the club, so what it queues carries the club
+    and what it changes (the club's page version included) is the club's. Returns what
+    every club's ``work`` gave, club after club. Two queries, however many clubs."""
+    from members.models import Club
+    from members.scoping import club_path
+
+    ids = list(ids)
+    if not ids:
+        return []
+    path = club_path(model)
+    if path is None:
+        raise TypeError(f"{model.__name__} is not club-scoped")
+    with platform_context():
+        owners = dict(model._base_manager.filter(pk__in=ids).values_list("pk", f"{path}_id"))
+        clubs = Club.objects.in_bulk(set(owners.values()))
+    by_club: dict[int, list[int]] = {}
+    for pk in ids:
+        if pk in owners:  # a row deleted since it was found has no work left
+            by_club.setdefault(owners[pk], []).append(pk)
+    done: list[T] = []
+    for club_id in sorted(by_club):
+        with club_context(clubs[club_id]):
+            done.extend(work(by_club[club_id]))
+    return done

@@ -4,12 +4,16 @@ form's extra field: the member's name, which the standings show. allauth mixes
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from competition.models import PlayerKind
 from competition.validators import single_line
 
+from .memberimport import FIELDS
 from .models import PublicName
 
 
@@ -76,4 +80,50 @@ class ProfileForm(forms.Form):
     notice_mail = forms.BooleanField(
         label=_("E-mail me notices"), required=False,
         help_text=_("A change in my pairing, an opponent who signs off, a decision on my requests."),
+    )
+
+
+class MemberFileForm(forms.Form):
+    file = forms.FileField(
+        label=_("Member list"), allow_empty_file=True,  # members.memberfile says it, as of every bad file
+        help_text=_("The KNSB's member export of your club, a CSV file (columns separated by ; , "
+                    "or tab, in UTF-8) or a spreadsheet (.xlsx), with a header row."),
+    )
+
+
+class MemberColumnsForm(forms.Form):
+    """Which column of the member list holds what (the rating import's mapping form):
+    the name (or first name, infix and last name) is required, the rest is optional."""
+
+    def __init__(self, *args: Any, columns: Sequence[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choices = [("", "—")] + [(c, c) for c in columns]
+        for fld in FIELDS:
+            self.fields[fld] = forms.ChoiceField(label=COLUMN_LABELS[fld], choices=choices,
+                                                 required=False)
+
+    def mapping(self) -> dict[str, str]:
+        return {fld: self.cleaned_data.get(fld) or "" for fld in FIELDS}
+
+
+COLUMN_LABELS = {
+    "knsb_number": _("KNSB relation number"),
+    "name": _("Name"),
+    "first_name": _("First name"),
+    "infix": _("Infix (van, de, ...)"),
+    "last_name": _("Last name"),
+    "email": _("E-mail address"),
+    "rating": _("KNSB rating"),
+}
+
+
+class EmailChangeForm(forms.Form):
+    """His own new e-mail address, with his password re-entered."""
+
+    email = forms.EmailField(label=_("New e-mail address"),
+                             widget=forms.EmailInput(attrs={"autocomplete": "email"}))
+    password = forms.CharField(
+        label=_("Your password"), strip=False,
+        help_text=_("To be sure it is you who asks."),
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )

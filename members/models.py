@@ -19,7 +19,7 @@ class UserQuerySet(models.QuerySet["User"]):
         ``Membership`` of ``club``, the current club when not given; outside any club,
         every club's). A registration the leader has not accepted yet is nobody's member:
         it is listed nowhere."""
-        from django_scopes.state import get_scope  # the club in scope (members/context.py)
+        from django_scopes import get_scope  # the club in scope (members/context.py)
 
         club = club or get_scope().get("club")
         found = self.filter(is_active=True, registration_pending=False)

@@ -99,7 +99,7 @@ def club_create(*, actor: Actor, name: str, slug: str, leader_email: str, leader
         EmailAddress.objects.create(user=leader, email=email, verified=False, primary=True)
     club.save()
     Membership.objects.create(user=leader, club=club, role=ADMINISTRATOR)
-    with club_context(club):  # the new club's mail, its links under the club's address
+    with club_context(club):  # the new club's mail: its id, sender, name, language, links
         invitations.queue_first_leader(member=leader, club=club)  # none for an account with a password
     log.info("club %s created by operator %s; first leader %s", club.slug, actor.pk, leader.pk)
     return club, leader

@@ -11,23 +11,32 @@ on his member page; both ask for a confirmation first. Documented in docs/operat
 
 from __future__ import annotations
 
+import logging
 import secrets
+from dataclasses import dataclass
 
 from allauth.account.models import EmailAddress
 from django.contrib.sessions.models import Session
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from competition import audit
 from competition.audit import Action
+from competition.models import EveningStatus, Game, Player, PlayerKind, Registration
+from core.dates import club_today
 from core.pagecache import pages_changed
-from core.permissions import Actor, Perm, require
+from core.permissions import Actor, Perm, person, require
 
-from .models import PublicName, User
+from . import email_change
+from .context import club_context, current_club
+from .models import Club, Membership, PublicName, User
 from .names import public_name
+from .roles import ADMINISTRATOR, account_rank, forget_roles
 
+log = logging.getLogger(__name__)
 LEADER_PERM = Perm.MANAGE_REGISTRATIONS
 PHONE_CHARACTERS = set("0123456789+-() ")
 
@@ -74,6 +83,32 @@ def profile_update(
     return member
 
 
+@transaction.atomic(durable=True)
+def email_change_request(*, actor: Actor, member: User, email: str, password: str,
+                         site_url: str) -> bool:
+    """He asks for a new e-mail address for himself, his password re-entered first (a
+    session left open is not enough). The new address waits, unverified, beside the old
+    one (which stays his sign-in) until its owner confirms it from the link sent to it;
+    the old address is told at once, with a link to undo (``members.email_change``). An
+    address that is another account's gets nothing, and he is answered the same (no
+    answer tells whether an address has an account). Returns whether mail was queued."""
+    _own(actor, member)
+    member = User.objects.select_for_update().get(pk=member.pk)
+    if not password or not member.check_password(password):
+        raise ValidationError({"password": _("That is not your password.")})
+    email = User.objects.normalize_email(email.strip()).lower()
+    if email == member.email:
+        raise ValidationError({"email": _("That is your address already.")})
+    if User.objects.filter(email__iexact=email).exclude(pk=member.pk).exists():
+        log.info("e-mail change of member %s to an address in use: nothing sent", member.pk)
+        return False
+    # An earlier request still open is replaced.
+    EmailAddress.objects.filter(user=member, verified=False, primary=False).delete()
+    EmailAddress.objects.filter(email__iexact=email, user=member).delete()
+    EmailAddress.objects.create(user=member, email=email, verified=False, primary=False)
+    return email_change.queue(member=member, old=member.email, new=email, site_url=site_url)
+
+
 def calendar_token_renew(*, actor: Actor, member: User) -> str:
     """A new secret for his calendar feed; the old address stops working."""
     _own(actor, member)
@@ -92,19 +127,116 @@ def calendar_token(member: User) -> str:
     return member.calendar_token
 
 
-@transaction.atomic(durable=True)
-def member_remove(*, actor: Actor, member: User) -> User:
-    """He leaves: his results stay under his public name, his account is removed. By the
-    member himself or by the leader; never a staff account (the administrator's own)."""
+@dataclass(frozen=True)
+class Leaving:
+    """What a member's leaving changes in the club: the seasons he was a fixed player of,
+    the boards of published pairings still to play that he sits on (the leader re-pairs
+    or gives a bye), and the sign-ups dropped."""
+
+    name: str
+    fixed_in: tuple[str, ...] = ()
+    boards: tuple[tuple[str, int], ...] = ()  # (evening date ISO, board)
+    sign_ups_dropped: int = 0
+
+
+def membership_clubs(member: User) -> list[Club]:
+    """Every club the person is a member of, by name (a confirmation lists them)."""
+    return list(Club.objects.filter(memberships__user=member).order_by("name"))
+
+
+def _check_may_end(actor: Actor, member: User, club: Club) -> bool:
+    """His own leaving, or the leader's decision; True when it is his own. A leader
+    removes no one whose role in the club is at or above his own (but himself)."""
     if getattr(actor, "pk", None) == member.pk:
         _own(actor, member)
-    else:
-        require(actor, LEADER_PERM)
+        return True
+    require(actor, LEADER_PERM)
+    who = person(actor)
+    if who is None or not (who.is_superuser or account_rank(who, club) > account_rank(member, club)):
+        raise ValidationError(_("%(name)s has a role in the club at or above yours; the administrator "
+                                "removes him from the club.") % {"name": member.name})
+    return False
+
+
+@transaction.atomic(durable=True)
+def membership_end(*, actor: Actor, member: User, club: Club) -> Leaving:
+    """He leaves ``club`` (his own wish, or the leader removes him): that club's
+    membership ends, and nothing else of his. His account, his other clubs and his games
+    and standings here (under his public name) stay. At once he is no fixed player and
+    nobody expects him on any evening to come (``competition.models.still_member``); his
+    sign-ups for evenings not yet published go. The audit trail says what it changed, and
+    the leader's to-do list shows it (a board of a published pairing he sits on, the
+    fixed list)."""
+    own = _check_may_end(actor, member, club)
+    if club != current_club():
+        raise ValidationError(_("You can only leave the club whose pages you are on."))
+    membership = Membership.objects.select_for_update().filter(user=member, club=club).first()
+    if membership is None:
+        raise ValidationError(_("%(name)s is no member of the club (any more).") % {"name": member.name})
+    _check_not_the_last_administrator(membership)
+    leaving = _leave(actor, member, membership, own=own)
+    pages_changed()
+    return leaving
+
+
+def _check_not_the_last_administrator(membership: Membership) -> None:
+    if membership.role == ADMINISTRATOR and not Membership.objects.filter(
+            club_id=membership.club_id, role=ADMINISTRATOR).exclude(pk=membership.pk).exists():
+        raise ValidationError(_("%(name)s is the only administrator of %(club)s: give another member "
+                                "that role first.") % {"name": membership.user.name,
+                                                       "club": membership.club.name})
+
+
+def _leave(actor: Actor, member: User, membership: Membership, *, own: bool) -> Leaving:
+    """End ``membership`` (locked by the caller), in its club's context: what it changes,
+    recorded in that club's audit trail."""
+    with club_context(membership.club):
+        today = club_today()
+        players = list(Player.objects.filter(member=member, season__club=membership.club,
+                                             season__end_date__gte=today).select_related("season"))
+        fixed_in = tuple(p.season.name for p in players if p.kind == PlayerKind.FIXED)
+        boards = tuple(
+            (evening_date.isoformat(), board) for evening_date, board in
+            Game.objects.filter(Q(white__in=players) | Q(black__in=players), evening__date__gte=today,
+                                evening__status=EveningStatus.PUBLISHED)
+            .order_by("evening__date", "board").values_list("evening__date", "board"))
+        # Not published yet: nobody is paired from these sign-ups, and none counts yet.
+        dropped, _kinds = Registration.objects.filter(player__in=players).exclude(
+            evening__status=EveningStatus.PUBLISHED).delete()
+        membership.delete()
+        forget_roles(member)
+        leaving = Leaving(name=member.shown_name, fixed_in=fixed_in, boards=boards,
+                          sign_ups_dropped=dropped)
+        audit.record(actor=actor, action=Action.MEMBER_LEAVE,
+                     season=players[0].season if players else None,
+                     before={"member": member.pk, "role": membership.role},
+                     after={"member": member.pk, "name": leaving.name, "own": own,
+                            "fixed_in": list(fixed_in), "boards": [list(b) for b in boards],
+                            "sign_ups_dropped": dropped})
+    return leaving
+
+
+@transaction.atomic(durable=True)
+def member_remove(*, actor: Actor, member: User) -> User:
+    """He deletes his account: his results stay under his public name, in every club he
+    played; the account is emptied and every membership ends. The person's own decision
+    alone (a club's leader removes him from his club: ``membership_end``); the operator
+    (a superuser) in an emergency. Never a staff account (the administrator's own)."""
+    if getattr(actor, "pk", None) == member.pk:
+        _own(actor, member)
+    elif not getattr(actor, "is_superuser", False):
+        raise ValidationError(_("Only he himself deletes his account; remove him from the club instead."))
     member = User.objects.select_for_update().get(pk=member.pk)
     if member.is_staff or member.is_superuser:
         raise ValidationError(_("An administrator's account is removed in the admin, by another administrator."))
     if not member.is_active:
         raise ValidationError(_("This account has been removed already."))
+    memberships = list(Membership.objects.select_for_update().filter(user=member)
+                       .select_related("club", "user"))
+    for membership in memberships:
+        _check_not_the_last_administrator(membership)
+    for membership in memberships:  # each club's to-do list says he left, and what it changed
+        _leave(actor, member, membership, own=True)
     shown = public_name(member) or _("former member")
     audit.record(actor=actor, action=Action.MEMBER_REMOVE,
                  before={"member": member.pk, "name": member.name},

@@ -5,6 +5,7 @@ statement. Views call one service each (``members.profile``, ``members.privacy``
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 
 from django.conf import settings
@@ -14,8 +15,8 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
-from django.utils import timezone
+from django.urls import get_script_prefix, reverse
+from django.utils import dateformat, timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -27,9 +28,14 @@ from core.web import confirmation_page, confirmed, error_messages
 from . import privacy, profile
 from .addresses import club_venue, site_name
 from .calendar import member_calendar_ics
+from .context import current_club
 from .decorators import any_permission_required
-from .forms import ProfileForm
+from .forms import EmailChangeForm, ProfileForm
 from .models import User
+
+
+def _site_url(request: HttpRequest) -> str:
+    return request.build_absolute_uri(get_script_prefix())  # as members.views._site_url
 
 
 def _member(request: HttpRequest) -> User:
@@ -63,6 +69,37 @@ def details(request: HttpRequest) -> HttpResponse:
     })
 
 
+@login_required
+def email(request: HttpRequest) -> HttpResponse:
+    """His own new e-mail address: password first, then a confirmation to the new address
+    and a notice with an undo link to the old one (``profile.email_change_request``)."""
+    member = _member(request)
+    form = EmailChangeForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            profile.email_change_request(actor=member, member=member, site_url=_site_url(request),
+                                         **form.cleaned_data)
+        except ValidationError as exc:
+            errors = exc.message_dict if hasattr(exc, "error_dict") else {None: exc.messages}
+            for field, messages_ in errors.items():
+                for message in messages_:
+                    form.add_error(field if field in form.fields else None, message)
+        else:
+            messages.success(request, _(
+                "A confirmation goes to %(email)s: your address changes once you follow the link "
+                "in it. Your present address %(old)s gets a notice with a link to undo it.")
+                % {"email": form.cleaned_data["email"], "old": member.email})
+            return redirect("me:details")
+    return render(request, "members/email_change.html", {"form": form, "member": member})
+
+
+@login_required
+def allauth_email(request: HttpRequest) -> HttpResponse:
+    """allauth's own e-mail page (add, remove, make primary, with no password asked) is
+    not served: his address changes on ``email``."""
+    return redirect("me:email")
+
+
 @require_POST
 @login_required
 def calendar_renew(request: HttpRequest) -> HttpResponse:
@@ -92,52 +129,129 @@ def data(request: HttpRequest) -> HttpResponse:
     return response
 
 
-def _consequences(member: User) -> list[str]:
-    return [
-        _("The games and standings of %(name)s stay, under %(public)s: the other players' "
-          "scores depend on them.") % {"name": member.name, "public": member.shown_name},
+def _clubs_in_words(clubs: list) -> str:
+    return ", ".join(club.shown_name for club in clubs)
+
+
+def _leave_consequences(member: User, club, others: list) -> list[str]:
+    """What leaving ``club`` does, for the person himself (his other clubs named)."""
+    lines = [
+        _("Your membership of %(club)s ends: you are no longer expected on its evenings, not "
+          "as a fixed player either, and you are not paired there any more.") % {"club": club.shown_name},
+        _("Your games and standings at %(club)s stay, under %(public)s: the other players' "
+          "scores depend on them.") % {"club": club.shown_name, "public": member.shown_name},
+    ]
+    if others:
+        lines.append(_("You stay a member of %(clubs)s; your account and password stay as they are.")
+                     % {"clubs": _clubs_in_words(others)})
+    else:
+        lines.append(_("Your account stays: you can still sign in, and be added to a club again."))
+    return lines
+
+
+def _delete_consequences(member: User, clubs: list) -> list[str]:
+    lines = []
+    if clubs:
+        lines.append(_("You leave every club you are a member of: %(clubs)s.")
+                     % {"clubs": _clubs_in_words(clubs)})
+    lines += [
+        _("Your games and standings stay, under %(public)s: the other players' scores depend "
+          "on them.") % {"public": member.shown_name},
         _("Everything else is removed: e-mail address, phone, ratings and numbers, date of "
           "birth, password. Signing in is no longer possible; this cannot be undone."),
     ]
+    return lines
+
+
+def _leaving_in_words(leaving: profile.Leaving) -> list[str]:
+    """What the leaving changed, said after it happened."""
+    said = []
+    if leaving.fixed_in:
+        said.append(_("No longer a fixed player in %(seasons)s.") % {"seasons": ", ".join(leaving.fixed_in)})
+    if leaving.sign_ups_dropped:
+        said.append(_("Sign-ups for evenings to come removed: %(n)s.") % {"n": leaving.sign_ups_dropped})
+    for date, board in leaving.boards:
+        said.append(_("On board %(board)s of the published pairing of %(date)s: pair that evening "
+                      "again or give his opponent a bye.") % {
+                          "board": board, "date": dateformat.format(dt.date.fromisoformat(date), _("D j M"))})
+    return said
 
 
 @require_POST
 @login_required
 def leave(request: HttpRequest) -> HttpResponse:
+    """He leaves this club (its membership only); his account and other clubs stay."""
     member = _member(request)
+    club = current_club()
+    if club is None:
+        raise Http404
+    clubs = profile.membership_clubs(member)
+    others = [c for c in clubs if c.pk != club.pk]
     if not confirmed(request):
-        return confirmation_page(request, title=_("Leave the club"), consequences=_consequences(member),
-                                 cancel=reverse("me:details"), button=_("Remove my account"))
+        return confirmation_page(
+            request, title=_("Leave %(club)s") % {"club": club.shown_name},
+            consequences=_leave_consequences(member, club, others),
+            cancel=reverse("me:details"), button=_("Leave %(club)s") % {"club": club.shown_name})
+    try:
+        profile.membership_end(actor=member, member=member, club=club)
+    except ValidationError as exc:
+        error_messages(request, exc)
+        return redirect("me:details")
+    messages.success(request, _("You have left %(club)s. Thank you for playing at the club.")
+                     % {"club": club.shown_name})
+    return redirect("competition:home")
+
+
+@require_POST
+@login_required
+def delete_account(request: HttpRequest) -> HttpResponse:
+    """He deletes his account: every club he is a member of is named first."""
+    member = _member(request)
+    clubs = profile.membership_clubs(member)
+    if not confirmed(request):
+        return confirmation_page(request, title=_("Delete my account"),
+                                 consequences=_delete_consequences(member, clubs),
+                                 cancel=reverse("me:details"), button=_("Delete my account"))
     try:
         profile.member_remove(actor=member, member=member)
     except ValidationError as exc:
         error_messages(request, exc)
         return redirect("me:details")
     logout(request)
-    messages.success(request, _("Your account is removed. Thank you for playing at the club."))
+    messages.success(request, _("Your account is removed. Thank you for playing."))
     return redirect("competition:home")
 
 
 @require_POST
 @any_permission_required(profile.LEADER_PERM)
 def remove(request: HttpRequest, season: str, player_id: int) -> HttpResponse:
-    """The leader removes a member who has left (his request, or the club's decision)."""
+    """The leader removes a member from the club (he has left, or the club decided): the
+    club's membership ends, nothing else (``profile.membership_end``)."""
     season_obj = season_or_404(season)
     player = get_object_or_404(Player.objects.select_related("member"), pk=player_id, season=season_obj)
     member = player.member
+    club = current_club()
     back = reverse("members:edit", args=[season_obj.slug, player.pk])
     if not confirmed(request):
-        return confirmation_page(request, title=_("Remove the account of %(name)s") % {"name": member.name},
-                                 consequences=_consequences(member), cancel=back,
-                                 button=_("Remove the account"))
+        consequences = [
+            _("The membership of %(name)s of %(club)s ends: he is no longer a fixed player, is "
+              "expected on no evening to come and is not paired any more.")
+            % {"name": member.name, "club": club.shown_name if club else ""},
+            _("His games and standings stay, under his public name %(public)s.") % {"public": member.shown_name},
+            _("His account stays (he may be a member elsewhere); only he can delete it."),
+        ]
+        return confirmation_page(request, title=_("Remove %(name)s from the club") % {"name": member.name},
+                                 consequences=consequences, cancel=back,
+                                 button=_("Remove from the club"))
     name = member.name
     try:
-        profile.member_remove(actor=request.user, member=member)
+        leaving = profile.membership_end(actor=request.user, member=member, club=club)
     except ValidationError as exc:
         error_messages(request, exc)
         return redirect(back)
-    messages.success(request, _("The account of %(name)s is removed; his results stay in the "
-                                "standings.") % {"name": name})
+    messages.success(request, " ".join([_("%(name)s is no longer a member of the club; his results "
+                                          "stay in the standings.") % {"name": name},
+                                        *_leaving_in_words(leaving)]))
     return redirect("members:index", season=season_obj.slug)
 
 

@@ -153,25 +153,58 @@ def role_label(user: object) -> str:
     return _("member")
 
 
-def account_rank(user: User) -> int:
-    """Where ``user`` stands, in the current club, in the role order: player < arbiter < leader < administrator
-    (``roles.ROLES``) < staff (the Django admin) < superuser; -1 without a role."""
+def account_rank(user: User, club: Club | int | None = None) -> int:
+    """Where ``user`` stands in the role order: player < arbiter < leader < administrator
+    (``roles.ROLES``) < staff (the Django admin) < superuser; -1 without a role. His
+    highest role in any club (``club`` not given: the actor's question "may I reach him?"
+    is never answered by one club alone), or in ``club``."""
+    from members.models import Membership
+
     if user.is_superuser:
         return len(ROLES) + 1
     if user.is_staff:
         return len(ROLES)
-    names = {club_role(user)}
+    if club is not None:
+        names = {club_role(user, club)}
+    else:
+        names = set(Membership.objects.filter(user_id=user.pk).values_list("role", flat=True))
     return max((i for i, role in enumerate(ROLES) if role in names), default=-1)
+
+
+def other_clubs(user: User, club: Club | int | None = None) -> bool:
+    """Whether ``user`` is a member of a club other than ``club`` (the current club): then
+    his person (sign-in, name, numbers) is not one club's to change."""
+    from members.context import current_club
+    from members.models import Membership
+
+    club = club if club is not None else current_club()
+    memberships = Membership.objects.filter(user_id=user.pk)
+    if club is not None:
+        memberships = memberships.exclude(club_id=club if isinstance(club, int) else club.pk)
+    return memberships.exists()
+
+
+def has_signed_in(user: User) -> bool:
+    """The person has taken his account: he signed in once, or set his password (the
+    invitation accepted). From then on his sign-in is his alone."""
+    return user.last_login is not None or user.has_usable_password()
 
 
 def may_manage_account(actor: Actor | None, target: User) -> bool:
     """Whether ``actor`` may change ``target``'s sign-in (his e-mail address or his
-    password): a superuser anyone's, others their own, or one strictly below his own place in the role order. So a
-    leader never reaches a fellow leader's, an administrator's or a superuser's account
-    (docs/trust.md, "Accounts")."""
+    password): a superuser (the operator) anyone's, everyone his own. A club's leader or
+    administrator only corrects the address of an invitation not yet accepted, of an
+    account that belongs to his club alone and stands strictly below his own role there
+    (``members.services.member_update``); never that of a person who has signed in, nor of
+    a member of another club too (docs/architecture.md, "The person and his memberships")."""
     who = person(actor)
     if who is None:
         return False
-    if who.is_superuser:
+    if who.is_superuser or who.pk == target.pk:
         return True
-    return who.pk == target.pk or account_rank(who) > account_rank(target)
+    from members.context import current_club
+
+    club = current_club()
+    if club is None or has_signed_in(target) or other_clubs(target, club):
+        return False
+    return account_rank(who, club) > account_rank(target)

@@ -13,6 +13,7 @@ it (docs/rules.md 4.2).
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from allauth.account.models import EmailAddress
@@ -27,15 +28,16 @@ from competition.season.services import renumber, schedule_recalculation
 from competition.validators import require_single_line
 from core import mail
 from core.models import Mail, MailState
-from core.permissions import Actor, Perm, require
+from core.permissions import Actor, Perm, person, require
 from members.context import current_club
-from members.roles import may_manage_account
+from members.roles import account_rank, has_signed_in, may_manage_account, other_clubs
 
-from . import email_change, invitations
+from . import invitations
 from .models import User
 from .roles import ADMINISTRATOR, PLAYER, ROLES, club_role, join_club, set_club_role
 
 PERM = Perm.MANAGE_REGISTRATIONS
+NO_ADDRESS_DOMAIN = "geen-adres.invalid"
 
 
 def season_has_games(season: Season) -> bool:
@@ -68,6 +70,16 @@ def _check_email_free(email: str, member: User | None = None) -> None:
         )
 
 
+def no_address() -> str:
+    """An address for a member without one: the reserved domain ``.invalid`` (RFC 2606)
+    is never delivered to (``core.mail`` drops it), and it keeps ``User.email`` unique."""
+    return f"lid-{uuid.uuid4().hex[:16]}@{NO_ADDRESS_DOMAIN}"
+
+
+def has_address(member: User) -> bool:
+    return not member.email.endswith(f"@{NO_ADDRESS_DOMAIN}")
+
+
 def _knsb_number(value: str) -> str:
     """A KNSB relation number is digits only (the federation's lists match on it)."""
     value = value.strip()
@@ -79,7 +91,13 @@ def _knsb_number(value: str) -> str:
 
 
 @transaction.atomic(durable=True)
-def member_add(
+def member_add(**arguments: Any) -> Player:
+    """A new member, taking part in ``season`` from now on, invited by e-mail to set his
+    password (``member_add_within``, in a transaction of its own)."""
+    return member_add_within(**arguments)
+
+
+def member_add_within(
     *,
     actor: Actor,
     season: Season,
@@ -90,12 +108,15 @@ def member_add(
     kind: str = PlayerKind.FLEXIBLE,
     site_url: str,
 ) -> Player:
-    """A new member, taking part in ``season`` from now on, invited by e-mail to set his
-    password. He joins at the end of the starting order; on his first evening the pairing
-    places him next to the player whose rating is closest to his (docs/rules.md 3)."""
+    """``member_add`` in the caller's transaction: the member list's import adds its rows
+    with it, all in one (``members.memberimport``). He joins at the end of the starting
+    order; on his first evening the pairing places him next to the player whose rating is
+    closest to his (docs/rules.md 3). Without an e-mail address (``email=""``, a member
+    list's row without one) he gets an address that never receives mail
+    (``no_address``) and no invitation: a player whom the leader signs up."""
     require(actor, PERM, of=season)
     season = Season.objects.select_for_update().get(pk=season.pk)
-    email = User.objects.normalize_email(email.strip()).lower()
+    email = User.objects.normalize_email(email.strip()).lower() or no_address()
     name = name.strip()
     if not name:
         raise ValidationError(_("A member needs a name."))
@@ -109,7 +130,8 @@ def member_add(
     join_club(member, season.club, PLAYER)  # he signs himself up and off
     # Not verified: the invitation's link goes to it, and setting the password with that
     # link is what verifies it (members.signals), so the leader never vouches for it.
-    EmailAddress.objects.create(user=member, email=email, verified=False, primary=True)
+    if has_address(member):
+        EmailAddress.objects.create(user=member, email=email, verified=False, primary=True)
     last = Player.objects.filter(season=season).order_by("-start").first()
     player = Player.objects.create(
         season=season, member=member, kind=kind,
@@ -121,7 +143,8 @@ def member_add(
         after={"name": name, "email": email, "rating": rating, "knsb_number": member.knsb_number,
                "kind": kind, "start": player.start},
     )
-    _invite(actor, player, site_url)
+    if has_address(member):
+        _invite(actor, player, site_url)
     return player
 
 
@@ -131,14 +154,6 @@ def _check_may_manage(actor: Actor, member: User) -> None:
             _("The e-mail address and password of %(name)s can only be changed by himself "
               "or by someone with a higher role (the administrator).") % {"name": member.name}
         )
-
-
-def _request_email_change(member: User, email: str, site_url: str) -> None:
-    """The new address waits, unverified, beside the old one (which stays the member's
-    address) until its owner confirms it; an earlier request still open is replaced."""
-    EmailAddress.objects.filter(user=member, verified=False, primary=False).delete()
-    EmailAddress.objects.create(user=member, email=email, verified=False, primary=False)
-    email_change.queue(member=member, old=member.email, new=email, site_url=site_url)
 
 
 def _invite(actor: Actor, player: Player, site_url: str) -> None:
@@ -159,12 +174,12 @@ def member_invite_again(*, actor: Actor, player: Player, site_url: str) -> Playe
 
 
 def _check_invitable(actor: Actor, member: User) -> None:
-    _check_may_manage(actor, member)
     if member.has_usable_password():
         raise ValidationError(
             _("%(name)s has set a password already; he can ask for a new one on the sign-in page.")
             % {"name": member.name}
         )
+    _check_may_manage(actor, member)
 
 
 @transaction.atomic(durable=True)
@@ -213,6 +228,38 @@ def _club_duty_of(row: Mail) -> ClubDutyRequest | None:
     return ClubDutyRequest.objects.select_related("player", "evening").filter(pk=int(parts[1])).first()
 
 
+PERSON_FIELDS = ("name", "email", "rating", "knsb_number")  # the person's, on this form
+
+
+def person_is_shared(member: User) -> bool:
+    """The person is a member of another club too: his own fields (name, e-mail, KNSB
+    rating and number) are not this club's to change (the form says so)."""
+    return other_clubs(member)
+
+
+def _check_may_correct_address(actor: Actor, member: User) -> None:
+    """Only an invitation not yet accepted, of an account of this club alone, below the
+    leader's own role, has its address corrected by the leader (``may_manage_account``)."""
+    who = person(actor)
+    if who is None or not (who.is_superuser or account_rank(who, current_club()) > account_rank(member)):
+        _check_may_manage(actor, member)  # says: a higher role
+    if has_signed_in(member):
+        raise ValidationError(
+            _("%(name)s has signed in already: his e-mail address and password are his own. "
+              "He changes them himself on \"My details\".") % {"name": member.name})
+    _check_may_manage(actor, member)
+
+
+def _correct_address(actor: Actor, player: Player, member: User, email: str, site_url: str) -> None:
+    """The invitation went to a wrong address: the account (never signed in) takes the
+    corrected one, unverified, and the invitation goes again, to it."""
+    EmailAddress.objects.filter(user=member).delete()
+    EmailAddress.objects.create(user=member, email=email, verified=False, primary=True)
+    member.email = email
+    member.save(update_fields=["email"])
+    _invite(actor, player, site_url)
+
+
 @transaction.atomic(durable=True)
 def member_update(
     *,
@@ -230,15 +277,16 @@ def member_update(
     starting order's); afterwards that one stays as it was. The kind is the season's
     choice made before its first evening, so it is fixed once the season has games.
 
-    A new e-mail address is only asked for: the member keeps signing in (and receiving
-    mail, password resets included) at his old address until the new one is confirmed
-    from a link sent to it; the old address is told at once and gets a link to undo
-    (``members.email_change``). Only for an account below the leader's own in the role
-    order (``may_manage_account``)."""
+    The sign-in is the person's (docs/architecture.md, "The person and his memberships"):
+    the leader corrects the e-mail address only of an invitation not yet accepted, of an
+    account of his club alone and below his role (the invitation goes again, to the
+    corrected address); never once the person has signed in. His name, KNSB rating and
+    number are his own as soon as he is a member of another club too: then only the kind
+    (the club's part) changes here."""
     require(actor, PERM, of=player)
     season = Season.objects.select_for_update().get(pk=player.season_id)
     player = Player.objects.select_for_update(of=("self",)).select_related("member").get(pk=player.pk)
-    member = User.objects.select_for_update().get(pk=player.member_id)
+    member = player.member = User.objects.select_for_update().get(pk=player.member_id)
     email = User.objects.normalize_email(email.strip()).lower()
     name = name.strip()
     if not name:
@@ -251,9 +299,6 @@ def member_update(
         raise ValidationError(
             _("The season is under way: a player's kind (fixed or flexible) no longer changes.")
         )
-    if email != member.email:
-        _check_may_manage(actor, member)
-        _check_email_free(email, member)
     new: dict[str, Any] = {"name": name, "email": email, "rating": rating,
                            "knsb_number": _knsb_number(knsb_number), "kind": kind}
     old: dict[str, Any] = {"name": member.name, "email": member.email, "rating": member.rating,
@@ -261,11 +306,19 @@ def member_update(
     changed = [key for key in new if new[key] != old[key]]
     if not changed:
         return player
+    if any(key in PERSON_FIELDS for key in changed) and person_is_shared(member):
+        raise ValidationError(
+            _("%(name)s is also a member of another club: his name, e-mail address, KNSB "
+              "rating and relation number are his own and are not changed here. He changes "
+              "them himself on \"My details\".") % {"name": member.name})
+    if "email" in changed:
+        _check_may_correct_address(actor, member)
+        _check_email_free(email, member)
     member.name, member.rating, member.knsb_number = name, rating, new["knsb_number"]
-    if email != member.email:
-        _request_email_change(member, email, site_url)
-    member.full_clean(exclude=["password"])
-    member.save()
+    member.full_clean(exclude=["password", "email"])
+    member.save(update_fields=["name", "rating", "knsb_number"])
+    if "email" in changed:
+        _correct_address(actor, player, member, email, site_url)
     player.kind = kind
     if not under_way and season.competition.start_rating == RatingKind.KNSB:
         player.rating = rating  # the form's rating is the KNSB one
@@ -372,6 +425,10 @@ def member_set_role(*, actor: Actor, member: User, role: str, fide_id: str) -> U
         )})
     if before == {"role": role, "fide_id": fide}:
         return member
+    if fide != member.fide_id and person_is_shared(member):
+        raise ValidationError({"fide_id": _(
+            "%(name)s is also a member of another club: his FIDE id is his own and is not "
+            "changed here.") % {"name": member.name}})
     set_club_role(member, role)
     member.fide_id = fide
     member.save(update_fields=["fide_id"])

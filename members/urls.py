@@ -14,6 +14,7 @@ urlpatterns = [
     path("mails/<id:mail_id>/again/", views.mail_again, name="mail_again"),
     path("<slug:season>/", views.index, name="index"),
     path("<slug:season>/add/", views.add, name="add"),
+    path("<slug:season>/import/", views.import_members, name="import"),
     path("<slug:season>/order-by-rating/", views.order_by_rating, name="order_by_rating"),
     path("<slug:season>/players/<id:player_id>/", views.edit, name="edit"),
     path("<slug:season>/players/<id:player_id>/move/", views.move, name="move"),

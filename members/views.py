@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib import messages
+from django.core import signing
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import F
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -23,12 +25,13 @@ from competition.season.selectors import season_or_404
 from core.models import Mail
 from core.web import confirmation_page, confirmed, error_messages, form_error_messages, run_service
 
-from . import email_change, registration, selectors, services
+from . import email_change, memberimport, registration, selectors, services
 from .context import current_club
 from .decorators import any_permission_required
-from .forms import MemberForm, PositionForm
+from .forms import MemberColumnsForm, MemberFileForm, MemberForm, PositionForm
+from .memberfile import Table, read_table
 from .models import User
-from .roles import role_label
+from .roles import has_signed_in, role_label
 
 leader_required = any_permission_required(services.PERM)
 
@@ -90,6 +93,88 @@ def add(request: HttpRequest, season: str) -> HttpResponse:
                   {"season": season_obj, "form": form, "player": None})
 
 
+TABLE_SALT = "members.import.table"
+TABLE_MAX_AGE = 24 * 3600
+
+
+def _table(request: HttpRequest) -> Table | None:
+    """The uploaded list, kept in the page between the preview and saving (signed: what
+    comes back is what was read, and the service checks it all again anyway)."""
+    try:
+        return Table.from_data(signing.loads(request.POST.get("table", ""), salt=TABLE_SALT,
+                                             max_age=TABLE_MAX_AGE))
+    except (signing.BadSignature, KeyError, TypeError, ValueError):
+        return None
+
+
+@leader_required
+def import_members(request: HttpRequest, season: str) -> HttpResponse:
+    """Members at once: upload a member list, map its columns, check the preview, save."""
+    season_obj = season_or_404(season)
+    context: dict = {"season": season_obj}
+    upload = MemberFileForm(request.POST or None, request.FILES or None)
+    table = None
+    if request.method == "POST" and "table" in request.POST:
+        table = _table(request)
+        if table is None:
+            messages.error(request, _("The uploaded list has expired; upload it again."))
+    elif request.method == "POST" and upload.is_valid():
+        try:
+            file = upload.cleaned_data["file"]  # no more than one byte over the limit is read
+            table = read_table(file.read(settings.MEMBERS_UPLOAD_MAX_BYTES + 1), file.name)
+        except ValidationError as exc:
+            for message in exc.messages:
+                upload.add_error("file", message)
+    context["upload"] = upload
+    if table is None:
+        return render(request, "members/import.html", context)
+    if "table" in request.POST:
+        columns = MemberColumnsForm(request.POST, columns=table.header)
+        mapping = columns.mapping() if columns.is_valid() else {}
+    else:
+        mapping = memberimport.guess_mapping(table.header)
+        columns = MemberColumnsForm(initial=mapping, columns=table.header)
+    context.update(columns=columns, table=signing.dumps(table.as_data(), salt=TABLE_SALT,
+                                                        compress=True))
+    try:
+        preview = memberimport.preview(season=season_obj, table=table, mapping=mapping)
+    except ValidationError as exc:
+        context["mapping_errors"] = exc.messages
+        return render(request, "members/import.html", context)
+    if request.POST.get("save") == "1":
+        anyway = {int(v) for v in request.POST.getlist("anyway") if v.isdigit()}
+        try:
+            added = memberimport.members_import(
+                actor=request.user, season=season_obj, table=table, mapping=mapping,
+                add_anyway=anyway, site_url=_site_url(request))
+        except ValidationError as exc:
+            error_messages(request, exc)
+        else:
+            messages.success(request, _(
+                "%(n)s members added; the invitations go to those with an e-mail address.")
+                % {"n": len(added)})
+            return _back(season_obj)
+    context.update(preview=preview, counts=preview.counts)
+    return render(request, "members/import.html", context)
+
+
+def _lock_the_persons_fields(form: MemberForm, member: User) -> str:
+    """The person's own fields the leader may not change are shown, not editable (a
+    disabled field ignores what is posted); the returned note says why, or is empty."""
+    if services.person_is_shared(member):
+        for key in services.PERSON_FIELDS:
+            form.fields[key].disabled = True
+        return _("%(name)s is also a member of another club. His name, e-mail address, KNSB "
+                 "rating and relation number are his own: he changes them himself on \"My "
+                 "details\". Here you change what is your club's: his kind in this season.") % {
+                     "name": member.name}
+    if has_signed_in(member):
+        form.fields["email"].disabled = True
+        return _("%(name)s has signed in already: his e-mail address and password are his own. "
+                 "He changes them himself on \"My details\".") % {"name": member.name}
+    return ""
+
+
 @leader_required
 def edit(request: HttpRequest, season: str, player_id: int) -> HttpResponse:
     season_obj = season_or_404(season)
@@ -98,6 +183,7 @@ def edit(request: HttpRequest, season: str, player_id: int) -> HttpResponse:
     initial = {"name": member.name, "email": member.email, "rating": member.rating,
                "knsb_number": member.knsb_number, "kind": player.kind}
     form = MemberForm(request.POST or None, initial=initial)
+    note = _lock_the_persons_fields(form, member)
     if request.method == "POST" and form.is_valid():
         try:
             services.member_update(actor=request.user, player=player,
@@ -108,13 +194,11 @@ def edit(request: HttpRequest, season: str, player_id: int) -> HttpResponse:
         else:
             messages.success(request, _("%(name)s is saved.") % {"name": form.cleaned_data["name"]})
             if form.cleaned_data["email"].strip().lower() != member.email:
-                messages.info(request, _("The new address %(email)s takes effect once its owner "
-                                         "confirms it with the link sent to it; the old address "
-                                         "is told and can undo it.")
-                              % {"email": form.cleaned_data["email"]})
+                messages.info(request, _("The invitation goes again, to the corrected address "
+                                         "%(email)s.") % {"email": form.cleaned_data["email"]})
             return _back(season_obj, f"player-{player.pk}")
     return render(request, "members/form.html",
-                  {"season": season_obj, "form": form, "player": player})
+                  {"season": season_obj, "form": form, "player": player, "person_note": note})
 
 
 @require_POST

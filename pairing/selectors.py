@@ -27,6 +27,7 @@ from competition.models import (
     Registration,
     Result,
     Tempo,
+    still_member,
 )
 from competition.season.engine.signup import (
     default_status,
@@ -69,9 +70,11 @@ def requesting_player(actor: Actor | None, game: Game) -> Player | None:
 
 
 def present_players(evening: Evening) -> list[Player]:
-    """Fixed players not signed off and flexible players signed up (docs/rules.md 5)."""
+    """Fixed players not signed off and flexible players signed up (docs/rules.md 5),
+    members of the club still: one who left is never paired, whatever he signed."""
     regs = dict(evening.registrations.values_list("player_id", "status"))
-    players = Player.objects.filter(season_id=evening.season_id).select_related("member")
+    players = (Player.objects.filter(season_id=evening.season_id).filter(still_member())
+               .select_related("member"))
     return [
         p for p in players
         if regs.get(p.pk, default_status(p.is_fixed)) == Attendance.PRESENT
@@ -387,8 +390,10 @@ def _audit_in_words(record: AuditRecord | None) -> str:
 
 
 def evening_page(evening: Evening, user: Actor) -> dict[str, Any]:
-    """Everything the leader's evening page shows, in a fixed number of queries."""
-    players = list(Player.objects.filter(season_id=evening.season_id).select_related("member"))
+    """Everything the leader's evening page shows, in a fixed number of queries. A player
+    who left the club is listed only where he has a seat (a board of a published pairing)."""
+    players = list(Player.objects.filter(season_id=evening.season_id).select_related("member")
+                   .annotate(member_still=still_member()))
     regs = {
         r.player_id: r
         for r in evening.registrations.select_related("changed_by")
@@ -415,6 +420,8 @@ def evening_page(evening: Evening, user: Actor) -> dict[str, Any]:
         seat[bye.player_id] = _("pairing bye")
     rows = []
     for p in players:
+        if not p.member_still and p.pk not in seat:  # type: ignore[attr-defined]
+            continue
         reg = regs.get(p.pk)
         record = latest.get(p.pk)
         rows.append({

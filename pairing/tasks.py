@@ -14,7 +14,9 @@ from typing import Any
 
 from celery import shared_task
 
+from competition.models import Evening
 from core.jobs import enqueue
+from members.context import per_club
 
 from . import notices, services
 from .selectors import due_evenings, evening_is_due, evenings_with_unnotified_withdrawals
@@ -29,16 +31,19 @@ WITHDRAWALS_TASK = "pairing.tasks.notify_withdrawals"
 def close_due_evenings() -> list[int]:
     """Beat entry, every minute (each evening has its own deadline): queue one pairing task
     per due evening and return their ids. Safe to run twice at once: a task queued twice
-    pairs once (the evening's row lock, and a published evening is left alone)."""
-    queued = [evening_id for evening_id in due_evenings()
-              if _queue_or_run(PAIR_TASK, pair_and_publish_evening, evening_id)]
+    pairs once (the evening's row lock, and a published evening is left alone). It runs
+    as the platform and queues each evening's task in the evening's club."""
+    queued = per_club(Evening, due_evenings(), lambda ids: [
+        evening_id for evening_id in ids
+        if _queue_or_run(PAIR_TASK, pair_and_publish_evening, evening_id)])
     # A withdrawal whose task was lost (the broker was down) is noticed here; only the
     # evenings with a sign-off nobody has been told of are locked, by their own task.
-    for evening_id in evenings_with_unnotified_withdrawals():
-        _queue_or_run(WITHDRAWALS_TASK, notify_withdrawals, evening_id)
+    per_club(Evening, evenings_with_unnotified_withdrawals(), lambda ids: [
+        _queue_or_run(WITHDRAWALS_TASK, notify_withdrawals, evening_id) for evening_id in ids])
     # E-mails left in the outbox (the broker was down, retries ran out) go now.
-    for evening_id in notices.evenings_with_pending():
+    per_club(Evening, notices.evenings_with_pending(), lambda ids: [
         _queue_or_run(notices.DELIVER_TASK, send_pairing_notices, evening_id)
+        for evening_id in ids])
     return queued
 
 

@@ -539,7 +539,7 @@ def main(argv: list[str] | None = None) -> int:
             processes.append(subprocess.Popen(
                 [str(Path(PYTHON).with_name("celery")), "-A", "config", "worker", "--pool=solo",
                  "--loglevel=WARNING", "--without-gossip", "--without-mingle",
-                 "-Q", "celery,mail", "-n", f"loadtest{n}-{os.getpid()}@127.0.0.1"],
+                 "-Q", "standings,celery,mail", "-n", f"loadtest{n}-{os.getpid()}@127.0.0.1"],
                 env=env, cwd=ROOT, stdout=logs, stderr=logs))
         wait_until_up(port, processes[0], limit=120)  # a shared machine starts slowly
         print(f"gunicorn: {args.workers} sync workers on 127.0.0.1:{port}; {CELERY_WORKERS} "

@@ -37,7 +37,7 @@ def main() -> int:
     port = os.environ["PORT"]
     commands = {
         "worker": [str(BIN / "celery"), "-A", "config", "worker", "--pool=solo", "-l", "info",
-                   "-Q", "celery,mail"],
+                   "-Q", "standings,celery,mail"],
         "beat": [
             str(BIN / "celery"), "-A", "config", "beat", "-l", "info",
             "-s", str(ROOT / "var" / "celerybeat-schedule"),

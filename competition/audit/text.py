@@ -295,6 +295,8 @@ SENTENCES: dict[str, Describe] = {
         _("%(actor)s refused the registration of %(name)s"))(r, n),
     Action.MEMBER_REMOVE: lambda r, n: _registration_decided(
         _("%(actor)s removed the account of %(name)s (left the club; results kept)"))(r, n),
+    Action.MEMBER_LEAVE: lambda r, n: _registration_decided(
+        _("%(actor)s ended the membership of %(name)s (results kept)"))(r, n),
     Action.MEMBER_OWN_DETAILS: _own_details,
     Action.EVENING_UPDATE: lambda r, n: _evening_sentence(_("%(actor)s changed the evening of %(date)s"))(r, n),
     Action.MEMBER_ADD: _member_add,

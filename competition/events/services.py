@@ -38,10 +38,9 @@ from competition.models import (
     SwissGame,
     SwissRound,
 )
-from competition.season.engine.calendar import CLUB_TZ
 from competition.season.services import Conflict, renumber
 from competition.validators import require_single_line
-from core.dates import short_day
+from core.dates import club_tz, short_day
 from core.pagecache import pages_changed
 from core.permissions import Actor, Perm, require
 from core.singleline import NotSingleLine
@@ -330,7 +329,7 @@ def round_open(*, actor: Actor, event: SwissEvent, evening: Evening | None = Non
         if last is not None and last.evening and evening.date < last.evening.date:
             raise ValidationError(_("Round %(n)s was played later than that evening.") % {"n": last.number})
         if last is None or last.evening_id != evening.pk:
-            starts_at = dt.datetime.combine(evening.date, RAPID_ROUND_START, tzinfo=CLUB_TZ)
+            starts_at = dt.datetime.combine(evening.date, RAPID_ROUND_START, tzinfo=club_tz())
     rnd = SwissRound.objects.create(event=event, number=number, evening=evening, starts_at=starts_at)
     if last is not None and (event.kind != EventKind.RAPID or last.evening_id == rnd.evening_id):
         rnd.present.set(last.present.filter(withdrawn=False))

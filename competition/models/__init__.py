@@ -54,6 +54,7 @@ from competition.models.season import (  # noqa: F401
     StandingsState,
     System,
     Tempo,
+    still_member,
 )
 from competition.models.website import (  # noqa: F401
     ClubWebsite,
@@ -72,6 +73,7 @@ __all__ = [
     "Evening",
     "PlayerKind",
     "Player",
+    "still_member",
     "Attendance",
     "Registration",
     "ClubDutyState",

@@ -42,6 +42,7 @@ class AuditAction(models.TextChoices):
     MEMBER_REFUSE = "member.refuse", _("registration refused")
     MEMBER_OWN_DETAILS = "member.own_details", _("own details changed")
     MEMBER_REMOVE = "member.remove", _("member left, account removed")
+    MEMBER_LEAVE = "member.leave", _("member left the club")
     MAIL_RETRY = "mail.retry", _("e-mail that could not be sent tried again")
     REGISTRATION_SET = "registration.set", _("sign-up changed")
     CLUB_DUTY_REQUEST = "club_duty.request", _("club duty requested")

@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from competition.scoring.eligibility import EligibilityRule
 from competition.validators import single_line
+from members.models import Membership
 from members.scoping import ScopedManager
 
 
@@ -300,6 +301,15 @@ class Player(models.Model):
     @property
     def is_fixed(self) -> bool:
         return self.kind == PlayerKind.FIXED
+
+
+def still_member() -> models.Exists:
+    """A filter on ``Player``: its member is (still) a member of the season's club. A
+    member who left the club (``members.profile.membership_end``) keeps his ``Player``
+    rows (his games and standings stay) but is no longer fixed, present or paired on any
+    evening to come."""
+    return models.Exists(Membership.objects.filter(
+        user_id=models.OuterRef("member_id"), club_id=models.OuterRef("season__club_id")))
 
 
 class Attendance(models.TextChoices):

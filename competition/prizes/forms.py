@@ -100,6 +100,12 @@ class NextSeasonForm(forms.Form):
         return data
 
 
+class LeaderNextSeasonForm(NextSeasonForm):
+    keep_fixed = forms.BooleanField(
+        label=_("Fixed players stay fixed"), required=False, initial=True,
+        help_text=_("Untick: every player starts as a flexible player and opts in again."))
+
+
 def next_season_initial(start: dt.date, name: str) -> dict[str, Any]:
     """A year on: "2026-2027" becomes "2027-2028"."""
     parts = name.split("-")
@@ -107,5 +113,5 @@ def next_season_initial(start: dt.date, name: str) -> dict[str, Any]:
         name = f"{int(parts[0]) + 1}-{int(parts[1]) + 1}"
     else:
         name = ""
-    opening = start.replace(year=start.year + 1)
+    opening = start + dt.timedelta(weeks=52)  # a year on, the same weekday
     return {"name": name, "opening": opening, "last_day": dt.date(opening.year + 1, 7, 15)}

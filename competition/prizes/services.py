@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -19,6 +20,8 @@ from competition.audit import Action
 from competition.models import (
     EligibilityOverride,
     Evening,
+    EveningKind,
+    Game,
     Half,
     HalfKind,
     Player,
@@ -37,7 +40,7 @@ from competition.season import services
 from competition.season.engine.calendar import evening_times
 from competition.season.standings import compute, load_season_data
 from competition.validators import require_single_line
-from core.dates import club_today, short_day
+from core.dates import club_today, club_tz, short_day
 from core.pagecache import pages_changed
 from core.permissions import Actor, Perm, person, require
 
@@ -47,6 +50,9 @@ from .engine import playoffs as engine
 
 # The Competition fields a new season copies from the old one (besides system and
 # parameters): pairing, calendar and prize numbers.
+# Starting the next season is the leader's (his home page offers it) as well as the
+# administrator's: both hold the calendar permission.
+NEXT_SEASON_PERM = Perm.MANAGE_CALENDAR
 COPIED_FIELDS = (
     "name", "max_meetings_per_season", "max_meetings_per_half", "min_evenings_between",
     "bye_policy", "start_time", "deadline_days_before", "deadline_time", "evenings_per_half",
@@ -382,6 +388,63 @@ def player_set_kind(*, actor: Actor, player: Player, kind: str) -> Player:
     return player
 
 
+YEAR = dt.timedelta(weeks=52)  # a year on, on the same weekday: Friday stays Friday
+
+
+def next_season_proposal(season: Season) -> dict[str, Any]:
+    """The old season's dates a year on (52 weeks: the same weekday) as the proposal: its
+    opening, last day and the evenings it had closed (the hall, holidays)."""
+    closed = Evening.objects.filter(season=season, kind=EveningKind.CLOSED).values_list("date", flat=True)
+    return {"opening": season.start_date + YEAR, "last_day": season.end_date + YEAR,
+            "closed": sorted(d + YEAR for d in closed)}
+
+
+@dataclass(frozen=True)
+class NextPlayer:
+    player: Player
+    kind: str
+    start: int
+    start_points: Any = None
+
+
+def next_season_players(season: Season, *, keep_fixed: bool = True) -> list[NextPlayer]:
+    """Who the next season starts with and in which order: the active members of this
+    one; fixed players stay fixed (``keep_fixed``); Keizer in the final standings' order
+    (a player without a standing after them, in his old order), the ladder by its final
+    points, which become the start points. Reads only."""
+    old = Season.objects.select_related("competition").get(pk=season.pk)
+    members = list(Player.objects.filter(season=old, member__is_active=True)
+                   .select_related("member").order_by("start"))
+
+    def kind(p: Player) -> str:
+        return p.kind if keep_fixed else PlayerKind.FLEXIBLE
+
+    if old.competition.is_ladder:
+        points = _final_ladder_points(old)
+        ordered = sorted(members, key=lambda p: (-points[p.pk], p.start))
+        return [NextPlayer(p, kind(p), n, round_points(points[p.pk]))
+                for n, p in enumerate(ordered, start=1)]
+    rank = _final_ranks(old)
+    ordered = sorted(members, key=lambda p: (rank.get(p.pk, len(rank) + 1), p.start))
+    return [NextPlayer(p, kind(p), n) for n, p in enumerate(ordered, start=1)]
+
+
+def _final_ranks(season: Season) -> dict[int, int]:
+    """Player id -> place in the season's final standings: those of its last half that
+    has any (a winter/summer season ends with the summer's); none before a game."""
+    played = set(Game.objects.filter(evening__season=season)
+                 .values_list("evening__half__kind", flat=True))
+    if not played:
+        return {}
+    results = compute(load_season_data(season, today=EVERY_EVENING))
+    for kind in (HalfKind.SEASON, HalfKind.SUMMER, HalfKind.WINTER):
+        result = results.get(str(kind))
+        if kind in played and result is not None and result.standings:
+            rows = sorted(result.standings, key=lambda r: r.rank)
+            return {row.player_id: n for n, row in enumerate(rows, start=1)}
+    return {}
+
+
 @transaction.atomic(durable=True)
 def season_start_next(
     *,
@@ -391,20 +454,25 @@ def season_start_next(
     opening: dt.date,
     last_day: dt.date,
     knsb_rounds: Iterable[dt.date] = (),
-    closed: Iterable[dt.date] = (),
+    closed: Iterable[dt.date] | None = None,
+    keep_fixed: bool = True,
 ) -> Season:
-    """The next season: the calendar proposal, the same system and parameters, and every
-    player of this season carried over as a flexible player (fixed players opt in again).
-    Starting order: Keizer by rating; the ladder by the final ladder points, which become
-    the start points. The old season is only read."""
-    require(actor, Perm.MANAGE_SEASON, of=season)
+    """The next season, by the leader (or the administrator): the calendar proposal, the
+    same system and parameters, and every player of this season carried over
+    (``next_season_players``: fixed players stay fixed unless ``keep_fixed`` is off; the
+    final standings give the starting order). ``closed`` None: the old season's closed
+    evenings a year on. The old season is only read."""
+    require(actor, NEXT_SEASON_PERM, of=season)
     old = Season.objects.select_related("competition").get(pk=season.pk)
     if opening <= old.start_date:
         raise ValidationError(_("The next season must open after %(d)s.") % {"d": old.start_date})
+    if closed is None:
+        closed = [d for d in next_season_proposal(old)["closed"] if opening <= d <= last_day]
     system = old.competition.system
-    new = services.season_set_up(
+    carried = next_season_players(old, keep_fixed=keep_fixed)
+    new = services.season_create(
         actor=actor, name=name, opening=opening, last_day=last_day, system=system,
-        knsb_rounds=knsb_rounds, closed=closed,
+        knsb_rounds=knsb_rounds, closed=closed, club=old.club,
     )
     competition = new.competition
     competition.parameters = old.competition.parameters
@@ -412,31 +480,16 @@ def season_start_next(
         setattr(competition, name_, getattr(old.competition, name_))
     competition.save()
     _retime_evenings(new, competition)
-    members = list(
-        Player.objects.filter(season=old, member__is_active=True)
-        .select_related("member")
-        .order_by("start")
+    Player.objects.bulk_create(
+        Player(season=new, member=c.player.member, kind=c.kind,
+               rating=c.player.member.rating_of(competition.start_rating), start=c.start,
+               start_points=c.start_points)
+        for c in carried
     )
-    if old.competition.is_ladder:
-        points = _final_ladder_points(old)
-        ordered = sorted(members, key=lambda p: (-points[p.pk], p.start))
-        rows = [
-            Player(season=new, member=p.member, kind=PlayerKind.FLEXIBLE,
-                   rating=p.member.rating_of(competition.start_rating),
-                   start=n, start_points=round_points(points[p.pk]))
-            for n, p in enumerate(ordered, start=1)
-        ]
-        Player.objects.bulk_create(rows)
-    else:
-        Player.objects.bulk_create(
-            Player(season=new, member=p.member, kind=PlayerKind.FLEXIBLE,
-                   rating=p.member.rating_of(competition.start_rating), start=n)
-            for n, p in enumerate(members, start=1)
-        )
-        services.players_order_by_rating(actor=actor, season=new)
     audit.record(
         actor=actor, action=Action.SEASON_START_NEXT, season=new,
-        after={"from": old.slug, "players": len(members), "system": system},
+        after={"from": old.slug, "players": len(carried), "system": system,
+               "fixed": sum(1 for c in carried if c.kind == PlayerKind.FIXED)},
     )
     pages_changed()
     return new
@@ -462,6 +515,6 @@ def _retime_evenings(season: Season, competition: Any) -> None:
         e.starts_at, e.deadline = evening_times(
             e.date, start=competition.start_time,
             deadline_days_before=competition.deadline_days_before,
-            deadline_time=competition.deadline_time,
+            deadline_time=competition.deadline_time, tz=club_tz(),
         )
     Evening.objects.bulk_update(evenings, ["starts_at", "deadline"])

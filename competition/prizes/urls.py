@@ -20,4 +20,5 @@ urlpatterns = [
     path("<slug:season>/manage/confirm/", views.confirm, name="confirm"),
     path("<slug:season>/manage/player-kind/", views.player_kind, name="player_kind"),
     path("<slug:season>/manage/next-season/", views.next_season, name="next_season"),
+    path("<slug:season>/next-season/", views.next_season_preview, name="next_season_preview"),
 ]

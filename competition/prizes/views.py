@@ -13,7 +13,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from competition.models import PlayerKind, Season
+from competition.season.engine.calendar import CalendarError, propose_calendar
 from competition.season.selectors import season_or_404
+from competition.season.texts import calendar_refusal
 from core.dates import short_day
 from core.permissions import Perm
 from core.web import confirmation_page, confirmed, error_messages, form_error_messages, run_service
@@ -26,6 +28,7 @@ from .forms import (
     EligibilityOverrideForm,
     HalfForm,
     HalfPlayerForm,
+    LeaderNextSeasonForm,
     NextSeasonForm,
     PlayerKindForm,
     PlayoffDateForm,
@@ -283,3 +286,45 @@ def next_season(request: HttpRequest, season: str) -> HttpResponse:
     else:
         form_error_messages(request, form)
     return _manage_page(request, season_obj, form)
+
+
+@login_required
+@permission_required(prize_services.NEXT_SEASON_PERM, raise_exception=True)
+def next_season_preview(request: HttpRequest, season: str) -> HttpResponse:
+    """The leader's next season: the proposal (the old season's dates a year on, fixed
+    players fixed, the final standings' order), a preview of it all, then "make it"."""
+    old = season_or_404(season)
+    proposal = prize_services.next_season_proposal(old)
+    initial = {**next_season_initial(old.start_date, old.name), "opening": proposal["opening"],
+               "last_day": proposal["last_day"], "keep_fixed": True,
+               "closed": " ".join(d.isoformat() for d in proposal["closed"])}
+    form = LeaderNextSeasonForm(request.POST or None, initial=initial)
+    context: dict = {"season": old, "form": form}
+    if request.method == "POST" and not form.is_valid():
+        return render(request, "prizes/next_season.html", context)
+    data = form.cleaned_data if request.method == "POST" else {
+        **initial, "knsb_rounds": [], "closed": proposal["closed"]}
+    if request.POST.get("make") == "1":
+        try:
+            new = prize_services.season_start_next(
+                actor=request.user, season=old, name=data["name"], opening=data["opening"],
+                last_day=data["last_day"], knsb_rounds=data["knsb_rounds"], closed=data["closed"],
+                keep_fixed=data["keep_fixed"])
+        except ValidationError as exc:
+            error_messages(request, exc)
+        else:
+            messages.success(request, _("Season %(s)s is set up with %(n)s players.")
+                             % {"s": new, "n": new.players.count()})
+            return redirect("competition:leader_season", season=new.slug)
+    try:
+        calendar = propose_calendar(opening=data["opening"], last_day=data["last_day"],
+                                    knsb_rounds=data["knsb_rounds"], closed=data["closed"],
+                                    single_period=old.competition.is_ladder)
+    except CalendarError as exc:
+        form.add_error(None, calendar_refusal(exc))
+        return render(request, "prizes/next_season.html", context)
+    context.update(
+        evenings=calendar.evenings, closed=data["closed"],
+        playing=sum(1 for e in calendar.evenings if e.kind == "playing"),
+        players=prize_services.next_season_players(old, keep_fixed=data["keep_fixed"]))
+    return render(request, "prizes/next_season.html", context)

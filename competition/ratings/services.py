@@ -31,6 +31,7 @@ from competition.season import services as competition_services
 from core.pagecache import pages_changed
 from core.permissions import Actor, Perm, person, require
 from core.singleline import CONTROL
+from members.context import per_club
 from members.models import User
 
 from .engine.errors import MISSING_COLUMN, NOT_READ, UNKNOWN_FORMAT, RatingListError
@@ -258,21 +259,35 @@ def rating_imports_end_stuck(*, now: dt.datetime | None = None) -> list[int]:
     """The catch-up (beat): an import "being read" whose reading has not moved for
     RATINGS_READING_STUCK_MINUTES lost its task (a worker killed, a broker lost); it
     ends with a message and its file goes. Files in the upload folder that no import
-    holds (a process killed between writing and storing) go after a day."""
+    holds (a process killed between writing and storing) go after a day. Each import
+    ends in its club's context (``members.context.per_club``): the beat runs this as the
+    platform."""
     now = now or timezone.now()
-    cutoff = now - dt.timedelta(minutes=settings.RATINGS_READING_STUCK_MINUTES)
-    stuck = RatingImport.objects.filter(status=RatingImportStatus.READING).filter(
-        models.Q(updated_at__lt=cutoff) | models.Q(updated_at__isnull=True, created_at__lt=cutoff))
-    ended = []
-    for import_id in stuck.values_list("pk", flat=True):
-        ri = _finish(import_id, _error(NOT_READ))
-        if ri.status == RatingImportStatus.FAILED:
-            ended.append(import_id)
+    ended = per_club(RatingImport, rating_imports_stuck(now=now), rating_imports_end)
     held = set(RatingImport.objects.exclude(path="").values_list("path", flat=True))
     old = now.timestamp() - 24 * 3600
     for path in upload_dir().iterdir():
         if str(path) not in held and path.is_file() and path.stat().st_mtime < old:
             path.unlink(missing_ok=True)
+    return ended
+
+
+def rating_imports_stuck(*, now: dt.datetime) -> list[int]:
+    """The imports "being read" whose reading has not moved for
+    RATINGS_READING_STUCK_MINUTES."""
+    cutoff = now - dt.timedelta(minutes=settings.RATINGS_READING_STUCK_MINUTES)
+    stuck = RatingImport.objects.filter(status=RatingImportStatus.READING).filter(
+        models.Q(updated_at__lt=cutoff) | models.Q(updated_at__isnull=True, created_at__lt=cutoff))
+    return list(stuck.order_by("pk").values_list("pk", flat=True))
+
+
+def rating_imports_end(import_ids: list[int]) -> list[int]:
+    """End the given stuck imports with a message; the ids of those that ended."""
+    ended = []
+    for import_id in import_ids:
+        ri = _finish(import_id, _error(NOT_READ))
+        if ri.status == RatingImportStatus.FAILED:
+            ended.append(import_id)
     return ended
 
 

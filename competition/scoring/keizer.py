@@ -19,14 +19,16 @@ of the events' kinds (`_read`). `bench/naive.py` is the reference.
 from __future__ import annotations
 
 import array
+import functools
 import hashlib
 import math
+import pickle
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import chain, pairwise
-from typing import Final, Literal, NamedTuple
+from typing import Final, Literal, NamedTuple, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -565,6 +567,29 @@ class _Settled:
 SETTLED = _Settled()
 
 
+class SharedMemory(Protocol):
+    """A memory of settled evenings shared by processes (the shell passes one backed by
+    its cache): bytes in, bytes out; a key it lost is simply computed again."""
+
+    def get_many(self, keys: Sequence[bytes]) -> Mapping[bytes, bytes]: ...
+
+    def set_many(self, items: Mapping[bytes, bytes]) -> None: ...
+
+
+def _shared_get(shared: SharedMemory | None, keys: Sequence[bytes]) -> dict[bytes, _EveningOutcome]:
+    """The outcomes of these keys that the process's memory lacks and the shared one has
+    (put into the process's memory too)."""
+    if shared is None or not keys:
+        return {}
+    found = {}
+    for key, blob in shared.get_many(keys).items():
+        outcome = pickle.loads(blob)  # noqa: S301 - our own cache's bytes, as Django's cache does
+        if isinstance(outcome, _EveningOutcome):
+            found[key] = outcome
+            SETTLED.put(key, outcome)
+    return found
+
+
 def _evening_key(terms: _Terms, entering: Sequence[int]) -> bytes:
     """An evening's part of the `SETTLED` key: its scoring terms and the players entering,
     the six lists' lengths and then the lists, as int64 bytes (`repr` if a number does
@@ -613,6 +638,7 @@ def compute_keizer_half(
     history: bool = True,
     max_iterations: int = MAX_ITERATIONS,
     engine: Engine = "matrix",
+    shared: SharedMemory | None = None,
 ) -> HalfResult:
     """The standings of one half after each of its evenings.
 
@@ -624,7 +650,10 @@ def compute_keizer_half(
     With `history=False` only the final standings are built (the computation is
     the same: the fixpoint method depends on the previous evening's standings).
     `engine="python"` runs the fixpoint with the plain reference loop instead of the
-    matrix arithmetic (same results, for tests and the benchmark).
+    matrix arithmetic (same results, for tests and the benchmark). `shared`: a memory of
+    settled evenings beside the process's own (`SETTLED`), for a worker that did not
+    compute this season before: one look-up for the evenings the process does not
+    remember, one write of those it computed.
     """
     index = {player_id: i for i, player_id in enumerate(starting_order)}
     if len(index) != len(starting_order):
@@ -660,6 +689,13 @@ def compute_keizer_half(
         memo = _inputs_digest(params, tuple(starting_order), sorted(present_from_start),
                               sorted((absence_counts_before or {}).items()), max_iterations)
     evening_keys = _evening_keys(terms, entering) if memo is not None else []
+    keys: list[bytes] = []  # the memory's key after each evening
+    if memo is not None:
+        for evening_key in evening_keys:
+            memo.update(evening_key)
+            keys.append(memo.digest())
+    from_shared = _shared_get(shared, [key for key in keys if SETTLED.get(key) is None])
+    computed: dict[bytes, _EveningOutcome] = {}
     frozen = [0] * size  # the frozen method's running totals
     own_added = units.factor_unit if params.own_value_added else 0
     active: list[int] = []
@@ -688,9 +724,8 @@ def compute_keizer_half(
         used = order + tuple(entering[k])
         remembered, key = None, b""
         if memo is not None:
-            memo.update(evening_keys[k])
-            key = memo.digest()
-            remembered = SETTLED.get(key)
+            key = keys[k]
+            remembered = SETTLED.get(key) or from_shared.get(key)
         if remembered is not None:
             result = remembered
         elif rescored:
@@ -718,10 +753,14 @@ def compute_keizer_half(
             result = _EveningOutcome(r.order, r.totals, r.values, r.cycle, r.iterations, r.orders)
             if memo is not None:
                 SETTLED.put(key, result)
+                computed[key] = result
         else:
             result = _score_frozen(units, frozen, events()[k], active, used, own_added)
         outcomes.append(result)
         order = result.order
+    if shared is not None and computed:
+        shared.set_many({key: pickle.dumps(outcome, pickle.HIGHEST_PROTOCOL)
+                         for key, outcome in computed.items()})
     final_rows = _rows(units, outcomes[-1], stats, starting_order, rank_values, totals_seen)
     final = _new(EveningStandings)
     _set(final, "__dict__", {
@@ -752,10 +791,12 @@ def _deferred_history(
 ) -> tuple[EveningStandings, ...]:
     """The standings after every evening, their rows made when one evening's are first
     read (`types.Deferred`): a full history is thousands of rows, most never read. The
-    counts are replayed from the events (`events()`), evening by evening."""
+    counts are replayed from the events (`events()`), evening by evening; the rows are
+    made for the evening read and every later one (an incremental recalculation reads the
+    evenings from the corrected one on), the earlier ones stay deferred."""
     entries: list[EveningStandings] = []
 
-    def fill() -> None:
+    def fill(start: int = 0) -> None:
         counts = [new_counts() for _ in ids]
         half_events = events()
         for k, entry in enumerate(entries):
@@ -764,6 +805,8 @@ def _deferred_history(
                 player_counts[_COUNTERS[outcome]] += 1
                 if colour is not None and outcome in _PLAYED:
                     player_counts["whites" if colour == "white" else "blacks"] += 1
+            if k < start:
+                continue
             state = entry.__dict__
             if "rows" not in state:
                 state["rows"] = _rows(units, outcomes[k], counts, ids, rank_values, totals_seen, fresh=False)
@@ -774,7 +817,7 @@ def _deferred_history(
         entry = _new(EveningStandings)
         _set(entry, "__dict__", {
             "date": evening.date, "cycle": result.cycle, "iterations": result.iterations,
-            "cycle_orders": _cycle_orders(result), "_deferred": fill,
+            "cycle_orders": _cycle_orders(result), "_deferred": functools.partial(fill, k),
         })
         entries.append(entry)
     entries.append(final)
@@ -998,6 +1041,7 @@ def compute_keizer_season(
     *,
     history: bool = True,
     engine: Engine = "matrix",
+    shared: SharedMemory | None = None,
 ) -> dict[Half, HalfResult]:
     """Both halves: the winter final standings are the summer starting order, players
     new in summer follow by `start`; absences with notice count over the season.
@@ -1012,7 +1056,8 @@ def compute_keizer_season(
     carried: list[int] = []
     if winter:
         results["winter"] = compute_keizer_half(
-            params, winter, by_start, present_from_start=fixed, half="winter", history=history, engine=engine
+            params, winter, by_start, present_from_start=fixed, half="winter", history=history, engine=engine,
+            shared=shared,
         )
         carried = [row.player_id for row in results["winter"].standings]
     if summer:
@@ -1027,6 +1072,7 @@ def compute_keizer_season(
             half="summer",
             history=history,
             engine=engine,
+            shared=shared,
         )
     return results
 

@@ -10,6 +10,7 @@ only on the starting positions, so the ladder is a plain running sum.
 from __future__ import annotations
 
 import datetime
+import functools
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
@@ -146,8 +147,28 @@ def compute_ladder(
     counts = {player_id: new_counts() for player_id in starts}
     lines: dict[int, list[LadderLine]] = {player_id: [] for player_id in starts}
     snapshots: list[LadderEvening] = []
+    # What the history rows of each evening need beyond the running counts, which are
+    # replayed from the evenings' counted events when its rows are first read.
+    states: list[tuple[frozenset[int], dict[int, int], dict[int, int], list[tuple[int, Outcome, str | None]], list[int]]] = []
+
+    def fill(start: int) -> None:
+        """The rows of evening `start` and of every later one (`types.Deferred`)."""
+        replay = {player_id: new_counts() for player_id in starts}
+        for k, (were_active, deltas_k, bonuses_k, counted, absent_k) in enumerate(states):
+            for player_id, outcome, colour in counted:
+                count_event(replay[player_id], outcome, colour)
+            for player_id in absent_k:
+                replay[player_id]["absent_without_notice"] += 1
+            state = snapshots[k].__dict__
+            if k < start or "rows" in state:
+                continue
+            state["rows"] = _unit_rows(set(were_active), starts, groups, points0, start_units, deltas_k,
+                                       bonuses_k, replay, lines, fraction, False)
+            state.pop("_deferred", None)
+
     for evening in evenings:
         seen: set[int] = set()
+        counted: list[tuple[int, Outcome, str | None]] = []
         for player_id, outcome, opponent, colour in _evening_events(evening):
             if player_id not in starts or (opponent is not None and opponent not in starts):
                 raise ValueError(f"unknown player in evening {evening.date}")
@@ -166,14 +187,19 @@ def compute_ladder(
             )
             lines[player_id].append(line)
             count_event(counts[player_id], outcome, colour)
+            counted.append((player_id, outcome, colour))
         active |= seen
         absent = LadderLine(evening.date, Outcome.ABSENT_WITHOUT_NOTICE, None, fraction(0), fraction(0))
-        for player_id in active - seen:
+        missing = list(active - seen)
+        for player_id in missing:
             lines[player_id].append(absent)  # equal lines may be one object: they are frozen
             counts[player_id]["absent_without_notice"] += 1
-        if history:
-            rows = _unit_rows(active, starts, groups, points0, start_units, deltas, bonuses, counts, lines, fraction, False)
-            snapshots.append(LadderEvening(evening.date, rows))
+        if history:  # the rows made when first read: most evenings' never are
+            states.append((frozenset(active), dict(deltas), dict(bonuses), counted, missing))
+            entry = _new(LadderEvening)
+            _set(entry, "__dict__", {"date": evening.date,
+                                     "_deferred": functools.partial(fill, len(snapshots))})
+            snapshots.append(entry)
     final = _unit_rows(active, starts, groups, points0, start_units, deltas, bonuses, counts, lines, fraction, True)
     return LadderResult(standings=final, history=tuple(snapshots) if history else ())
 

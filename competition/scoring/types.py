@@ -333,7 +333,9 @@ class LadderStanding:
 
 
 @dataclass(frozen=True)
-class LadderEvening:
+class LadderEvening(Deferred):
+    """The ladder after one evening; its rows may be made when first read (`Deferred`)."""
+
     date: datetime.date
     rows: tuple[LadderStanding, ...]
 

@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 from django import forms
-from django.utils import dateformat, formats
+from django.utils import dateformat, formats, timezone
 from django.utils.translation import gettext_lazy as _
 
 from competition.models import Attendance, EveningKind, Half, System
@@ -310,3 +310,35 @@ class AuditFilterForm(forms.Form):
 
 class ClubDutyDecisionForm(forms.Form):
     decision = forms.ChoiceField(choices=[("approve", _("Approve")), ("refuse", _("Refuse"))])
+
+
+class EveningMoveForm(forms.Form):
+    """The leader's move of one evening: a new date, start and (optionally) deadline; an
+    empty deadline is the competition's rule (so many days before, at its time)."""
+
+    date = forms.DateField(label=_("Date"), widget=DatePicker())
+    start = forms.TimeField(label=_("Start"), widget=forms.TimeInput(attrs={"type": "time"},
+                                                                    format="%H:%M"))
+    deadline_date = forms.DateField(label=_("Sign-up deadline: day"), required=False,
+                                    widget=DatePicker())
+    deadline_time = forms.TimeField(label=_("Sign-up deadline: time"), required=False,
+                                    widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+                                    help_text=_("Empty: as the competition's deadline rule says."))
+
+    def deadline(self) -> dt.datetime | None:
+        day, time = self.cleaned_data.get("deadline_date"), self.cleaned_data.get("deadline_time")
+        if not day or not time:
+            return None
+        return timezone.make_aware(dt.datetime.combine(day, time))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if bool(data.get("deadline_date")) != bool(data.get("deadline_time")):
+            self.add_error("deadline_time", _("Give the deadline's day and time, or neither."))
+        return data
+
+
+class EveningAddForm(EveningMoveForm):
+    kind = forms.ChoiceField(label=_("Kind"), choices=[
+        (EveningKind.PLAYING, EveningKind.PLAYING.label), (EveningKind.RAPID, EveningKind.RAPID.label),
+        (EveningKind.PLAYOFF, EveningKind.PLAYOFF.label), (EveningKind.FREE, EveningKind.FREE.label)])

@@ -49,6 +49,7 @@ from competition.scoring.presets import COMPETITION_PRESETS
 from competition.season.engine.calendar import evening_times
 from competition.season.engine.seasonfile import SeasonFileError, dump_season, load_season
 from competition.season.standings import load_season_data, recalculate_season
+from core.dates import club_tz
 from core.pagecache import pages_changed
 from core.permissions import Actor, Perm, require
 from core.singleline import is_single_line
@@ -244,6 +245,7 @@ def _evening(
         start=competition.start_time,
         deadline_days_before=competition.deadline_days_before,
         deadline_time=competition.deadline_time,
+        tz=club_tz(),
     )
     # An evening still to come is planned: sign-ups open, paired (and e-mailed) at its
     # deadline like any other; never published by the import, so nobody is e-mailed.

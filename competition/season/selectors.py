@@ -36,13 +36,14 @@ from competition.models import (
     Standing,
     StandingsSnapshot,
     Tempo,
+    still_member,
 )
 from competition.scoring.display import rounding_difference
 from competition.scoring.params import parse_parameters
 from competition.season.engine.calendar import evening_times
 from competition.season.engine.signup import default_status
 from core import mail
-from core.dates import club_today
+from core.dates import club_today, club_tz
 from core.models import Mail, MailState
 from members.context import current_club
 from members.models import User
@@ -210,7 +211,8 @@ def evening_page(evening: Evening) -> dict[str, Any]:
     published = evening.status == EveningStatus.PUBLISHED
     if published:
         # A fixed player who neither played nor signed off was absent without notice.
-        for p in Player.objects.filter(season_id=evening.season_id, kind=PlayerKind.FIXED).exclude(
+        left_since = Q() if evening.date < club_today() else Q(still_member())  # gone: not absent
+        for p in Player.objects.filter(left_since, season_id=evening.season_id, kind=PlayerKind.FIXED).exclude(
             pk__in=seated | registered
         ).select_related("member"):
             by_status[Attendance.ABSENT_WITHOUT_NOTICE].append(p)
@@ -220,7 +222,7 @@ def evening_page(evening: Evening) -> dict[str, Any]:
         # players signed up.
         statuses = {r.player_id: r.status for r in registrations}
         coming = [
-            p for p in Player.objects.filter(season_id=evening.season_id)
+            p for p in Player.objects.filter(season_id=evening.season_id).filter(still_member())
             .select_related("member").order_by("member__name")
             if statuses.get(p.pk, default_status(p.is_fixed)) == Attendance.PRESENT
         ]
@@ -487,7 +489,9 @@ def leader_todo(season: Season, now: dt.datetime) -> dict[str, Any]:
     registrations = list(User.objects.filter(registration_pending=True, is_active=True)
                          .order_by("date_joined", "pk"))
     failed_member_mail = failed_member_mails()
+    left = members_left(now)
     return {
+        "left": left,
         "registrations": registrations,
         "unplayed": unplayed,
         "postponed": postponed,
@@ -501,8 +505,29 @@ def leader_todo(season: Season, now: dt.datetime) -> dict[str, Any]:
         "failed_member_mail": failed_member_mail,
         "today": today,
         "empty": not (unplayed or postponed or signed_off or tempo or club_duty or absences
-                      or failed_mail or failed_member_mail or registrations),
+                      or failed_mail or failed_member_mail or registrations or left),
     }
+
+
+LEFT_SHOWN = dt.timedelta(days=14)
+
+
+def members_left(now: dt.datetime) -> list[dict[str, Any]]:
+    """Who left the club (or was removed from it) in the last two weeks, newest first, and
+    what it changed: the seasons he was a fixed player of, the boards of published
+    pairings still to play he sat on (``members.profile.membership_end``). One query."""
+    today = now.astimezone(timezone.get_current_timezone()).date()
+    rows = (AuditRecord.objects.filter(action=AuditAction.MEMBER_LEAVE, at__gte=now - LEFT_SHOWN)
+            .select_related("actor").order_by("-at", "-pk"))
+    left = []
+    for row in rows:
+        after = row.after if isinstance(row.after, dict) else {}
+        boards = [{"date": dt.date.fromisoformat(day), "board": board}
+                  for day, board in after.get("boards", []) if dt.date.fromisoformat(day) >= today]
+        left.append({"name": after.get("name", ""), "at": row.at, "own": after.get("own", False),
+                     "by": row.actor.name if row.actor else "", "fixed_in": after.get("fixed_in", []),
+                     "boards": boards})
+    return left
 
 
 def failed_member_mails() -> list[dict[str, Any]]:
@@ -534,7 +559,8 @@ def present_count(evening: Evening) -> int:
     """How many are present by their status for ``evening``: fixed players not signed
     off and flexible players signed up (docs/rules.md 3), in two queries."""
     statuses = dict(evening.registrations.values_list("player_id", "status"))
-    kinds = Player.objects.filter(season_id=evening.season_id).values_list("pk", "kind")
+    kinds = (Player.objects.filter(season_id=evening.season_id).filter(still_member())
+             .values_list("pk", "kind"))
     return sum(
         1 for pk, kind in kinds
         if statuses.get(pk, default_status(kind == PlayerKind.FIXED)) == Attendance.PRESENT
@@ -653,7 +679,7 @@ def deadline_moves(competition: Any, *, days_before: int, time: dt.time,
         start = timezone.localtime(evening.starts_at).time()
         try:
             _start, after = evening_times(evening.date, start=start, deadline_days_before=days_before,
-                                          deadline_time=time)
+                                          deadline_time=time, tz=club_tz())
         except ValueError:
             found.append(DeadlineMove(evening, evening.deadline, None, False))
             continue

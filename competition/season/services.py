@@ -5,6 +5,7 @@ locking what it changes, recording an audit row and scheduling work after commit
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import logging
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -42,7 +43,7 @@ from competition.models import (
 )
 from competition.scoring.params import ParameterError, parse_parameters, preset
 from competition.scoring.presets import COMPETITION_PRESETS
-from competition.season import notices
+from competition.season import notices, standings
 from competition.season.engine import calendar
 from competition.season.engine.calendar import CalendarError, evening_times, propose_calendar
 from competition.season.engine.signup import (
@@ -64,8 +65,8 @@ from competition.season.selectors import (
 )
 from competition.season.texts import calendar_refusal, parameter_refusal, signup_refusal
 from competition.validators import require_single_line
-from core.dates import short_day
-from core.jobs import enqueue_on_commit
+from core.dates import club_tz, short_day
+from core.jobs import enqueue_on_commit, on_commit_here
 from core.pagecache import pages_changed, recalculation_scheduled
 from core.permissions import Actor, Perm, person, require
 from members.clubs import home_club
@@ -107,7 +108,8 @@ def schedule_recalculation(half_id: int | None) -> None:
     Season.objects.filter(halves=half_id).update(
         inputs_version=F("inputs_version") + 1, inputs_changed_at=timezone.now()
     )
-    enqueue_on_commit("competition.tasks.recalculate_half", half_id)
+    # One recalculation waiting at most per half (standings.queue_recalculation).
+    on_commit_here(functools.partial(standings.queue_recalculation, half_id))
 
 
 @contextmanager
@@ -146,6 +148,25 @@ def season_set_up(
     in ``club`` (the current club when not given; else the installation's own)."""
     club = club or current_club() or home_club()
     require(actor, Perm.MANAGE_SEASON, of=club)
+    return season_create(actor=actor, name=name, opening=opening, last_day=last_day,
+                         system=system, knsb_rounds=knsb_rounds, closed=closed,
+                         extra_rapid=extra_rapid, club=club)
+
+
+def season_create(
+    *,
+    actor: Actor,
+    name: str,
+    opening: dt.date,
+    last_day: dt.date,
+    system: str,
+    knsb_rounds: Iterable[dt.date] = (),
+    closed: Iterable[dt.date] = (),
+    extra_rapid: Iterable[dt.date] = (),
+    club: Club,
+) -> Season:
+    """``season_set_up`` after its permission check, in the caller's transaction: for a
+    service that checked its own (the next season, which the leader starts)."""
     if system not in System.values:
         raise ValidationError({"system": _("Unknown system '%(s)s'.") % {"s": system}})
     require_single_line(name, field="name")
@@ -182,6 +203,7 @@ def season_set_up(
             start=competition.start_time,
             deadline_days_before=competition.deadline_days_before,
             deadline_time=competition.deadline_time,
+            tz=club_tz(),
         )
         Evening.objects.create(
             season=season,

@@ -11,14 +11,19 @@ import datetime as dt
 import functools
 import hashlib
 from collections import defaultdict
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
+from django.conf import settings
+from django.core.cache import cache, caches
 from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
+from competition import scoring
 from competition.models import (
     Attendance,
     Bye,
@@ -39,12 +44,15 @@ from competition.models import (
 from competition.scoring import types as t
 from competition.scoring.display import round_points
 from competition.scoring.eligibility import half_eligibility as half_eligibility_rule
+from competition.scoring.incremental import LADDER, LINK_LENGTH, input_links
 from competition.scoring.keizer import compute_keizer_season
 from competition.scoring.ladder import compute_ladder
 from competition.scoring.params import parse_parameters
+from core import jobs
 from core.dates import club_today
 from core.jobs import on_commit_here
 from core.pagecache import bump_data_version
+from core.tenancy import tenant_key
 
 
 @dataclass(frozen=True)
@@ -133,11 +141,62 @@ def load_season_data(season: Season, today: dt.date | None = None) -> SeasonData
     )
 
 
+SETTLED_CACHE = "settled"
+
+
+class _CacheMemory:
+    """The engine's memory of settled evenings (``keizer.SharedMemory``) in a cache of its
+    own (settings' "settled": the evicting Redis beside the pages, else each process's
+    memory), so a worker that did not compute a season before starts from what another
+    worker settled; a lost entry is computed again. The key names the engine's code (a
+    hash of the scoring package's source), so a new engine never reads an old one's
+    outcomes, and the club."""
+
+    TIMEOUT = 7 * 24 * 3600
+
+    def __init__(self) -> None:
+        source = hashlib.sha256()
+        for path in sorted(Path(scoring.__file__).parent.glob("*.py")):
+            source.update(path.read_bytes())
+        self.version = source.hexdigest()[:16]
+
+    def _names(self, keys: Sequence[bytes]) -> dict[str, bytes]:
+        prefix = f"{tenant_key()}:settled:{self.version}:"
+        return {prefix + key.hex(): key for key in keys}
+
+    def get_many(self, keys: Sequence[bytes]) -> dict[bytes, bytes]:
+        names = self._names(keys)
+        try:
+            found = caches[SETTLED_CACHE].get_many(list(names))
+        except jobs.BROKER_ERRORS:
+            return {}
+        return {names[name]: blob for name, blob in found.items()}
+
+    def set_many(self, items: Mapping[bytes, bytes]) -> None:
+        names = self._names(list(items))
+        try:
+            caches[SETTLED_CACHE].set_many({name: items[key] for name, key in names.items()},
+                                           self.TIMEOUT)
+        except jobs.BROKER_ERRORS:
+            pass  # computed again next time
+
+
+@functools.cache
+def _cache_memory() -> _CacheMemory:
+    return _CacheMemory()
+
+
+def _settled_memory() -> _CacheMemory | None:
+    """The shared memory, when the settings name its cache."""
+    return _cache_memory() if SETTLED_CACHE in settings.CACHES else None
+
+
 def compute(data: SeasonData) -> dict[str, Any]:
     """Run the engine: {half kind: HalfResult or LadderResult}."""
     if isinstance(data.params, t.LadderParams):
         return {"season": compute_ladder(data.params, data.players, data.evenings)}
-    halves = compute_keizer_season(data.params, data.players, data.evenings)
+    halves = compute_keizer_season(data.params, data.players, data.evenings,
+                                   shared=_settled_memory())
     return {str(kind): result for kind, result in halves.items()}
 
 
@@ -222,31 +281,53 @@ def _digest(rows: Any, cycle: bool, with_lines: bool, cycle_orders: int = 0) -> 
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
-def _planned_snapshots(season: Season, data: SeasonData) -> list[tuple[Half, int, Any, dict]]:
+def _planned_snapshots(
+    season: Season, data: SeasonData, stored: dict[tuple[int, int], str] | None = None,
+) -> list[tuple[Half, int, Any, dict]]:
     """What the recalculation stores, snapshot by snapshot: (half, evening id, rows,
-    {cycle, cycle_orders, digest, eligibility, with_lines})."""
+    {cycle, cycle_orders, digest, eligibility, with_lines}); rows is None for a snapshot
+    whose stored digest ``stored[(half id, evening id)]`` still holds.
+
+    A digest is two fingerprints of 32 hex digits: of the inputs the standings after that
+    evening depend on (``incremental.input_links``), then of the rows. A snapshot whose
+    inputs are unchanged is reused without making its rows (the engine makes history rows
+    when first read), except a half's last, whose lines and eligibility are compared by
+    the rows themselves: a result on evening k rewrites evening k and the later ones."""
+    stored = stored or {}
+    links = input_links(data.params, data.players, data.evenings)
     planned = []
     for kind, result in compute(data).items():
         half = data.halves[kind]
-        eligible = half_eligibility(season, data, kind, result)
         history = list(result.history)
+        eligible: dict[str, dict[str, Any]] = {}
         for i, evening_rows in enumerate(history):
             last = i == len(history) - 1
-            rows = result.standings if last else evening_rows.rows
+            evening_id = data.evening_ids[evening_rows.date]
+            link = links[(LADDER if kind == "season" else kind, evening_rows.date)]
+            if last:  # never the link of the same evening stored while not last (no lines)
+                link = hashlib.sha256(f"last {link}".encode()).hexdigest()[:LINK_LENGTH]
             cycle = getattr(evening_rows, "cycle", False)
             cycle_orders = getattr(evening_rows, "cycle_orders", 0)
+            fields: dict[str, Any] = {"cycle": cycle, "cycle_orders": cycle_orders, "eligibility": {},
+                      "with_lines": last}
+            old = stored.get((half.pk, evening_id), "")
+            if not last and old[:LINK_LENGTH] == link:
+                planned.append((half, evening_id, None, dict(fields, digest=old)))
+                continue
+            rows = result.standings if last else evening_rows.rows
             digest = _digest(rows, cycle, last, cycle_orders)
             if last:
+                eligible = half_eligibility(season, data, kind, result)
                 digest = hashlib.sha256((digest + repr(sorted(eligible.items()))).encode()
                                         ).hexdigest()
-            planned.append((half, data.evening_ids[evening_rows.date], rows, {
-                "cycle": cycle, "cycle_orders": cycle_orders, "digest": digest,
-                "eligibility": eligible if last else {}, "with_lines": last,
-            }))
+            planned.append((half, evening_id, rows, dict(
+                fields, digest=link + digest[:LINK_LENGTH], eligibility=eligible if last else {})))
     return planned
 
 
-def _store(season: Season, data: SeasonData) -> int:
+def _store(season: Season, data: SeasonData) -> tuple[int, bool]:
+    """Store what changed: (snapshots kept or written, whether anything was written or
+    deleted). A recalculation whose outcome equals what is stored writes nothing."""
     stored = {
         (half_id, evening_id): (pk, digest)
         for pk, half_id, evening_id, digest in StandingsSnapshot.objects.filter(
@@ -254,11 +335,13 @@ def _store(season: Season, data: SeasonData) -> int:
         ).values_list("pk", "half_id", "evening_id", "digest")
     }
     kept: list[int] = []
-    for half, evening_id, rows, fields in _planned_snapshots(season, data):
+    changed = False
+    planned = _planned_snapshots(season, data, {key: d for key, (_, d) in stored.items()})
+    for half, evening_id, rows, fields in planned:
         with_lines = fields.pop("with_lines")
         pk, old_digest = stored.get((half.pk, evening_id), (None, ""))
         if pk is not None and old_digest == fields["digest"]:
-            kept.append(pk)  # a result of a later evening leaves earlier ones alone
+            kept.append(pk)  # its inputs, or its rows, are what they were
             continue
         snapshot, _ = StandingsSnapshot.objects.update_or_create(
             half=half, evening_id=evening_id, defaults=fields
@@ -266,8 +349,47 @@ def _store(season: Season, data: SeasonData) -> int:
         kept.append(snapshot.pk)
         snapshot.rows.all().delete()
         Standing.objects.bulk_create(_standing(snapshot, row, with_lines) for row in rows)
-    StandingsSnapshot.objects.filter(half__season=season).exclude(pk__in=kept).delete()
-    return len(kept)
+        changed = True
+    if len(kept) != len(stored):
+        StandingsSnapshot.objects.filter(half__season=season).exclude(pk__in=kept).delete()
+        changed = True
+    return len(kept), changed
+
+
+# How long a "recalculation waiting" mark holds at most: a task lost in a way the broker
+# did not report (the beat's catch-up recalculates it anyway) stops coalescing after this.
+WAITING_SECONDS = 60
+
+
+def _waiting_key(half_id: int) -> str:
+    return f"{tenant_key()}:standings-waiting:{half_id}"
+
+
+def queue_recalculation(half_id: int) -> bool:
+    """After a committed change: queue the half's recalculation, unless one is queued
+    and not yet started (it will read the change: it reads the inputs after it starts).
+    So a season has one recalculation running and one waiting at most, however many
+    results come in meanwhile. Returns whether a task was sent. Without the cache the
+    task is sent all the same."""
+    key = _waiting_key(half_id)
+    try:
+        if not cache.add(key, 1, WAITING_SECONDS):
+            return False
+    except jobs.BROKER_ERRORS:
+        return bool(jobs.enqueue("competition.tasks.recalculate_half", half_id))
+    if not jobs.enqueue("competition.tasks.recalculate_half", half_id):
+        cache.delete(key)  # not queued: the next change tries again
+        return False
+    return True
+
+
+def recalculation_started(half_id: int) -> None:
+    """The task's first step: from now on a change needs a task of its own (this one may
+    have read the inputs before it)."""
+    try:
+        cache.delete(_waiting_key(half_id))
+    except jobs.BROKER_ERRORS:
+        pass  # the mark expires by itself
 
 
 def _recalculate_once(season_id: int, today: dt.date | None) -> tuple[int, int] | None:
@@ -281,13 +403,21 @@ def _recalculate_once(season_id: int, today: dt.date | None) -> tuple[int, int] 
         # than what is computed (at worst older: then the pass runs once more).
         season = Season.objects.select_related("competition").get(pk=season_id)
         version = season.inputs_version
-        written = _store(season, load_season_data(season, today))
-        StandingsState.objects.filter(pk=season_id).update(
-            inputs_version=version, computed_at=timezone.now()
-        )
-        # Visitors' pages move on once, after the new standings are committed.
-        bump_data_version()
+        written, changed = _store(season, load_season_data(season, today))
+        _computed_from(season_id, version)
+        if changed:
+            # Visitors' pages move on once, after the new standings are committed; a
+            # recalculation that changed nothing leaves every cached page alone.
+            bump_data_version()
     return written, version
+
+
+def _computed_from(season_id: int, version: int) -> None:
+    """Record the inputs version the stored standings now reflect (also when nothing in
+    them changed: they are not behind)."""
+    StandingsState.objects.filter(pk=season_id).update(
+        inputs_version=version, computed_at=timezone.now()
+    )
 
 
 def _lock(season_id: int) -> bool:

@@ -5,10 +5,19 @@ import datetime as dt
 from celery import shared_task
 from django.utils import timezone
 
-from competition.models import Half
+from competition.models import Half, Season
 from competition.season import notices
-from competition.season.standings import recalculate_season, seasons_behind, standings_behind
+from competition.season.standings import (
+    recalculate_season,
+    recalculation_started,
+    seasons_behind,
+    standings_behind,
+)
 from core import mail
+from core.jobs import enqueue
+from members.context import per_club
+
+SEASON_TASK = "competition.tasks.recalculate_season"
 
 
 @shared_task(
@@ -22,8 +31,21 @@ def recalculate_half(half_id: int) -> int:
     stored standings were computed from that version already (a recalculation ran since),
     there is nothing to do, so a burst of results costs a few recalculations, not one
     each."""
+    recalculation_started(half_id)  # a change from now on queues a task of its own
     season_id = Half.objects.filter(pk=half_id).values_list("season_id", flat=True).first()
     if season_id is None or not standings_behind(season_id):
+        return 0
+    return recalculate_season(season_id)
+
+
+@shared_task(
+    name="competition.tasks.recalculate_season",
+    acks_late=True, autoretry_for=(Exception,), retry_backoff=True, max_retries=5,
+)
+def recalculate_season_behind(season_id: int) -> int:
+    """Recalculate a season whose standings are behind its inputs (queued by the catch-up
+    in the season's club); nothing when a recalculation ran since."""
+    if not standings_behind(season_id):
         return 0
     return recalculate_season(season_id)
 
@@ -33,10 +55,18 @@ def recalculate_stale_seasons() -> list[int]:
     """Beat job: recalculate seasons whose standings are behind their inputs (the version
     they were computed from is older than the season's), whatever became of the task (broker
     down, a worker killed mid-way). Seasons changed in the last half minute are left to the
-    tasks that are probably running for them."""
+    tasks that are probably running for them. It runs as the platform and queues each
+    season's recalculation in its club (so the page version it moves is the club's); where
+    the broker refuses, it recalculates the season itself, in the club."""
+    behind = seasons_behind(timezone.now() - dt.timedelta(seconds=30))
+    return per_club(Season, behind, _recalculate_each)
+
+
+def _recalculate_each(season_ids: list[int]) -> list[int]:
     done = []
-    for season_id in seasons_behind(timezone.now() - dt.timedelta(seconds=30)):
-        recalculate_season(season_id)
+    for season_id in season_ids:
+        if not enqueue(SEASON_TASK, season_id):
+            recalculate_season(season_id)
         done.append(season_id)
     return done
 

@@ -30,11 +30,13 @@ from competition.models import (
     Result,
     Season,
 )
-from competition.season import selectors, services
+from competition.season import calendar_edits, selectors, services
 from competition.season.forms import (
     AuditFilterForm,
     ClubDutyDecisionForm,
+    EveningAddForm,
     EveningForm,
+    EveningMoveForm,
     SeasonSetUpForm,
 )
 from competition.season.ical import calendar_ics
@@ -248,7 +250,8 @@ def club_duty_decide(request: HttpRequest, request_id: int) -> HttpResponse:
 @login_required
 @permission_required(Perm.MANAGE_CALENDAR, raise_exception=True)
 def leader(request: HttpRequest) -> HttpResponse:
-    form = SeasonSetUpForm(request.POST or None)
+    # The club's default rules (Club.default_system) are preselected for a new season.
+    form = SeasonSetUpForm(request.POST or None, initial={"system": request.club.default_system})
     can_set_up = request.user.has_perm(Perm.MANAGE_SEASON)
     if request.method == "POST":
         if not can_set_up:
@@ -344,6 +347,85 @@ def leader_evening_update(request: HttpRequest, evening_id: int) -> HttpResponse
             for m in errors:
                 messages.error(request, f"{short_day(evening_obj.date)}: {m}")
     return redirect(reverse("competition:leader_season", args=[evening_obj.season.slug]) + "#calendar")
+
+
+def _calendar_back(season: Any) -> str:
+    return reverse("competition:leader_season", args=[season.slug]) + "#calendar"
+
+
+@login_required
+@permission_required(Perm.MANAGE_CALENDAR, raise_exception=True)
+def leader_evening_move(request: HttpRequest, evening_id: int) -> HttpResponse:
+    """Move or cancel one evening: the form, then what it does (said before, confirmed),
+    then the service, which tells the players concerned."""
+    evening_obj = get_object_or_404(Evening.objects.select_related("season__competition"),
+                                    pk=evening_id)
+    season = evening_obj.season
+    back = _calendar_back(season)
+    local_start = timezone.localtime(evening_obj.starts_at)
+    local_deadline = timezone.localtime(evening_obj.deadline)
+    form = EveningMoveForm(
+        request.POST if request.POST.get("action") == calendar_edits.MOVE else None,
+        initial={"date": evening_obj.date, "start": local_start.time(),
+                 "deadline_date": local_deadline.date(), "deadline_time": local_deadline.time()})
+    action = request.POST.get("action")
+    if request.method == "POST" and action in (calendar_edits.MOVE, calendar_edits.CANCEL):
+        day = short_day(evening_obj.date)
+        if action == calendar_edits.CANCEL or form.is_valid():
+            move = action == calendar_edits.MOVE
+            args = ({"date": form.cleaned_data["date"], "start": form.cleaned_data["start"],
+                     "deadline": form.deadline()} if move else {})
+            try:
+                change = calendar_edits.evening_change_check(
+                    action=action, season=season, evening=evening_obj, **args)
+            except ValidationError as exc:
+                if move:
+                    form.add_error(None, exc)
+                else:
+                    messages.error(request, " ".join(exc.messages))
+            else:
+                if not confirmed(request):
+                    return confirmation_page(
+                        request, consequences=change.consequences(), cancel=back,
+                        title=(_("Move the evening of %(d)s") if move
+                               else _("Cancel the evening of %(d)s")) % {"d": day},
+                        button=_("Move the evening") if move else _("Cancel the evening"))
+                service = calendar_edits.evening_move if move else calendar_edits.evening_cancel
+                if run_service(request, lambda: service(actor=request.user, evening=evening_obj, **args),
+                               _("%(d)s moved; the players concerned are told by e-mail.") % {"d": day}
+                               if move else _("%(d)s cancelled; the players concerned are told by "
+                                              "e-mail.") % {"d": day}):
+                    return redirect(back)
+    return render(request, "competition/evening_move.html",
+                  {"evening": evening_obj, "season": season, "form": form, "back": back})
+
+
+@login_required
+@permission_required(Perm.MANAGE_CALENDAR, raise_exception=True)
+def leader_evening_add(request: HttpRequest, season: str) -> HttpResponse:
+    season_obj = season_or_404(season)
+    back = _calendar_back(season_obj)
+    form = EveningAddForm(request.POST or None,
+                          initial={"start": season_obj.competition.start_time})
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        args = {"date": data["date"], "start": data["start"], "deadline": form.deadline()}
+        try:
+            change = calendar_edits.evening_change_check(
+                action=calendar_edits.ADD, season=season_obj, **args)
+        except ValidationError as exc:
+            form.add_error(None, exc)
+        else:
+            if not confirmed(request):
+                return confirmation_page(
+                    request, consequences=change.consequences(), cancel=back,
+                    title=_("Add an evening"), button=_("Add the evening"))
+            if run_service(request, lambda: calendar_edits.evening_add(
+                    actor=request.user, season=season_obj, kind=data["kind"], **args),
+                    _("%(d)s added to the calendar.") % {"d": short_day(data["date"])}):
+                return redirect(back)
+    return render(request, "competition/evening_add.html",
+                  {"season": season_obj, "form": form, "back": back})
 
 
 @login_required

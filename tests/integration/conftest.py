@@ -86,7 +86,7 @@ def real_worker():
     app.conf.task_always_eager = False
     try:
         with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=30,
-                          queues=["celery", "mail"]):
+                          queues=["standings", "celery", "mail"]):
             yield
     finally:
         app.conf.task_always_eager = True

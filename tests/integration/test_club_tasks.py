@@ -34,10 +34,11 @@ def platform_probe(label: str) -> None:
 @pytest.fixture(autouse=True)
 def _probe_is_a_clubs_task(monkeypatch):
     """``tests.club_probe`` is a club's task (one a service queues); the platform probe is
-    not. The tests queue from outside any club (as the beat and the worker do), not from
+    a beat job's (core.jobs.PLATFORM_TASKS). The tests queue from outside any club (as the beat and the worker do), not from
     the installation's club every other test runs in (tests/conftest.py): a task called
     inside a club's work runs in that club."""
     monkeypatch.setitem(jobs.TASKS, "tests.club_probe", None)
+    monkeypatch.setattr(jobs, "PLATFORM_TASKS", jobs.PLATFORM_TASKS | {"tests.platform_probe"})
     SEEN.clear()
     with club_context(None):
         yield
@@ -93,8 +94,7 @@ def test_a_clubs_task_without_a_header_runs_in_the_club_of_the_evening_it_names(
     from tests import factories as f
 
     monkeypatch.setitem(jobs.TASKS, "tests.evening_probe", None)
-    monkeypatch.setitem(celery.CLUB_OF_ARGUMENT, "tests.evening_probe",
-                        ("competition.Evening", "season__club_id"))
+    monkeypatch.setitem(celery.CLUB_OF_ARGUMENT, "tests.evening_probe", "competition.Evening")
     alfa, beta = _two_clubs()
     with club_context(beta):
         evening = f.playing_evenings(f.season(players=2))[0]

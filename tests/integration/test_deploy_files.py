@@ -78,7 +78,7 @@ def test_web_and_worker_have_healthchecks_on_themselves(compose):
     worker = services["worker"]
     assert worker["command"][-2:] == ["-n", "worker@%h"]
     # It consumes the e-mail queue too (CELERY_TASK_ROUTES send every e-mail task there).
-    assert worker["command"][worker["command"].index("-Q") + 1] == "celery,mail"
+    assert worker["command"][worker["command"].index("-Q") + 1] == "standings,celery,mail"
     probe = worker["healthcheck"]["test"]
     assert probe[0] == "CMD-SHELL"
     # $$ is compose's escape: the shell in the container sees $HOSTNAME, its own name.

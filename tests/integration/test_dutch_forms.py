@@ -89,8 +89,9 @@ def test_a_wrong_parameter_is_refused_in_dutch_and_nothing_saved(client, dutch):
 def test_the_next_season_form_shows_its_proposed_dates_in_the_date_picker(client, dutch):
     s = f.season(players=4)
     page = dutch_client(client, f.admin()).get(reverse("prizes:manage", args=[s.slug])).content.decode()
-    # A date picker's value is ISO whatever the language; "04-09-2027" would leave it empty.
-    assert re.search(r'type="date" name="opening" value="2027-09-04"', page)
+    # A date picker's value is ISO whatever the language; "03-09-2027" would leave it empty.
+    # The proposal is a year on on the same weekday: Friday 4 September 2026 -> Friday 3.
+    assert re.search(r'type="date" name="opening" value="2027-09-03"', page)
     assert re.search(r'type="date" name="last_day" value="2028-07-15"', page)
 
 

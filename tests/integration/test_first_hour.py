@@ -56,8 +56,9 @@ def _create(operator, capture, **kw):
 
 
 def _assert_first_leader_invitation(club: Club, message) -> None:
-    row = Mail.objects.get(to=[message.to[0]])
-    assert row.club_id == club.pk  # the new club's mail, not "no club"
+    with club_context(club):  # the new club's mail, not "no club"
+        row = Mail.objects.get(to=[message.to[0]])
+    assert row.club_id == club.pk
     assert message.subject == "SC De Toren op Ranglijst: je bent de beheerder van de club"
     body = message.body
     assert "Hallo Tom Toren," in body and "jij bent de beheerder van de club" in body

@@ -81,3 +81,34 @@ def test_a_fault_of_the_code_in_queueing_is_not_swallowed():
     with mock.patch.object(task, "delay", side_effect=TypeError("bad arguments")):
         with pytest.raises(TypeError):
             jobs.enqueue("pairing.tasks.send_pairing_notices", 1)
+
+
+def test_every_registered_task_is_a_clubs_or_the_platforms():
+    """A task in neither list would run with no club: it is refused (config/celery.py)."""
+    ours = [name for name in current_app.tasks if not name.startswith(jobs.CELERY_OWN)
+            and not name.startswith("tests.")]
+    unclassified = []
+    for name in ours:
+        try:
+            jobs.task_kind(name)
+        except jobs.UnlistedTask:
+            unclassified.append(name)
+    assert not unclassified, unclassified
+    beat = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+    assert beat == set(jobs.PLATFORM_TASKS)
+    assert not jobs.PLATFORM_TASKS & (set(jobs.TASKS) | jobs.RETIRED)
+
+
+@pytest.mark.django_db
+def test_an_unlisted_task_is_refused_and_does_not_run():
+    ran = []
+
+    @current_app.task(name="tests.unlisted_probe")
+    def unlisted() -> None:
+        ran.append(True)
+
+    with pytest.raises(jobs.UnlistedTask):
+        unlisted.delay()
+    with pytest.raises(jobs.UnlistedTask):
+        unlisted()
+    assert ran == []

@@ -22,7 +22,7 @@ from competition.season import selectors
 from competition.season import services as season_services
 from core import mail
 from core.models import MAX_ATTEMPTS, Mail, MailState
-from members import services
+from members import profile, services
 from tests import factories as f
 from tests.mailfakes import patch_send
 
@@ -176,8 +176,8 @@ def test_a_player_sees_nothing_of_it_and_cannot_retry(club, client, monkeypatch)
 def test_a_failed_email_change_is_logged_and_shown_to_nobody(club, client, monkeypatch, caplog):
     season, leader = club
     player = season.players.select_related("member").first()
-    services.member_update(actor=leader, player=player, name=player.member.name, email="nieuw@example.org",
-                           rating=player.member.rating, knsb_number="", kind=player.kind, site_url=SITE)
+    profile.email_change_request(actor=player.member, member=player.member, email="nieuw@example.org",
+                                 password="pw-schaak-123", site_url=SITE)  # his own request
     with caplog.at_level(logging.ERROR, logger="core.mail"):
         _give_up(monkeypatch, "nieuw@example.org")
     confirm = Mail.objects.get(key__startswith="email_change_confirm:")

@@ -180,16 +180,16 @@ def test_a_member_of_two_clubs_downloads_at_each_club_what_that_club_keeps(clien
 # --- Leaving -----------------------------------------------------------------------------
 
 
-def test_a_member_who_leaves_keeps_his_results_under_his_initials_and_loses_his_account(client, demo):
+def test_a_member_who_deletes_his_account_keeps_his_results_under_his_initials(client, demo):
     member = me()
     _choose(member, public_as="initials", phone="06 1234 5678")
     shown = member.shown_name
     player = my_player(demo)
     standings_before = Standing.objects.filter(player=player).count()
     client.force_login(member)
-    asked = client.post(reverse("me:leave"), {})
+    asked = client.post(reverse("me:delete"), {})
     assert asked.status_code == 200 and User.objects.get(pk=member.pk).is_active
-    client.post(reverse("me:leave"), {"confirm": "1"})
+    client.post(reverse("me:delete"), {"confirm": "1"})
     gone = User.objects.get(pk=member.pk)
     assert not gone.is_active and gone.name == shown and gone.phone == ""
     assert "demo.club" not in gone.email and not gone.has_usable_password()
@@ -201,18 +201,24 @@ def test_a_member_who_leaves_keeps_his_results_under_his_initials_and_loses_his_
     assert shown in audit_text.sentence(record, {})
 
 
-def test_the_leader_removes_a_member_after_a_confirmation_but_not_an_administrator(client, demo):
+def test_the_leader_removes_a_member_from_the_club_after_a_confirmation_not_his_account(client, demo):
+    from members.models import Membership
+
     client.force_login(User.objects.get(email="leider@demo.club"))
     player = Player.objects.get(season=demo, member__email="speler2@demo.club")
     url = reverse("members:remove", args=[demo.slug, player.pk])
     assert client.post(url, {}).status_code == 200
-    assert User.objects.get(pk=player.member_id).is_active
+    assert Membership.objects.filter(user_id=player.member_id, club=demo.club).exists()
     client.post(url, {"confirm": "1"})
-    assert not User.objects.get(pk=player.member_id).is_active
+    assert not Membership.objects.filter(user_id=player.member_id, club=demo.club).exists()
+    assert User.objects.get(pk=player.member_id).is_active  # the account is his
     from django.core.exceptions import ValidationError
     admin = User.objects.get(email="beheer@demo.club")
     with pytest.raises(ValidationError):
         profile.member_remove(actor=User.objects.get(email="leider@demo.club"), member=admin)
+    with pytest.raises(ValidationError):  # nor anyone's: only he deletes his account
+        profile.member_remove(actor=User.objects.get(email="leider@demo.club"),
+                              member=User.objects.get(email="speler3@demo.club"))
 
 
 # --- What members expect on the pages -----------------------------------------------------

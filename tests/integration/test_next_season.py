@@ -79,7 +79,7 @@ def pages_of(client, season: Season) -> list[str]:
     ]
 
 
-def test_next_season_carries_the_members_over_as_flexible_players_by_rating(client):
+def test_next_season_carries_the_members_over_in_the_final_standings_order(client):
     admin = f.admin()
     old = played_season(admin)
     services.competition_set_parameters(actor=admin, competition=old.competition, system="pion",
@@ -88,16 +88,20 @@ def test_next_season_carries_the_members_over_as_flexible_players_by_rating(clie
     Competition.objects.filter(pk=old.competition.pk).update(eligibility_percentage=60,
                                                              bye_policy="lowest")
     recalculate_season(old.pk)
-    # A member whose rating went up over the summer starts higher.
+    # A member whose rating went up over the summer does not start higher: the final
+    # standings give the order (issue 31).
     riser = old.players.order_by("start").last().member
     riser.rating = 2500
     riser.save()
+    data = load_season_data(old, today=dt.date.max)
+    final = [r.player_id for r in sorted(compute(data)["winter"].standings, key=lambda r: r.rank)]
+    final_members = [old.players.get(pk=pk).member_id for pk in final]
     before = snapshot_of(old)
     pages_before = pages_of(client, old)
 
     new = prize_services.season_start_next(actor=admin, season=old, name="2027-2028",
                                            opening=OPENING, last_day=LAST_DAY,
-                                           knsb_rounds=[dt.date(2027, 10, 9)])
+                                           knsb_rounds=[dt.date(2027, 10, 9)], keep_fixed=False)
 
     assert snapshot_of(old) == before
     assert pages_of(client, old) == pages_before
@@ -107,10 +111,9 @@ def test_next_season_carries_the_members_over_as_flexible_players_by_rating(clie
     assert (new.competition.eligibility_percentage, new.competition.bye_policy) == (60, "lowest")
     players = list(new.players.select_related("member").order_by("start"))
     assert {p.member_id for p in players} == set(old.players.values_list("member_id", flat=True))
-    assert {p.kind for p in players} == {PlayerKind.FLEXIBLE}
-    assert players[0].member == riser
-    ratings = [p.rating for p in players]
-    assert ratings == sorted(ratings, reverse=True)
+    assert {p.kind for p in players} == {PlayerKind.FLEXIBLE}  # keep_fixed off
+    assert [p.member_id for p in players] == final_members
+    assert next(p for p in players if p.member == riser).rating == 2500
     kinds = set(Evening.objects.filter(season=new).values_list("kind", flat=True))
     assert {"playing", "rapid", "playoff"} <= kinds
     assert Evening.objects.get(season=new, date=dt.date(2027, 10, 8)).kind == "rapid"
@@ -135,7 +138,7 @@ def test_next_ladder_season_carries_the_final_ladder_points_as_start_points():
     final = {r.player_id: r.points for r in compute(data)["season"].standings}
     before = snapshot_of(old)
     new = prize_services.season_start_next(actor=admin, season=old, name="ladder-2027",
-                                           opening=OPENING, last_day=LAST_DAY)
+                                           opening=OPENING, last_day=LAST_DAY, keep_fixed=False)
     assert snapshot_of(old) == before
     assert new.competition.system == "ladder"
     carried = {p.member_id: p for p in new.players.all()}
@@ -156,7 +159,7 @@ def test_last_seasons_fixed_players_are_listed_and_confirmed_with_one_click(clie
     admin = f.admin()
     old = played_season(admin)
     new = prize_services.season_start_next(actor=admin, season=old, name="2027-2028",
-                                           opening=OPENING, last_day=LAST_DAY)
+                                           opening=OPENING, last_day=LAST_DAY, keep_fixed=False)
     fixed_before = set(old.players.filter(kind=PlayerKind.FIXED).values_list("member_id", flat=True))
     listed = prize_selectors.previously_fixed(new)
     assert {p.member_id for p in listed} == fixed_before
@@ -181,15 +184,16 @@ def test_next_season_through_the_manage_page(client):
     assert new.players.count() == old.players.count()
 
 
-def test_next_season_needs_manage_season_and_saves_nothing(client):
+def test_next_season_is_not_a_players_and_saves_nothing(client):
     old = played_season(f.admin())
-    for actor in (f.member(), f.leader()):
-        with pytest.raises(PermissionDenied):
-            prize_services.season_start_next(actor=actor, season=old, name="2027-2028",
-                                             opening=OPENING, last_day=LAST_DAY)
-    client.force_login(f.leader())
-    response = client.post(reverse("prizes:next_season", args=[old.slug]),
-                           {"name": "2027-2028", "opening": "2027-09-03", "last_day": "2028-07-14"})
+    player = f.member()
+    with pytest.raises(PermissionDenied):
+        prize_services.season_start_next(actor=player, season=old, name="2027-2028",
+                                         opening=OPENING, last_day=LAST_DAY)
+    client.force_login(player)
+    response = client.post(reverse("prizes:next_season_preview", args=[old.slug]),
+                           {"name": "2027-2028", "opening": "2027-09-03", "last_day": "2028-07-14",
+                            "make": "1"})
     assert response.status_code == 403
     assert not Season.objects.filter(name="2027-2028").exists()
 
@@ -213,5 +217,68 @@ def test_a_fide_start_carries_over_and_orders_the_next_season_by_fide_rating(cli
     new = prize_services.season_start_next(actor=admin, season=old, name="2027-2028",
                                            opening=OPENING, last_day=LAST_DAY)
     assert (new.competition.start_rating, new.competition.trf_rating) == ("fide", "knsb")
-    first = new.players.select_related("member").order_by("start").first()
-    assert (first.member, first.rating) == (fide_top, 2600)
+    assert new.players.get(member=fide_top).rating == 2600
+
+
+# --- The next season by the leader (issue 31) ------------------------------------------------
+
+
+def test_fixed_players_stay_fixed_by_default():
+    admin = f.admin()
+    old = played_season(admin)
+    new = prize_services.season_start_next(actor=admin, season=old, name="2027-2028",
+                                           opening=OPENING, last_day=LAST_DAY)
+    kinds = {p.member_id: p.kind for p in new.players.all()}
+    assert kinds == dict(old.players.values_list("member_id", "kind"))
+    assert PlayerKind.FIXED in kinds.values() and PlayerKind.FLEXIBLE in kinds.values()
+
+
+def test_the_proposal_is_the_old_seasons_dates_a_year_on_on_the_same_weekday():
+    admin = f.admin()
+    old = played_season(admin)
+    closed = f.playing_evenings(old)[5]
+    services.evening_update(actor=admin, evening=closed, kind="closed", half=None)
+    proposal = prize_services.next_season_proposal(old)
+    assert proposal["opening"] == old.start_date + dt.timedelta(weeks=52)
+    assert proposal["opening"].weekday() == old.start_date.weekday()
+    assert proposal["closed"] == [closed.date + dt.timedelta(weeks=52)]
+    new = prize_services.season_start_next(actor=admin, season=old, name="2027-2028",
+                                           opening=proposal["opening"], last_day=proposal["last_day"])
+    assert Evening.objects.get(season=new, date=proposal["closed"][0]).kind == "closed"
+
+
+def test_the_leader_starts_the_next_season_from_his_home_after_a_preview(client):
+    admin = f.admin()
+    old = played_season(admin)
+    leader = f.leader()
+    client.force_login(leader)
+    home = client.get(reverse("competition:leader")).content.decode()
+    url = reverse("prizes:next_season_preview", args=[old.slug])
+    assert url in home
+    page = client.get(url).content.decode()
+    expected = prize_services.next_season_players(old)
+    assert "data-players-preview" in page
+    names = re.findall(r'<tr><td class="num">\d+</td><td>([^<]+)</td>', page)
+    assert names == [c.player.member.name for c in expected]
+    assert Season.objects.count() == 1  # the preview makes nothing
+    proposal = prize_services.next_season_proposal(old)
+    form = {"name": "2027-2028", "opening": proposal["opening"].isoformat(),
+            "last_day": proposal["last_day"].isoformat(), "knsb_rounds": "", "closed": "",
+            "keep_fixed": "on"}
+    client.post(url, {**form, "make": "0"})
+    assert Season.objects.count() == 1
+    response = client.post(url, {**form, "make": "1"})
+    new = Season.objects.get(name="2027-2028")
+    assert response.status_code == 302 and new.slug in response["Location"]
+    assert [p.member.name for p in new.players.select_related("member").order_by("start")] == \
+        [c.player.member.name for c in expected]
+
+
+def test_a_bad_next_season_from_the_leaders_page_saves_nothing(client):
+    old = played_season(f.admin())
+    client.force_login(f.leader())
+    url = reverse("prizes:next_season_preview", args=[old.slug])
+    response = client.post(url, {"name": "again", "opening": old.start_date.isoformat(),
+                                 "last_day": "2028-07-14", "make": "1"}, follow=True)
+    assert "must open after" in response.content.decode()
+    assert Season.objects.count() == 1

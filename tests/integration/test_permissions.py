@@ -316,6 +316,19 @@ def accounts(_: World) -> Any:
     return sorted(User.objects.values_list("pk", "is_active", "phone", "public_as", "pairing_mail"))
 
 
+def memberships(_: World) -> Any:
+    """The accounts and every club's memberships: leaving a club ends one of these."""
+    from members.models import Membership
+
+    return accounts(_), sorted(Membership.objects.values_list("user_id", "club_id", "role"))
+
+
+def addresses(_: World) -> Any:
+    from allauth.account.models import EmailAddress
+
+    return sorted(EmailAddress.objects.values_list("user_id", "email", "verified"))
+
+
 def tokens(_: World) -> Any:
     return sorted(User.objects.values_list("pk", "calendar_token"))
 
@@ -407,7 +420,8 @@ MATRIX: list[Row] = [
     _r("account_login",                GET,  [],                        200,         302,   302,    302,   302, registered=302),
     _r("account_signup",               GET,  [],                        200,         302,   302,    302,   302, registered=302),
     _r("account_reset_password",       GET,  [],                        200,         200,   200,    200,   200),
-    _r("account_email",                GET,  [],                        LOGIN,       200,   200,    200,   200, registered=200),
+    # allauth's e-mail page (no password asked) sends to his own (me:email).
+    _r("account_email",                GET,  [],                        LOGIN,       302,   302,    302,   302, registered=302),
     # --- a player's own pages and writes
     _r("competition:signup",           GET,  [],                        LOGIN,       200,   302,    302,   302, registered=302),
     _r("competition:signup",           POST, [],                        LOGIN,       DONE,  302,    302,   302, registered=302,
@@ -491,6 +505,17 @@ MATRIX: list[Row] = [
        data=lambda w: {"kind": "playing", "half": Evening.objects.get(pk=w.later).half_id,
                        "note": "Zaal B"},
        state=audit_and(evening_state("later"))),
+    # --- the leader's calendar edits (issue 31): the confirmed form moves or adds
+    _r("competition:leader_evening_move", GET, ["later"],               LOGIN,       403,   403,    200,   200),
+    _r("competition:leader_evening_move", POST, ["later"],              LOGIN,       403,   403,    DONE,  DONE,
+       data=lambda w: {"action": "move", "start": "20:00", "confirm": "1",
+                       "date": (Evening.objects.get(pk=w.later).date + dt.timedelta(days=1)).isoformat()},
+       state=audit_and(lambda w: Evening.objects.get(pk=w.later).date)),
+    _r("competition:leader_evening_add", GET, ["season"],               LOGIN,       403,   403,    200,   200),
+    _r("competition:leader_evening_add", POST, ["season"],              LOGIN,       403,   403,    DONE,  DONE,
+       data=lambda w: {"kind": "playing", "start": "20:15", "confirm": "1",
+                       "date": (Evening.objects.get(pk=w.later).date + dt.timedelta(days=2)).isoformat()},
+       state=audit_and(lambda w: Evening.objects.count())),
     # --- Swiss events: the arbiter's page and the leader's forms
     _r("events:arbiter",                GET,  ["live_event"],            LOGIN,       403,   200,    200,   200),
     _r("events:round_open",             POST, ["new_event"],             LOGIN,       403,   DONE,   DONE,  DONE,
@@ -595,6 +620,12 @@ MATRIX: list[Row] = [
     _r("prizes:next_season",           POST, ["season"],                LOGIN,       403,   403,    403,   DONE,
        data=lambda w: {"name": "2027-2028", "opening": "2027-09-03", "last_day": "2028-07-14"},
        state=audit_and(seasons)),
+    # the next season by the leader (issue 31): a preview page, then "make it"
+    _r("prizes:next_season_preview",   GET,  ["season"],                LOGIN,       403,   403,    200,   200),
+    _r("prizes:next_season_preview",   POST, ["season"],                LOGIN,       403,   403,    DONE,  DONE,
+       data=lambda w: {"name": "2027-2028", "opening": "2027-09-03", "last_day": "2028-07-14",
+                       "keep_fixed": "on", "make": "1"},
+       state=audit_and(seasons)),
     _r("pairing:preview",              GET,  ["later"],                 LOGIN,       403,   403,    200,   200),
     # --- the leader's member pages (members/); the demo season is a Keizer season under
     # way, so its starting order is refused by its rule for the leader and administrator
@@ -609,6 +640,10 @@ MATRIX: list[Row] = [
        data=lambda w: {"name": "Nieuw Lid", "email": "nieuw@example.org", "rating": "1500",
                        "knsb_number": "", "kind": "flexible"},
        state=audit_and(lambda w: User.objects.count())),
+    _r("members:import",               GET,  ["season"],                LOGIN,       403,   403,    200,   200),
+    _r("members:import",               POST, ["season"],                LOGIN,       403,   403,    200,   200,
+       data=lambda w: {"file": SimpleUploadedFile("leden.csv", b"Naam;E-mail\nNieuw Lid;nieuw@example.org\n")},
+       state=audit_and(lambda w: User.objects.count()), label="POST members:import (the preview saves nothing)"),
     _r("members:edit",                 GET,  ["season", "other"],       LOGIN,       403,   403,    200,   200),
     _r("members:edit",                 POST, ["season", "other"],       LOGIN,       403,   403,    DONE,  DONE,
        data=lambda w: {"name": "Speler Twee", "email": "speler2@demo.club", "rating": "1234",
@@ -639,9 +674,9 @@ MATRIX: list[Row] = [
        data=lambda w: {"confirm": "1"}, state=audit_and(lambda w: _mail_state(w)),
        label="POST members:mail_again (confirmed)"),
     _r("members:remove",               POST, ["season", "other"],       LOGIN,       403,   403,    200,   200,
-       data=lambda w: {}, state=accounts, label="POST members:remove (asks first)"),
+       data=lambda w: {}, state=memberships, label="POST members:remove (asks first)"),
     _r("members:remove",               POST, ["season", "other"],       LOGIN,       403,   403,    DONE,  DONE,
-       data=lambda w: {"confirm": "1"}, state=audit_and(accounts),
+       data=lambda w: {"confirm": "1"}, state=audit_and(memberships),
        label="POST members:remove (confirmed)"),
     # --- a member's own pages (My details), the privacy statement
     _r("privacy",                      GET,  [],                        200,         200,   200,    200,   200),
@@ -655,11 +690,20 @@ MATRIX: list[Row] = [
     _r("me:calendar",                  GET,  ["my_token"],              200,         200,   200,    200,   200),
     _r("me:calendar",                  GET,  ["=" + "x" * 43],          404,         404,   404,    404,   404,
        label="GET me:calendar (unknown secret)"),
+    _r("me:email",                     GET,  [],                        LOGIN,       200,   200,    200,   200),
+    _r("me:email",                     POST, [],                        LOGIN,       200,   200,    200,   200,
+       data=lambda w: {"email": "nieuw@example.org", "password": "niet-mijn-wachtwoord"},
+       state=addresses, label="POST me:email (a wrong password: nothing asked)"),
     _r("me:leave",                     POST, [],                        LOGIN,       200,   200,    200,   200,
-       data=lambda w: {}, state=accounts, label="POST me:leave (asks first)"),
+       data=lambda w: {}, state=memberships, label="POST me:leave (asks first)"),
     _r("me:leave",                     POST, [],                        LOGIN,       DONE,  DONE,   DONE,  302,
+       data=lambda w: {"confirm": "1"}, state=audit_and(memberships),
+       label="POST me:leave (confirmed; the only administrator is refused by rule)"),
+    _r("me:delete",                    POST, [],                        LOGIN,       200,   200,    200,   200,
+       data=lambda w: {}, state=accounts, label="POST me:delete (asks first)"),
+    _r("me:delete",                    POST, [],                        LOGIN,       DONE,  DONE,   DONE,  302,
        data=lambda w: {"confirm": "1"}, state=audit_and(accounts),
-       label="POST me:leave (confirmed; an administrator is refused by rule)"),
+       label="POST me:delete (confirmed; an administrator is refused by rule)"),
     # --- the Django admin (staff only; results, sign-ups and pairings are read-only there)
     _r("admin:index",                  GET,  [],                        ADMIN_LOGIN, ADMIN_LOGIN, ADMIN_LOGIN, ADMIN_LOGIN, 200),
     _r("admin:competition_game_changelist", GET, [],                    ADMIN_LOGIN, ADMIN_LOGIN, ADMIN_LOGIN, ADMIN_LOGIN, 200),

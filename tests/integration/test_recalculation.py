@@ -96,3 +96,103 @@ def test_a_change_committed_while_a_recalculation_computes_makes_it_run_again(
         recalculate_season(s.pk)
     assert passes == [passes[0], passes[0] + 1]
     assert not standings_behind(s.pk) and standings.standings_current(s.pk)
+
+
+def test_a_recalculation_that_changes_nothing_writes_nothing_and_keeps_the_pages(
+    two_evenings, monkeypatch
+):
+    """Same inputs, same outcome: no snapshot or standing written or deleted, and no
+    cache bump (the cached pages stay); the state records that nothing is behind."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    s, first, second, _ = two_evenings
+    bumps: list[int] = []
+    monkeypatch.setattr(standings, "bump_data_version", lambda: bumps.append(1))
+    rows = sorted(Standing.objects.values_list("pk", "snapshot_id", "rank", "score"))
+    Season.objects.filter(pk=s.pk).update(inputs_version=F("inputs_version") + 1)
+    with CaptureQueriesContext(connection) as queries:
+        assert recalculate_season(s.pk) == 2
+    writes = [q["sql"] for q in queries.captured_queries
+              if q["sql"].split()[0] in ("INSERT", "UPDATE", "DELETE")
+              and ("standing" in q["sql"].lower().split("set")[0])]
+    assert [w for w in writes if "standingsstate" not in w.lower()] == []
+    assert bumps == []
+    assert sorted(Standing.objects.values_list("pk", "snapshot_id", "rank", "score")) == rows
+    assert not standings_behind(s.pk)
+
+
+def test_a_result_on_a_later_evening_reuses_the_earlier_standings_without_making_their_rows(
+    django_capture_on_commit_callbacks, monkeypatch
+):
+    """Three evenings; a correction on the third: the standings after the first two are
+    reused by their inputs' fingerprint (their rows are not even compared), only the
+    third's are computed and rewritten."""
+    s = f.season(players=6)
+    arbiter = f.arbiter()
+    evenings = f.playing_evenings(s)[:3]
+    with django_capture_on_commit_callbacks(execute=True):
+        for evening in evenings:
+            evening_pair_and_publish(actor=None, system=True, evening_id=evening.pk,
+                                     now=evening.deadline)
+            for game in evening.games.all():
+                services.result_set(actor=arbiter, game=game, result="1-0")
+    before = {e.pk: set(Standing.objects.filter(snapshot__evening=e).values_list("pk", flat=True))
+              for e in evenings}
+    compared: list[bool] = []
+    digest = standings._digest
+    monkeypatch.setattr(standings, "_digest", lambda rows, cycle, with_lines, cycle_orders=0: (
+        compared.append(with_lines) or digest(rows, cycle, with_lines, cycle_orders)))
+    with django_capture_on_commit_callbacks(execute=True):
+        services.result_set(actor=arbiter, game=evenings[2].games.order_by("board").first(),
+                            result="0-1")
+    assert compared == [True]  # the last evening's rows only
+    after = {e.pk: set(Standing.objects.filter(snapshot__evening=e).values_list("pk", flat=True))
+             for e in evenings}
+    assert after[evenings[0].pk] == before[evenings[0].pk]
+    assert after[evenings[1].pk] == before[evenings[1].pk]
+    assert after[evenings[2].pk] != before[evenings[2].pk]
+    assert standings.standings_current(s.pk)
+
+
+def test_a_halfs_recalculations_coalesce_one_running_and_one_waiting_at_most(
+    two_evenings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """Results while a recalculation waits in the queue send no task of their own (the
+    waiting one reads them all when it starts); once it has started, the next result
+    queues one again."""
+    s, first, second, arbiter = two_evenings
+    queued: list[tuple] = []
+    monkeypatch.setattr("core.jobs.enqueue", lambda task, *args: queued.append((task, *args)) or True)
+    games = list(second.games.order_by("board"))
+    for game in games:
+        with django_capture_on_commit_callbacks(execute=True):
+            services.result_set(actor=arbiter, game=game, result="0-1")
+    assert queued == [("competition.tasks.recalculate_half", second.half_id)]
+    standings.recalculation_started(second.half_id)  # the waiting task begins
+    with django_capture_on_commit_callbacks(execute=True):
+        services.result_set(actor=arbiter, game=games[0], result="1/2-1/2")
+    assert queued == [("competition.tasks.recalculate_half", second.half_id)] * 2
+    # Not queued (the broker down): the next change tries again.
+    monkeypatch.setattr("core.jobs.enqueue", lambda task, *args: False)
+    standings.recalculation_started(second.half_id)
+    assert standings.queue_recalculation(second.half_id) is False
+    monkeypatch.setattr("core.jobs.enqueue", lambda task, *args: queued.append((task, *args)) or True)
+    assert standings.queue_recalculation(second.half_id) is True
+    # The task ran to its end all the same, and the standings hold every result.
+    assert recalculate_half(second.half_id) == 2
+    assert standings.standings_current(s.pk)
+
+
+def test_recalculations_have_a_queue_of_their_own_that_every_worker_consumes():
+    from pathlib import Path
+
+    from django.conf import settings
+
+    for name in ("competition.tasks.recalculate_half", "competition.tasks.recalculate_stale_seasons"):
+        assert settings.CELERY_TASK_ROUTES[name] == {"queue": "standings"}
+    assert settings.CELERY_WORKER_PREFETCH_MULTIPLIER == 1
+    root = Path(settings.BASE_DIR)
+    for command in ("scripts/serve.py", "docker-compose.yml", "bench/bench_federation.py",
+                    "scripts/loadtest.py"):
+        assert '"standings,celery,mail"' in (root / command).read_text(), command

@@ -61,7 +61,7 @@ class Holds:
     after it read the season, before it reads the evenings) or ``written`` (every row
     written, before the commit). Other threads' recalculations pass freely."""
 
-    POINTS = {"read": "load_season_data", "written": "bump_data_version"}
+    POINTS = {"read": "load_season_data", "written": "_computed_from"}
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.armed: dict[int, tuple[str, threading.Event, threading.Event]] = {}
@@ -244,3 +244,56 @@ def test_after_any_interleaving_the_stored_standings_equal_a_fresh_computation(
     assert stored_rows(s.pk) == fresh_rows(s.pk)
     season = Season.objects.get(pk=s.pk)
     assert standings.standings_behind(season.pk) is False
+
+
+def two_played_evenings(players: int = 8):
+    """A season whose first two evenings are paired with every result entered."""
+    s = f.season(players=players)
+    arbiter = f.arbiter()
+    evenings = f.playing_evenings(s)[:2]
+    for evening in evenings:
+        evening_pair_and_publish(actor=None, system=True, evening_id=evening.pk,
+                                 now=evening.deadline)
+        for game in Game.objects.filter(evening=evening).order_by("board"):
+            services.result_set(actor=arbiter, game=game, result="1-0")
+    return s, arbiter, [list(Game.objects.filter(evening=e).order_by("board")) for e in evenings]
+
+
+@pytest.mark.parametrize("point", ["read", "written"])
+@pytest.mark.parametrize(("held", "saved"), [(0, 1), (1, 0)])
+def test_an_incremental_recalculation_held_while_another_evening_is_corrected(
+    monkeypatch, point, held, saved
+):
+    """The incremental path under a race: a correction on one evening starts a
+    recalculation that reuses the standings before that evening; it is held (after
+    reading the season, or with its rows written) while a result of the other evening is
+    corrected. Once released, the stored standings equal a fresh computation: a reuse
+    never keeps standings that the other correction changed."""
+    s, arbiter, games = two_played_evenings()
+    holds = Holds(monkeypatch)
+    armed: list[tuple[threading.Event, threading.Event]] = []
+
+    def correction_and_its_recalculation():
+        armed.append(holds.arm(point))
+        try:
+            services.result_set(actor=arbiter, game=games[held][0], result="0-1")
+        finally:
+            holds.disarm()
+
+    with threads() as started:
+        first = Worker(correction_and_its_recalculation)
+        started.append(first)
+        first.start()
+        assert held_or_done(first, armed), "the recalculation was neither held nor done"
+        assert armed[0][0].is_set(), "the recalculation was never held"
+        second = Worker(save(arbiter, games[saved][-1].pk, "1/2-1/2"))
+        started.append(second)
+        second.start()
+        finished = second.done.wait(WAIT)
+        armed[0][1].set()
+        first.finish()
+        second.finish()
+
+    assert finished, "the correction waited for the held recalculation"
+    assert stored_rows(s.pk) == fresh_rows(s.pk)
+    assert standings.standings_behind(s.pk) is False

@@ -13,7 +13,7 @@ How a worker is made slow at the right moment: the worker is started through ``B
 below, which wraps one function of the real code when ``RANGLIJST_TEST_SLOW`` says so:
 ``pairing.services.notices.pairing_changed`` (sleep once the games are written, before the
 e-mails are queued) or
-``competition.season.standings.bump_data_version`` (sleep once every snapshot's rows are written,
+``competition.season.standings._computed_from`` (sleep once every snapshot's rows are written,
 before the transaction commits).
 It touches a marker file, and the test kills the worker as soon as the file appears: in
 the middle of the service's transaction, with part of its rows written.
@@ -86,7 +86,7 @@ if slow == "pairing":
 elif slow == "recalculation":
     import competition.season.standings
     # The last step inside recalculate_season's transaction: every row is written.
-    slow_after(competition.season.standings, "bump_data_version", 1)
+    slow_after(competition.season.standings, "_computed_from", 1)
 
 if sys.argv[1] == "worker":
     app.worker_main(["worker", "--pool=solo", "--concurrency=1", "--without-heartbeat",

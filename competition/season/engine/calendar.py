@@ -151,15 +151,18 @@ def evening_times(
     start: dt.time = dt.time(20, 15),
     deadline_days_before: int = 1,
     deadline_time: dt.time = dt.time(18, 0),
+    tz: dt.tzinfo = CLUB_TZ,
 ) -> tuple[dt.datetime, dt.datetime]:
-    """The evening's start and sign-up deadline as aware datetimes in the club's zone.
+    """The evening's start and sign-up deadline as aware datetimes in the club's zone
+    ``tz`` (``Club.time_zone``, which every service passes; Amsterdam only for a season
+    file, which carries none).
 
     Built from wall-clock times with zoneinfo, so Thursday 18:00 stays 18:00 on both sides
     of the change to and from summer time.
     """
-    starts_at = dt.datetime.combine(day, start, tzinfo=CLUB_TZ)
+    starts_at = dt.datetime.combine(day, start, tzinfo=tz)
     deadline_day = day - dt.timedelta(days=deadline_days_before)
-    deadline = dt.datetime.combine(deadline_day, deadline_time, tzinfo=CLUB_TZ)
+    deadline = dt.datetime.combine(deadline_day, deadline_time, tzinfo=tz)
     if deadline > starts_at:
         raise CalendarError(CalendarRefusal.DEADLINE_AFTER_START)
     return starts_at, deadline

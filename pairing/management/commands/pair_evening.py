@@ -11,11 +11,10 @@ import datetime as dt
 import json
 from typing import Any
 
-from django.core.management.base import CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from competition.season.engine.seasonfile import SeasonFileError
 from competition.season.seasonio import read_season_file
-from members.commands import ClubCommand
 from pairing.engine.fromfile import PairingInputError, pair_from_season
 from pairing.engine.keizer import result_to_dict
 
@@ -44,7 +43,7 @@ def _ids(text: str) -> list[int]:
     return ids
 
 
-class Command(ClubCommand):
+class Command(BaseCommand):  # a file tool: no club, no database
     help = (
         "Pair an evening from a season file (docs/season-file.md) without the database and "
         'print {"games": [{"board", "white", "black"}], "bye", "bye_drawn_from", "relaxed"}.'

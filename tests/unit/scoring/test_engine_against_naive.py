@@ -140,6 +140,21 @@ def test_history_rows_and_explanation_lines_are_made_only_when_read() -> None:
     assert all("lines" in vars(r) and "_deferred" not in vars(r) for r in result.standings)
 
 
+@pytest.mark.parametrize("method", ["fixpoint", "lagging", "frozen"])
+def test_reading_an_evening_of_the_history_makes_that_one_and_the_later_ones_only(method) -> None:
+    """The incremental recalculation reads the evenings from the corrected one on: the
+    earlier rows are not made, and made later they are still the reference's."""
+    args = _season_args(2, "classic", {"method": method})
+    result = compute_keizer_season(*args)["winter"]
+    reference = naive.compute_keizer_season(*args)["winter"].history
+    k = len(result.history) // 2
+    assert k >= 1
+    assert result.history[k].rows == reference[k].rows
+    assert all("rows" not in vars(entry) for entry in result.history[:k])
+    assert all("rows" in vars(entry) for entry in result.history[k:])
+    assert [e.rows for e in result.history] == [e.rows for e in reference]
+
+
 @pytest.mark.parametrize("seed", [1, 4])
 def test_a_result_copied_or_pickled_before_it_is_read_is_the_reference(seed) -> None:
     args = _season_args(seed, "keizer1956", {"method": "fixpoint"})
@@ -152,3 +167,67 @@ def test_a_result_copied_or_pickled_before_it_is_read_is_the_reference(seed) -> 
         assert result == expected
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         _ = result["winter"].standings[0].nothing  # type: ignore[attr-defined]
+
+
+class _DictMemory:
+    """A shared memory of settled evenings as another process would see it."""
+
+    def __init__(self) -> None:
+        self.data: dict[bytes, bytes] = {}
+        self.reads = self.writes = 0
+
+    def get_many(self, keys):
+        self.reads += 1
+        return {k: self.data[k] for k in keys if k in self.data}
+
+    def set_many(self, items) -> None:
+        self.writes += 1
+        self.data.update(items)
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_a_process_that_starts_cold_takes_the_settled_evenings_from_the_shared_memory(seed) -> None:
+    """One process settles the season and writes its evenings to the shared memory; a
+    second, cold, reads them all in one look-up a half, computes none, and gives the naive
+    reference's standings bit for bit; a correction on the last evening computes that
+    evening only."""
+    args = _season_args(seed, "classic", {"method": "fixpoint"})
+    shared = _DictMemory()
+    compute_keizer_season(*args, shared=shared)
+    halves = len({e.half for e in args[2]})
+    assert shared.writes == halves and len(shared.data) == len(args[2])
+    keizer.SETTLED.clear()  # another process
+    shared.reads = shared.writes = 0
+    result = compute_keizer_season(*args, shared=shared)
+    assert shared.reads == halves and shared.writes == 0
+    reference = naive.compute_keizer_season(*args)
+    for half, res in result.items():
+        assert res.standings == reference[half].standings
+        assert [e.rows for e in res.history] == [e.rows for e in reference[half].history]
+    keizer.SETTLED.clear()
+    params, players, evenings = args
+    last = evenings[-1]
+    game = last.games[0]
+    changed = (*evenings[:-1], replace(last, games=(replace(game, result="0-1" if game.result != "0-1" else "1-0"),
+                                                    *last.games[1:])))
+    before = len(shared.data)
+    again = compute_keizer_season(params, players, changed, shared=shared)
+    assert len(shared.data) == before + 1  # the last evening only
+    assert again == naive.compute_keizer_season(params, players, changed)
+
+
+@pytest.mark.parametrize("seed", [0, 5])
+def test_the_ladders_history_rows_are_made_from_the_evening_read_on(seed) -> None:
+    """As the Keizer history: reading evening k makes k and the later evenings' rows only;
+    every row, made in any order, is the naive reference's."""
+    season = random_season(seed, players=12, evenings=8, system="ladder")
+    assert isinstance(season.params, LadderParams)
+    result = compute_ladder(season.params, season.players, season.evenings)
+    reference = naive.compute_ladder(season.params, season.players, season.evenings)
+    k = 3
+    assert result.history[k].rows == reference.history[k].rows
+    assert all("rows" not in vars(e) for e in result.history[:k])
+    assert all("rows" in vars(e) for e in result.history[k:])
+    assert result == reference
+    assert copy.deepcopy(compute_ladder(season.params, season.players, season.evenings)) == reference
+    assert pickle.loads(pickle.dumps(compute_ladder(season.params, season.players, season.evenings))) == reference

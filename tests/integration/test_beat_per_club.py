@@ -1,0 +1,100 @@
+"""The beat's jobs run from no club (as the beat does) and do each club's work in that
+club's context: the catch-up of a lost recalculation moves the club's own page version,
+so a visitor of the club sees the new standings at once (core/jobs.py, docs/architecture.md
+"Jobs")."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.core.cache import caches
+from django.urls import reverse
+
+from competition.models import Season
+from competition.season.services import result_set
+from competition.season.standings import standings_behind
+from competition.season.tasks import recalculate_stale_seasons
+from members.context import club_context
+from pairing.services import evening_pair_and_publish
+from tests import factories as f
+
+pytestmark = pytest.mark.django_db
+
+
+def _lost_recalculation(django_capture_on_commit_callbacks):
+    """A season of club A whose first evening was paired and whose result was saved, but
+    whose recalculation task was lost (its message never reached a worker)."""
+    s = f.season(players=4)
+    evening = f.playing_evenings(s)[0]
+    with django_capture_on_commit_callbacks(execute=True):
+        evening_pair_and_publish(actor=None, system=True, evening_id=evening.pk,
+                                 now=evening.deadline)
+    game = evening.games.order_by("pk").first()
+    with django_capture_on_commit_callbacks(execute=False):  # the task is lost
+        result_set(actor=f.arbiter(), game=game, result="1-0")
+    assert standings_behind(s.pk)
+    Season.objects.filter(pk=s.pk).update(  # changed minutes ago: the catch-up's
+        inputs_changed_at=Season.objects.get(pk=s.pk).inputs_changed_at - dt.timedelta(minutes=5))
+    return s
+
+
+def test_catch_up_from_no_club_makes_the_clubs_visitor_page_fresh(
+        client, settings, django_capture_on_commit_callbacks):
+    settings.PAGE_CACHE_SECONDS = 600  # visitors' pages cached, as in production
+    s = _lost_recalculation(django_capture_on_commit_callbacks)
+    url = reverse("competition:standings_half", args=[s.slug, "winter"])
+    stale = client.get(url).content  # the visitor's page, cached before the catch-up
+    assert client.get(url).content == stale
+    with club_context(None), django_capture_on_commit_callbacks(execute=True):
+        recalculate_stale_seasons.delay()  # the beat sends it: no club of its own
+    assert not standings_behind(s.pk)
+    shown = client.get(url).content
+    caches["pages"].clear()
+    fresh = client.get(url).content
+    assert shown == fresh != stale  # the club's own version moved, not a "platform" one
+
+
+def test_catch_up_from_no_club_recalculates_each_clubs_season_in_its_own_club(
+        django_capture_on_commit_callbacks):
+    s = _lost_recalculation(django_capture_on_commit_callbacks)
+    b = f.decoy_club(s)
+    with club_context(b["club"]):
+        Season.objects.filter(pk=b["season"].pk).update(
+            inputs_version=5, inputs_changed_at=s.inputs_changed_at)
+    with club_context(None), django_capture_on_commit_callbacks(execute=True):
+        recalculate_stale_seasons.delay()
+    assert not standings_behind(s.pk)
+    with club_context(b["club"]):
+        assert not standings_behind(b["season"].pk)
+
+
+def test_deadline_job_from_no_club_pairs_each_clubs_evening_in_its_own_club(
+        django_capture_on_commit_callbacks, monkeypatch):
+    from competition.models import Evening
+    from members.context import current_club
+    from pairing import services as pairing_services
+
+    s = f.season(players=4)
+    b = f.decoy_club(s)
+    ours = f.playing_evenings(s)[0]
+    with club_context(b["club"]):
+        theirs = Evening.objects.get(season=b["season"], date=ours.date)
+    paired_in: dict[int, str] = {}
+    pair = pairing_services.evening_pair_and_publish
+
+    def spy(*, evening_id, **kwargs):
+        paired_in[evening_id] = current_club().slug
+        return pair(evening_id=evening_id, **kwargs)
+
+    monkeypatch.setattr(pairing_services, "evening_pair_and_publish", spy)
+    from unittest import mock
+
+    from pairing.tasks import close_due_evenings
+
+    now = ours.deadline + dt.timedelta(minutes=1)
+    with mock.patch("django.utils.timezone.now", return_value=now), club_context(None), \
+            django_capture_on_commit_callbacks(execute=True):
+        close_due_evenings.delay()
+    assert paired_in[ours.pk] == s.club.slug
+    assert paired_in[theirs.pk] == b["club"].slug
