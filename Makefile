@@ -93,6 +93,7 @@ MYPY_TARGETS := competition/scoring competition/events/engine competition/prizes
 	members/memberfile.py members/memberimport.py competition/season/calendar_edits.py \
 	members/invitations.py competition/history/selectors.py \
 	competition/website/services.py competition/website/selectors.py competition/api \
+	competition/club/services.py competition/club/selectors.py \
 	members/registration.py members/joining.py members/profile.py members/privacy.py members/names.py \
 	members/calendar.py
 

@@ -1,5 +1,6 @@
 from django.urls import path
 
+from competition.club import views as club_views
 from competition.overviews import urls as overviews_urls
 from competition.pages import views as pages
 from competition.season import views
@@ -20,6 +21,7 @@ urlpatterns = [
     path("rules/", views.rules, name="rules"),
     path("signup/", pages.signup, name="signup"),
     path("leader/", views.leader, name="leader"),
+    path("settings/", club_views.club_settings, name="club_settings"),
     path("leader/audit/", views.audit_log, name="audit"),
     path("leader/club-duty/<id:request_id>/", views.club_duty_decide, name="club_duty_decide"),
     path("leader/<slug:season>/", pages.leader_season, name="leader_season"),

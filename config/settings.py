@@ -303,6 +303,9 @@ ALLAUTH_TRUSTED_PROXY_COUNT = env.int("ALLAUTH_TRUSTED_PROXY_COUNT", default=0)
 # The read API (/api/v1/): requests per client address, counted like the sign-in's.
 API_RATE_LIMIT = env.str("API_RATE_LIMIT", default="300/m/ip")
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
+# Setting the password from an invitation (or a reset) signs the member in: the link in
+# his mailbox proves the address (members/adapter.py takes him to his club's home).
+ACCOUNT_LOGIN_ON_PASSWORD_RESET = True
 ACCOUNT_ADAPTER = "members.adapter.AccountAdapter"
 # Public registration (/accounts/signup/): off, the leader adds members with an invitation.
 # On, a registration is a request the leader accepts or refuses (members/registration.py).
@@ -316,10 +319,11 @@ if env.str("EMAIL_URL", default=""):
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Ranglijst <competitie@localhost>")
 # The site's public address: e-mails are sent outside a request, so their links are built
 # from this (scheme and host, no trailing slash). Unset, it is the first host name served
-# (DJANGO_ALLOWED_HOSTS), over HTTPS when the site is (development: localhost:8000).
+# (DJANGO_ALLOWED_HOSTS), over HTTPS when the site is (development: localhost at PORT,
+# 8000 by default; `make run` sets SITE_URL to the address it serves: scripts/serve.py).
 _HOSTS = [h for h in ALLOWED_HOSTS if h and h != "*" and not h.startswith(".")]
 _SERVED = (f"{'https' if env.bool('DJANGO_SECURE_HTTPS', default=not DEBUG) else 'http'}://{_HOSTS[0]}"
-           if _HOSTS and not DEBUG else "http://localhost:8000")
+           if _HOSTS and not DEBUG else f"http://localhost:{env.int('PORT', default=8000)}")
 SITE_URL = env.str("SITE_URL", default="").rstrip("/") or _SERVED
 
 # --- Internationalisation ---------------------------------------------------------------

@@ -16,9 +16,10 @@ from urllib.parse import urlsplit
 from allauth.account.adapter import DefaultAccountAdapter
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from .addresses import club_base_url, club_sender, site_name
+from .addresses import club_base_url, club_footer, club_sender, site_name
 from .context import current_club
 from .registration import record_registration, registration_open
 
@@ -43,8 +44,17 @@ class AccountAdapter(DefaultAccountAdapter):
 
     def render_mail(self, template_prefix: str, email: str, context: dict, headers: dict | None = None):
         message = super().render_mail(template_prefix, email, context, headers=headers)
-        message.from_email, message.reply_to = club_sender(current_club())
+        club = current_club()
+        message.from_email, message.reply_to = club_sender(club)
+        message.body += club_footer(club)
         return message
+
+    def get_login_redirect_url(self, request) -> str:
+        """Signed in (also by setting his password from an invitation) under a club's
+        address: to that club's home page, not to the list of all clubs."""
+        if current_club() is not None:
+            return reverse("competition:home")
+        return super().get_login_redirect_url(request)
 
     def format_email_subject(self, subject: str) -> str:
         return f"[{site_name()}] {subject}"

@@ -14,10 +14,11 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.mail.message import sanitize_address
-from django.urls import get_resolver, get_script_prefix
+from django.urls import get_resolver, get_script_prefix, reverse
 from django.utils.encoding import punycode
 
-from members.clubs import remembered_host, remembered_slug
+from core import mail
+from members.clubs import home_club, remembered_host, remembered_slug
 from members.context import current_club
 from members.models import Club, ClubDomain
 
@@ -119,14 +120,35 @@ def platform_url(path: str) -> str:
 def club_sender(club: Club | None) -> tuple[str, list[str]]:
     """``(From, Reply-To)`` of the club's e-mails: the platform's own address
     (``DEFAULT_FROM_EMAIL``: mail from the club's own domain would fail SPF and DKIM) under
-    the club's sender name when it has one, and replies to the club's address when it has
-    one. A club with neither sends as today's installation does."""
+    the club's name (its sender name when it has one, else the name above its pages), so
+    two clubs' e-mails never look alike in an inbox, and replies to the club's address when
+    it has one."""
     platform = settings.DEFAULT_FROM_EMAIL
     if club is None:
         return platform, []
-    from_email = (sanitize_address((club.sender_name, _address_of(platform)), settings.DEFAULT_CHARSET)
-                  if club.sender_name else platform)
+    shown = club.sender_name or club.shown_name
+    from_email = sanitize_address((shown, _address_of(platform)), settings.DEFAULT_CHARSET)
     return from_email, [club.reply_to] if club.reply_to else []
+
+
+def club_subject(club: Club | None, subject: str) -> str:
+    """The subject of one of the club's e-mails: the club's name in it (in front, as
+    ``[Club] …``, unless the subject names it already)."""
+    if club is None:
+        return subject
+    name = club.shown_name
+    return subject if name.lower() in subject.lower() else f"[{name}] {subject}"
+
+
+def club_footer(club: Club | None) -> str:
+    """The lines under every e-mail of the club: its name, its venue and its home page
+    (under the club's own address), in the club's language."""
+    if club is None:
+        return ""
+    return "\n-- \n" + mail.render_body("mail/club_footer", {
+        "club": club.shown_name, "venue": club_venue(club),
+        "home": club_url(club, reverse("competition:home")),
+    }).strip() + "\n"
 
 
 def _address_of(sender: str) -> str:
@@ -144,10 +166,15 @@ def site_name(club: Club | None = None) -> str:
 
 
 def club_venue(club: Club | None = None) -> str:
-    """Where the club plays (calendar entries, the privacy statement): the club's venue,
-    or the installation's ``CLUB_ADDRESS``."""
+    """Where the club plays (calendar entries, e-mails, the privacy statement): the club's
+    venue, or, for the installation's own club, ``CLUB_ADDRESS``."""
     club = club or current_club()
-    return (club.venue if club is not None else "") or getattr(settings, "CLUB_ADDRESS", "")
+    if club is not None and club.venue:
+        return club.venue
+    # The installation's address is its own club's: never another club's venue.
+    if club is None or club.pk == home_club().pk:
+        return getattr(settings, "CLUB_ADDRESS", "")
+    return ""
 
 
 def club_home_url(club: Club) -> str:

@@ -5,6 +5,7 @@ role groups are the operator's."""
 from allauth.account.admin import EmailAddressAdmin as BaseEmailAddressAdmin
 from allauth.account.models import EmailAddress
 from django import forms
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.admin.utils import unquote
 from django.contrib.auth.admin import GroupAdmin as BaseGroupAdmin
@@ -13,8 +14,11 @@ from django.contrib.auth.models import Group
 from django.core.exceptions import ValidationError
 from django.db.models import Count
 from django.http import Http404
+from django.utils.html import escape
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
+from competition.models import System
 from members.adminscope import OperatorOnlyAdmin, members_only
 from members.platform import clean_slug, club_create, is_operator
 
@@ -72,18 +76,52 @@ class UserAdmin(BaseUserAdmin):
     )
 
 
-class ClubCreateForm(forms.ModelForm):
-    """The operator's "Add club": the club and the person who will run it."""
+# The operator's club page (the address is read-only there: its links are out there).
+CLUB_FIELDS = ("name", "site_name", "sender_name", "reply_to", "venue", "time_zone",
+                    "language", "default_system", "deadline_weekday", "deadline_time", "start_time")
 
-    leader_email = forms.EmailField(label=_("first leader's e-mail address"))
+
+def rules_field() -> forms.ChoiceField:
+    """The club's default rules: one of the presets, never a free text."""
+    return forms.ChoiceField(label=capfirst(_("default rules")), choices=System.choices, initial=System.PION)
+
+
+class ClubChangeForm(forms.ModelForm):
+    """The operator's club page: the presets as choices."""
+
+    default_system = rules_field()
+
+    class Meta:
+        model = Club
+        fields = CLUB_FIELDS
+
+
+class ClubCreateForm(forms.ModelForm):
+    """The operator's "Add club": the club and the person who will run it, who becomes the
+    club's administrator."""
+
+    default_system = rules_field()
+    leader_email = forms.EmailField(
+        label=capfirst(_("e-mail address of the club's administrator")),
+        help_text=_("He becomes the club's administrator: he sets up the club and its "
+                    "competition and gives the other members their roles."),
+    )
     leader_name = forms.CharField(
-        label=_("first leader's name"), required=False, max_length=120,
+        label=capfirst(_("name of the club's administrator")), required=False, max_length=120,
         help_text=_("Needed when he has no account yet; he gets an invitation to set his password."),
     )
 
     class Meta:
         model = Club
         fields = ("name", "slug", "venue", "time_zone", "default_system")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The admin shows a help text as HTML: the address is escaped, "<address>" shown.
+        where = f"{settings.SITE_URL}/<{_('address')}>/"
+        self.fields["slug"].help_text = escape(_(
+            "The club's pages will be at %(where)s (lower-case letters, digits and hyphens)."
+        ) % {"where": where})
 
     def clean_slug(self) -> str:
         try:
@@ -116,8 +154,7 @@ class ClubAdmin(admin.ModelAdmin):
     list_display = ("name", "slug", "member_count")
     search_fields = ("name", "slug")
     inlines = (ClubDomainInline,)
-    fields = ("name", "slug", "site_name", "sender_name", "reply_to", "venue", "time_zone",
-              "language", "default_system", "deadline_weekday", "deadline_time", "start_time")
+    fields = ("name", "slug", *CLUB_FIELDS[1:])
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(members=Count("memberships"))
@@ -145,8 +182,8 @@ class ClubAdmin(admin.ModelAdmin):
         return ("slug",) if obj is not None else ()  # its links are out there
 
     def get_form(self, request, obj=None, change=False, **kwargs):
+        kwargs["form"] = ClubCreateForm if obj is None else ClubChangeForm
         if obj is None:
-            kwargs["form"] = ClubCreateForm
             kwargs["fields"] = None
         return super().get_form(request, obj, change=change, **kwargs)
 
@@ -169,7 +206,6 @@ class ClubAdmin(admin.ModelAdmin):
             leader_name=form.cleaned_data["leader_name"], venue=form.cleaned_data["venue"],
             time_zone=form.cleaned_data["time_zone"],
             default_system=form.cleaned_data["default_system"],
-            site_url=request.build_absolute_uri("/"),
         )
         obj.pk, obj._state.adding = club.pk, False
 

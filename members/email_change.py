@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 
 from core import mail
 
-from .addresses import club_sender, on_site, site_name
+from .addresses import club_footer, club_sender, club_subject, on_site, site_name
 from .context import current_club
 from .models import User
 
@@ -70,7 +70,8 @@ def queue(*, member: User, old: str, new: str, site_url: str) -> bool:
     sender = club_sender(club)
     for template, to in (("email_change_confirm", new), ("email_change_notice", old)):
         subject, body = mail.render(f"members/{template}", context)
-        mail.queue(key=f"{template}:{pending.pk}", subject=subject, body=body, to=[to],
+        mail.queue(key=f"{template}:{pending.pk}", subject=club_subject(club, subject),
+                   body=body + club_footer(club), to=[to],
                    member=member, sender=sender)
     log.info("e-mail change of member %s: confirmation and notice queued", member.pk)
     return True

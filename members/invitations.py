@@ -21,9 +21,9 @@ from django.urls import reverse
 
 from core import mail
 
-from .addresses import club_sender, on_site, site_name
+from .addresses import club_base_url, club_footer, club_sender, club_subject, on_site, site_name
 from .context import current_club
-from .models import User
+from .models import Club, User
 
 log = logging.getLogger(__name__)
 
@@ -52,11 +52,39 @@ def queue(*, member: User, site_url: str) -> bool:
         "home": _absolute(site_url, reverse("competition:home")),
         "days": max(1, settings.PASSWORD_RESET_TIMEOUT // 86400),
     }
+    club = current_club()
     subject, body = mail.render("members/invitation", context)
-    queued = mail.queue(key=f"invitation:{member.pk}:{uuid.uuid4().hex}", subject=subject, body=body,
-                        to=[member.email], member=member, sender=club_sender(current_club()))
+    queued = mail.queue(key=f"invitation:{member.pk}:{uuid.uuid4().hex}",
+                        subject=club_subject(club, subject), body=body + club_footer(club),
+                        to=[member.email], member=member, sender=club_sender(club))
     if queued:
         log.info("invitation queued for member %s", member.pk)
+    return queued is not None
+
+
+def queue_first_leader(*, member: User, club: Club) -> bool:
+    """In the transaction that creates ``club`` (``members.platform.club_create``), in the
+    club's context: the invitation of its first leader, who becomes its administrator,
+    with the first steps and every link under the club's own address; queued as the new
+    club's mail. False when he has a password already (an account of another club)."""
+    if member.has_usable_password() or not member.email:
+        return False
+    base = club_base_url(club)
+    context = {
+        "member": member,
+        "club": club.shown_name,
+        "url": set_password_url(member, base),
+        "home": _absolute(base, reverse("competition:home")),
+        "settings_url": _absolute(base, reverse("competition:club_settings")),
+        "leader_url": _absolute(base, reverse("competition:leader")),
+        "days": max(1, settings.PASSWORD_RESET_TIMEOUT // 86400),
+    }
+    subject, body = mail.render("members/first_leader_invitation", context)
+    queued = mail.queue(key=f"invitation:{member.pk}:{uuid.uuid4().hex}",
+                        subject=club_subject(club, subject), body=body + club_footer(club),
+                        to=[member.email], member=member, sender=club_sender(club))
+    if queued:
+        log.info("first leader's invitation queued for member %s of club %s", member.pk, club.pk)
     return queued is not None
 
 

@@ -17,6 +17,7 @@ from django.db import transaction
 from django.urls import get_resolver
 from django.utils.translation import gettext as _
 
+from competition.models import System
 from core.permissions import Actor
 from members import invitations
 from members.context import club_context
@@ -67,16 +68,22 @@ def clean_slug(slug: str) -> str:
 
 @transaction.atomic
 def club_create(*, actor: Actor, name: str, slug: str, leader_email: str, leader_name: str,
-                site_url: str, venue: str = "", time_zone: str = "Europe/Amsterdam",
+                venue: str = "", time_zone: str = "Europe/Amsterdam",
                 default_system: str = "pion") -> tuple[Club, User]:
-    """A new club, and its first leader as its administrator. He gets an invitation to set
-    his password when his account is new (or has never had a password); an account that
-    exists already (a member of another club) keeps its password and simply joins."""
+    """A new club, and its first leader as its administrator. He gets the first leader's
+    invitation (the club's name, his role, the first steps; every link under the club's
+    own address, queued as the new club's mail) when his account is new (or has never had
+    a password); an account that exists already (a member of another club) keeps its
+    password and simply joins."""
     if not is_operator(actor):
         raise PermissionDenied(_("Only the platform's operator creates clubs."))
     name = name.strip()
     if not name:
         raise ValidationError({"name": _("The club needs a name.")})
+    if default_system not in System.values:
+        raise ValidationError({"default_system": _(
+            "'%(s)s' is no rules preset; choose one of: %(known)s."
+        ) % {"s": default_system, "known": ", ".join(System.values)}})
     club = Club(name=name, slug=clean_slug(slug), venue=venue.strip(), time_zone=time_zone,
                 default_system=default_system)
     club.full_clean()
@@ -92,7 +99,7 @@ def club_create(*, actor: Actor, name: str, slug: str, leader_email: str, leader
         EmailAddress.objects.create(user=leader, email=email, verified=False, primary=True)
     club.save()
     Membership.objects.create(user=leader, club=club, role=ADMINISTRATOR)
-    with club_context(club):  # the club's mail: its id, sender, name and language
-        invitations.queue(member=leader, site_url=site_url)  # none for an account with a password
+    with club_context(club):  # the new club's mail: its id, sender, name, language, links
+        invitations.queue_first_leader(member=leader, club=club)  # none for an account with a password
     log.info("club %s created by operator %s; first leader %s", club.slug, actor.pk, leader.pk)
     return club, leader

@@ -37,7 +37,7 @@ from competition.models import (
 from competition.season import links
 from core import mail
 from core.jobs import enqueue_on_commit
-from members.addresses import club_sender
+from members.addresses import club_footer, club_sender, club_subject
 
 from .models import GAME_KINDS, NoticeKind, NoticeState, PairingNotice
 
@@ -197,7 +197,8 @@ def _withdrawal_message(
     if not notice.recipient:
         context["player_url"] = links.player_url(notice.player, evening.season.club)
     subject, body = mail.render("pairing/withdrawal_email", context)
-    return mail.message(subject, body, [notice.recipient or notice.player.member.email],
+    return mail.message(club_subject(evening.season.club, subject), body + texts["footer"],
+                        [notice.recipient or notice.player.member.email],
                         sender=sender)
 
 
@@ -219,9 +220,9 @@ def _pairing_message(
                "approved": approved, "player_url": links.player_url(player, evening.season.club)}
     template = f"pairing/{'tempo_email' if notice.kind == NoticeKind.TEMPO else 'email'}"
     if (template, approved) not in subjects:
-        subjects[template, approved] = mail.render_subject(
-            template, {"evening": evening, **texts, "approved": approved})
-    body = mail.render_body(template, context)
+        subjects[template, approved] = club_subject(evening.season.club, mail.render_subject(
+            template, {"evening": evening, **texts, "approved": approved}))
+    body = mail.render_body(template, context) + texts["footer"]
     return mail.message(subjects[template, approved], body, [notice.player.member.email],
                         sender=sender)
 
@@ -237,7 +238,9 @@ def _evening_texts(evening: Evening) -> dict[str, str]:
         return {"day_long": date_format(evening.date, "l j F"),
                 "day_short": date_format(evening.date, "j F"),
                 "start_time": time_format(timezone.localtime(evening.starts_at), "H:i"),
-                "evening_url": links.evening_url(evening)}
+                "evening_url": links.evening_url(evening),
+                # Under every message: the club, its venue, its home page.
+                "footer": club_footer(evening.season.club)}
 
 
 def _builder(evening: Evening):  # type: ignore[no-untyped-def]

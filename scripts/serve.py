@@ -24,10 +24,17 @@ DEFAULTS = {"DJANGO_DEBUG": "1", "RANGLIJST_SINGLE_CLUB": "0"}
 DEMO_CLUBS = ("schaakclub-de-pion", "de-ladder", "keizer-klassiek")
 
 
+def environment(env: dict[str, str]) -> dict[str, str]:
+    """The environment of the three processes: the defaults above, and the address the web
+    process serves at (``PORT``) as the site's address (``SITE_URL``), so that the e-mails
+    the worker writes link to the port the site is at, not to a fixed one."""
+    port = env.get("PORT", "8000")
+    return {**DEFAULTS, "SITE_URL": f"http://127.0.0.1:{port}", **env, "PORT": port}
+
+
 def main() -> int:
-    port = os.environ.get("PORT", "8000")
-    for name, value in DEFAULTS.items():
-        os.environ.setdefault(name, value)
+    os.environ.update(environment(dict(os.environ)))
+    port = os.environ["PORT"]
     commands = {
         "worker": [str(BIN / "celery"), "-A", "config", "worker", "--pool=solo", "-l", "info",
                    "-Q", "standings,celery,mail"],

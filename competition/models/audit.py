@@ -82,6 +82,7 @@ class AuditAction(models.TextChoices):
     RATINGS_SEASON_START = "ratings.season_start", _("starting order set from the ratings")
     COMPETITION_RATINGS = "competition.ratings", _("ratings for the starting order and the TRF chosen")
     WEBSITE_EMBED_ORIGINS = "website.embed_origins", _("sites that may show the embeds changed")
+    CLUB_SETTINGS = "club.settings", _("club settings changed")
     ADMIN_ADD = "admin.add", _("added in the admin")
     ADMIN_CHANGE = "admin.change", _("changed in the admin")
     ADMIN_DELETE = "admin.delete", _("deleted in the admin")

@@ -24,7 +24,7 @@ from members.scoping import ScopedManager
 class System(models.TextChoices):
     """Scoring presets (docs/rules.md 4). Parameters start from the preset and can be edited."""
 
-    PION = "pion", _("Keizer, De Pion rules")
+    PION = "pion", _("Keizer with recalculation")
     CLASSIC = "classic", _("Keizer, classic")
     KEIZER1956 = "keizer1956", _("Keizer, 1956 description")
     LADDER = "ladder", _("Rank-difference ladder")

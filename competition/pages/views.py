@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django_tables2 import RequestConfig
 
+from competition.club.selectors import first_season_steps
 from competition.history import selectors as history_selectors
 from competition.models import (
     Attendance,
@@ -60,6 +61,7 @@ from core.csvsafe import SafeWriter
 from core.pagecache import cache_public_page, data_version, versioned
 from core.permissions import Perm
 from core.web import confirmation_page, confirmed, form_error_messages
+from members.context import current_club
 
 PUBLIC_ROWS = 8
 
@@ -79,6 +81,11 @@ def home(request: HttpRequest) -> HttpResponse:
         if context["me"]:
             context.update(selectors.member_overview(context["me"]))
             context["my_statuses"] = _with_offers(request, context["me"], context["my_statuses"])
+    club = current_club()
+    if club is not None and request.user.has_perm(Perm.MANAGE_CALENDAR):
+        steps = first_season_steps(club, edits_settings=request.user.has_perm(Perm.MANAGE_SEASON))
+        # Until the first pairing is out: then the club is under way.
+        context["first_steps"] = None if steps[-1].done else steps
     return render(request, "competition/home.html", context)
 
 

@@ -4,7 +4,9 @@ Written with the ``icalendar`` library, which escapes and folds every value: a n
 line break or a carriage return stays one property value. Other control characters, which
 RFC 5545 does not allow in a value at all, become spaces; a name (the calendar's) is one
 line (core/singleline.py). The texts are in the club's
-language (``LANGUAGE_CODE``), the calendar's name is ``CLUB_NAME`` and the season's.
+language (``LANGUAGE_CODE``). The club is named in the calendar's name (with the season's)
+and in every event's summary, with the club's venue as its LOCATION and the evening's page
+(under the club's own address) as its URL: two clubs' feeds on one phone never look alike.
 """
 
 from __future__ import annotations
@@ -13,13 +15,15 @@ import datetime as dt
 from collections.abc import Iterable
 
 from django.conf import settings
+from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from icalendar import Calendar, Event
 
 from competition.models import Evening, EveningKind, Season
+from competition.season import links
 from core.singleline import CONTROL
-from members.addresses import site_name
+from members.addresses import club_venue, site_name
 
 GAME_HOURS = dt.timedelta(hours=3, minutes=45)
 
@@ -55,7 +59,10 @@ def _calendar(season: Season, evenings: Iterable[Evening], *, host: str) -> Cale
     cal.add("prodid", "-//Ranglijst//Club calendar//NL")
     cal.add("version", "2.0")
     cal.add("calscale", "GREGORIAN")
-    cal.add("x-wr-calname", _one_line(f"{site_name()} {season.name}"))
+    club = season.club
+    name = _one_line(site_name(club))
+    venue = _one_line(club_venue(club))
+    cal.add("x-wr-calname", _one_line(f"{name} {season.name}"))
     cal.add("x-wr-timezone", "Europe/Amsterdam")
     for e in evenings:
         summary = summaries.get(e.kind)
@@ -71,7 +78,11 @@ def _calendar(season: Season, evenings: Iterable[Evening], *, host: str) -> Cale
         event.add("dtstamp", stamp)
         event.add("dtstart", e.starts_at.astimezone(dt.UTC))
         event.add("dtend", (e.starts_at + GAME_HOURS).astimezone(dt.UTC))
-        event.add("summary", summary)
+        event.add("summary", f"{name}: {summary}")
+        if venue:
+            event.add("location", venue)
+        path = reverse("competition:evening", args=[e.date.isoformat()])
+        event.add("url", links.absolute(f"{path}?season={season.slug}", club))
         event.add("description", _text(description))
         cal.add_component(event)
     return cal

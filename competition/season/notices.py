@@ -12,7 +12,7 @@ from __future__ import annotations
 from competition.models import Attendance, ClubDutyRequest, ClubDutyState, Registration
 from competition.season.engine.signup import default_status
 from core import mail
-from members.addresses import club_sender
+from members.addresses import club_footer, club_sender, club_subject
 
 DECIDED = (ClubDutyState.APPROVED, ClubDutyState.REFUSED)
 
@@ -38,10 +38,11 @@ def club_duty_decision_queue(duty: ClubDutyRequest, status: str | None = None) -
                "approved": duty.state == ClubDutyState.APPROVED}
     with mail.club_language():
         context["status"] = str(Attendance(status).label)
+    club = duty.evening.season.club
     subject, body = mail.render("competition/club_duty_email", context)
-    return mail.queue(key=f"club-duty:{duty.pk}:{duty.version}", subject=subject, body=body,
-                      to=to, cc=cc, member=member,
-                      sender=club_sender(duty.evening.season.club)) is not None
+    return mail.queue(key=f"club-duty:{duty.pk}:{duty.version}",
+                      subject=club_subject(club, subject), body=body + club_footer(club),
+                      to=to, cc=cc, member=member, sender=club_sender(club)) is not None
 
 
 def club_duty_decision_deliver(request_id: int) -> bool:

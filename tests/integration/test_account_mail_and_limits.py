@@ -80,7 +80,7 @@ def test_an_account_e_mail_greets_from_the_club_at_its_address():
 def _site_url(**env: str) -> str:
     code = "import django; django.setup(); from django.conf import settings; print(settings.SITE_URL)"
     clean = {k: v for k, v in os.environ.items()
-             if k not in {"SITE_URL", "DJANGO_ALLOWED_HOSTS", "DJANGO_DEBUG", "DJANGO_SECURE_HTTPS"}}
+             if k not in {"SITE_URL", "DJANGO_ALLOWED_HOSTS", "DJANGO_DEBUG", "DJANGO_SECURE_HTTPS", "PORT"}}
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
                           env={**clean, "DJANGO_SETTINGS_MODULE": "config.settings",
                                "DJANGO_SECRET_KEY": "x" * 50, **env})

@@ -151,7 +151,7 @@ def test_each_pairing_e_mail_tells_its_own_player_his_game_under_the_evenings_su
         "white__member", "black__member") for p in (g.white_id, g.black_id)}
     for message in mail.outbox:
         player = s.players.select_related("member").get(member__email=message.to[0])
-        assert message.subject == f"Pairing for {date_format(evening.date, 'j F')}"
+        assert message.subject == f"[{s.club.shown_name}] Pairing for {date_format(evening.date, 'j F')}"
         assert message.body.startswith(f"Dear {player.member.name},")
         if player == bye:
             assert "you have the pairing bye" in message.body and "board" not in message.body

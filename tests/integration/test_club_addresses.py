@@ -206,7 +206,8 @@ def test_club_sender_is_the_platform_address_under_the_clubs_name(clubs, setting
     settings.DEFAULT_FROM_EMAIL = "Ranglijst <competitie@ranglijst.example>"
     assert club_sender(alfa) == ("Competitieleider Alfa <competitie@ranglijst.example>",
                                  ["leider@alfa.example"])
-    assert club_sender(beta) == ("Ranglijst <competitie@ranglijst.example>", [])  # as today
+    # Without a sender name of its own: the club's name, never the platform's "Ranglijst".
+    assert club_sender(beta) == (f"{beta.shown_name} <competitie@ranglijst.example>", [])
     assert club_sender(None) == ("Ranglijst <competitie@ranglijst.example>", [])
 
 
@@ -265,5 +266,5 @@ def test_each_clubs_pairing_emails_are_in_the_clubs_language(clubs, mailoutbox):
             evening = factories.playing_evenings(season)[0]
             pairing_services.evening_pair_and_publish(evening_id=evening.pk, actor=None, system=True)
             notices.deliver(evening.pk)
-        subjects[club.slug] = {message.subject.split(" ")[0] for message in mailoutbox}
+        subjects[club.slug] = {message.subject.split("] ", 1)[1].split(" ")[0] for message in mailoutbox}
     assert subjects == {"alfa": {"Indeling"}, "beta": {"Pairing"}}

@@ -47,4 +47,4 @@ def test_the_calendar_is_named_after_the_club(client):
     assert str(cal["x-wr-calname"]) == f"Schaakvereniging Het Paard {season.name}"
     assert "Schaakclub" not in body
     summaries = {str(e["summary"]) for e in cal.walk("VEVENT")}
-    assert "Interne competitie" in summaries
+    assert "Schaakvereniging Het Paard: Interne competitie" in summaries

@@ -83,8 +83,7 @@ def test_a_new_clubs_first_invitation_is_that_clubs_mail(settings):
     operator.save()
     with platform_context():
         club, leader = club_create(actor=operator, name="Schaakclub Nieuw", slug="nieuw",
-                                   leader_email="nieuw@example.org", leader_name="Nieuwe Leider",
-                                   site_url="https://example.org")
+                                   leader_email="nieuw@example.org", leader_name="Nieuwe Leider")
         invitation = Mail.objects.get(member=leader)
     assert invitation.club_id == club.pk
     with club_context(club):

@@ -67,7 +67,7 @@ from competition.models import (
 )
 from competition.prizes.forms import PLAYOFF_RESULTS
 from competition.season import services
-from members.models import Membership, User
+from members.models import Club, Membership, User
 from pairing import services as tempo
 from pairing.services import evening_pair_and_publish
 from tests.transactions import rolled_back
@@ -483,6 +483,12 @@ MATRIX: list[Row] = [
        data=lambda w: {"name": "2031-2032", "opening": "2031-09-05", "last_day": "2032-07-10",
                        "system": "pion"},
        state=audit_and(seasons), label="POST leader (season set-up)"),
+    _r("competition:club_settings",    GET,  [],                        LOGIN,       403,   403,    403,   200),
+    _r("competition:club_settings",    POST, [],                        LOGIN,       403,   403,    403,   DONE,
+       data=lambda w: {"name": "Schaakclub De Pion", "venue": "Nieuwe zaal", "time_zone": "Europe/Amsterdam",
+                       "language": "nl", "deadline_weekday": "3", "deadline_time": "18:00",
+                       "start_time": "20:00", "default_system": "pion"},
+       state=audit_and(lambda w: sorted(Club.objects.values_list("venue", flat=True)))),
     _r("competition:club_duty_decide", GET,  ["duty_request"],          405,         405,   405,    405,   405),
     _r("competition:club_duty_decide", POST, ["duty_request"],          LOGIN,       403,   403,    DONE,  DONE,
        data=lambda w: {"decision": "approve", "next": "/leader/"}, state=audit_and(club_duty)),

@@ -25,7 +25,7 @@ def _operator() -> User:
 
 def _create(actor, **kw):
     data = {"name": "SC De Toren", "slug": "sc-de-toren", "leader_email": "Tom@Toren.example",
-            "leader_name": "Tom Toren", "site_url": SITE} | kw
+            "leader_name": "Tom Toren"} | kw
     return club_create(actor=actor, **data)
 
 

@@ -3,10 +3,10 @@ leader (members/platform.py), as the admin's "Add club" page does."""
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
+from competition.models import System
 from members.models import User
 from members.platform import club_create
 
@@ -20,7 +20,8 @@ class Command(BaseCommand):
         parser.add_argument("--leader-email", required=True)
         parser.add_argument("--leader-name", default="", help="Needed when the account is new.")
         parser.add_argument("--venue", default="")
-        parser.add_argument("--system", default="pion", help="Default rules preset (pion, classic, ladder, keizer1956).")
+        parser.add_argument("--system", default=System.PION, choices=System.values,
+                            help="Default rules preset.")
         parser.add_argument("--operator", default="", help="E-mail of the operator (a superuser); default: the first superuser.")
 
     def handle(self, *args, name, slug, leader_email, leader_name, venue, system, operator, **options):
@@ -32,7 +33,6 @@ class Command(BaseCommand):
             club, leader = club_create(
                 actor=actor, name=name, slug=slug, leader_email=leader_email,
                 leader_name=leader_name, venue=venue, default_system=system,
-                site_url=settings.SITE_URL,
             )
         except ValidationError as exc:
             raise CommandError("; ".join(f"{k}: {' '.join(v)}" for k, v in exc.message_dict.items())) from exc
