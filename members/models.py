@@ -210,7 +210,7 @@ class Club(models.Model):
         _("sign-up deadline day"), default=3, help_text=_("0 = Monday … 6 = Sunday.")
     )
     deadline_time = models.TimeField(_("sign-up deadline time"), default=dt.time(18, 0))
-    start_time = models.TimeField(_("first round starts"), default=dt.time(20, 0))
+    start_time = models.TimeField(_("first round starts"), default=dt.time(20, 15))
     venue = models.CharField(_("venue"), max_length=200, blank=True, validators=[single_line])
     language = models.CharField(_("language"), max_length=8, default="nl")
     # The club's own choice (members/registration.py): anyone may ask to join at its address.

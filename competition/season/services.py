@@ -186,8 +186,12 @@ def season_create(
     season = Season(club=club, name=name, slug=slugify(name), start_date=opening, end_date=last_day)
     season.full_clean()
     season.save()
+    # The club's own defaults (its settings page): the games' start and the sign-up
+    # deadline, as a weekday before the evenings' own (a Friday's Thursday is 1 day before).
     competition = Competition.objects.create(
-        season=season, system=system, parameters=preset(system), **COMPETITION_PRESETS[system]
+        season=season, system=system, parameters=preset(system), **COMPETITION_PRESETS[system],
+        start_time=club.start_time, deadline_time=club.deadline_time,
+        deadline_days_before=(opening.weekday() - club.deadline_weekday) % 7,
     )
     halves: dict[str, Half] = {}
     if proposal.winter_start:

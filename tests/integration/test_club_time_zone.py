@@ -20,8 +20,8 @@ NEW_YORK = ZoneInfo("America/New_York")
 AMSTERDAM = ZoneInfo("Europe/Amsterdam")
 
 
-def _evenings(zone: str, slug: str) -> list[Evening]:
-    club = Club.objects.create(name=f"Schaakclub {slug}", slug=slug, time_zone=zone)
+def _evenings(zone: str, slug: str, **settings) -> list[Evening]:
+    club = Club.objects.create(name=f"Schaakclub {slug}", slug=slug, time_zone=zone, **settings)
     with club_context(club):
         s = f.season(players=2, club=club)
         return list(Evening.objects.filter(season=s, date__gte=dt.date(2026, 10, 16),
@@ -48,6 +48,24 @@ def test_an_amsterdam_clubs_evenings_stay_at_its_wall_clock_across_its_dst_chang
     for e in evenings:
         assert e.starts_at.astimezone(AMSTERDAM).time() == dt.time(20, 15)
         assert e.deadline.astimezone(AMSTERDAM).time() == dt.time(18, 0)
+
+
+def test_the_clubs_start_time_and_deadline_are_its_new_seasons_defaults():
+    # Before: Club.start_time, deadline_weekday and deadline_time were read nowhere.
+    evenings = _evenings("Europe/Amsterdam", "eigen", start_time=dt.time(19, 30),
+                         deadline_weekday=2, deadline_time=dt.time(21, 0))
+    assert evenings and all(e.date.weekday() == 4 for e in evenings)  # Fridays
+    for e in evenings:
+        starts, deadline = e.starts_at.astimezone(AMSTERDAM), e.deadline.astimezone(AMSTERDAM)
+        assert starts.time() == dt.time(19, 30), e.date
+        assert deadline.weekday() == 2 and deadline.time() == dt.time(21, 0), e.date
+        assert deadline.date() == e.date - dt.timedelta(days=2)
+
+
+def test_a_club_with_the_defaults_gets_the_seasons_it_always_got():
+    club = Club.objects.create(name="Schaakclub Standaard", slug="standaard")
+    assert (club.start_time, club.deadline_weekday, club.deadline_time) == (
+        dt.time(20, 15), 3, dt.time(18, 0))
 
 
 def test_the_clubs_default_rules_are_preselected_on_the_season_set_up_form(client):
