@@ -336,7 +336,11 @@ class ClubPart:
     notice_mail: bool = True
 
 
-NO_PART = ClubPart()  # not this club's member (or no club in hand): nothing of another club's
+NO_PART = ClubPart()  # no club in hand: nothing of any club's
+# Not (or no longer) this club's member: his results stay under his initials. A member who
+# left took his choice with his membership (members.profile.membership_end); the public
+# pages never fall back to his full name for it.
+FORMER_PART = ClubPart(public_as=PublicName.INITIALS)
 _parts = threading.local()
 
 
@@ -358,7 +362,7 @@ def club_part(user_id: int | None, club: Any = None, *, load: bool = False) -> C
             for user, phone, public_as, pairing, notice in Membership.objects.filter(club_id=club_id)
             .values_list("user_id", "phone", "public_as", "pairing_mail", "notice_mail")
         }
-    return memo[club_id].get(user_id, NO_PART) if user_id is not None else NO_PART
+    return memo[club_id].get(user_id, FORMER_PART) if user_id is not None else NO_PART
 
 
 def forget_club_parts(*args: object, **kwargs: object) -> None:

@@ -175,3 +175,19 @@ def test_a_leader_removes_no_one_at_or_above_his_role():
     with pytest.raises(ValidationError, match="at or above yours"):
         profile.membership_end(actor=f.leader(), member=fellow, club=season.club)
     assert Membership.objects.filter(user=fellow, club=season.club).exists()
+
+
+def test_a_member_who_left_stays_on_the_public_pages_under_his_initials_only(client):
+    # His choice (name or initials) was his membership's: it went with it. Before this, his
+    # results then showed his full name, though he may have chosen his initials.
+    s = f.season(players=4)
+    player = s.players.select_related("member").order_by("start").first()
+    member = player.member
+    Membership.objects.filter(user=member, club=home_club()).update(public_as="initials")
+    full = member.name
+    profile.membership_end(actor=member, member=member, club=home_club())
+    with club_context(home_club()):
+        shown = User.objects.get(pk=member.pk).shown_name
+    assert shown != full and "." in shown
+    page = client.get(f"/players/{player.pk}/").content.decode()
+    assert full not in page
