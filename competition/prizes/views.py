@@ -9,6 +9,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -297,7 +298,8 @@ def next_season_preview(request: HttpRequest, season: str) -> HttpResponse:
     proposal = prize_services.next_season_proposal(old)
     initial = {**next_season_initial(old.start_date, old.name), "opening": proposal["opening"],
                "last_day": proposal["last_day"], "keep_fixed": True,
-               "closed": " ".join(d.isoformat() for d in proposal["closed"])}
+               # As the language writes a date ("24-12-2027"); the field reads it back so.
+               "closed": " ".join(date_format(d, "SHORT_DATE_FORMAT") for d in proposal["closed"])}
     form = LeaderNextSeasonForm(request.POST or None, initial=initial)
     context: dict = {"season": old, "form": form}
     if request.method == "POST" and not form.is_valid():

@@ -223,7 +223,7 @@ def _tell(change: EveningChange, evening: Evening) -> int:
 
 
 def _locked(evening: Evening) -> Evening:
-    return Evening.objects.select_for_update().select_related("season__competition").get(pk=evening.pk)
+    return Evening.objects.select_for_update(of=("self",)).select_related("season__competition").get(pk=evening.pk)
 
 
 @transaction.atomic(durable=True)

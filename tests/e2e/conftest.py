@@ -129,3 +129,11 @@ def screenshot(page, request) -> Iterator[Callable[[str], list[Path]]]:
 
     yield take
 
+
+
+def open_menu(page) -> None:
+    """On a narrow screen the site's menu is behind its "Menu" button (static/js/menu.js):
+    tap it, as a member does, before following an item."""
+    toggle = page.locator("header .menu-toggle")
+    if toggle.is_visible() and toggle.get_attribute("aria-expanded") != "true":
+        toggle.click()

@@ -12,7 +12,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import PHONE
+from .conftest import PHONE, open_menu
 from .test_phone_layout import fits_phone
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -21,7 +21,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 def test_registration_is_closed_by_default_and_says_so(page, demo, screenshot):
     page.set_viewport_size(PHONE)
     page.goto("/accounts/login/")
-    expect(page.locator("main")).to_contain_text("De wedstrijdleider voegt nieuwe leden toe")
+    expect(page.locator("main")).to_contain_text("De competitieleider voegt nieuwe leden toe")
     assert page.locator("main a[href='/accounts/signup/']").count() == 0
     fits_phone(page, "/accounts/signup/", screenshot, "members-signup-closed")
     expect(page.locator("h1")).to_have_text("Registratie gesloten")
@@ -76,6 +76,7 @@ def test_a_player_keeps_his_details_and_sees_his_board_and_the_standings(page, d
     sign_in("speler1@demo.club")
     page.set_viewport_size(PHONE)
     page.goto("/")
+    open_menu(page)
     page.locator("[data-nav=profile]").click()
     page.wait_for_url(re.compile(r"/me/$"))
     fits_phone(page, "/me/", screenshot, "members-my-details")
@@ -89,6 +90,7 @@ def test_a_player_keeps_his_details_and_sees_his_board_and_the_standings(page, d
     member.refresh_from_db()
     assert (member.phone, member.public_as, member.notice_mail) == ("06 1234 5678", "initials", False)
     # His page through the menu; his board on the evening with places, points, ratings.
+    open_menu(page)
     page.locator("[data-nav=my-page]").click()
     page.wait_for_url(re.compile(rf"/players/{player.pk}/$"))
     expect(page.locator("h1")).to_have_text(member.shown_name)

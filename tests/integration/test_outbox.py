@@ -101,6 +101,8 @@ def test_a_second_worker_claims_other_rows_without_waiting_for_the_first(monkeyp
     from django.db import connection, connections, transaction
     from django.utils import timezone
 
+    from members.context import club_context, current_club
+
     monkeypatch.setattr("core.jobs.enqueue", lambda *args: True)  # committed, not sent yet
     ids = _queue(10)
     pending = Mail.objects.filter(state=MailState.PENDING)
@@ -109,10 +111,11 @@ def test_a_second_worker_claims_other_rows_without_waiting_for_the_first(monkeyp
         assert first == ids[:5] and core_mail.claim(pending, timezone.now(), 10) == ids[5:]
         return
     held, release = threading.Event(), threading.Event()
+    club = current_club()  # the other worker claims this club's mail, in its club
 
     def other_worker() -> None:
         try:
-            with transaction.atomic():
+            with club_context(club), transaction.atomic():
                 list(Mail.objects.select_for_update().filter(pk__in=ids[:5]))
                 held.set()
                 release.wait(10)

@@ -116,7 +116,8 @@ def dutch(client):
 def test_the_rules_page_writes_numbers_and_the_deadline_as_the_dutch_do(client, demo):
     html = dutch(client).get("/rules/").content.decode()
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
-    assert "0,5 × het waardecijfer" in text and "0,3333 × het eigen waardecijfer" in text
+    # A half as a club writes it; pion's 0,3333 says it rounds a third (issue 32).
+    assert "½ × het waardecijfer" in text and "0,3333 (⅓, afgerond) × het eigen waardecijfer" in text
     assert "0.5" not in text and "0.3333" not in text
     assert "donderdag 18:00" in text
 
