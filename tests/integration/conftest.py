@@ -7,9 +7,11 @@ site's clock moved to that day) and, where it reads the demo club, ``demo``."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import pytest
+from django.db import connection
 from django.utils import timezone
 
 from core.pagecache import cache
@@ -105,3 +107,19 @@ def open_registration(db):
     club.open_registration = True
     club.save(update_fields=["open_registration"])
     return club
+
+
+@contextmanager
+def app_role(role: str) -> Iterator[None]:
+    """The test's connection as ``role``, a role that owns nothing and bypasses no row
+    security (as production's application role), inside the test's transaction. Each
+    module names its own role: the test processes share one PostgreSQL cluster."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"DROP ROLE IF EXISTS {role}")
+        cursor.execute(f"CREATE ROLE {role} NOLOGIN NOSUPERUSER NOBYPASSRLS")
+        cursor.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {role}")
+        cursor.execute(f"GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO {role}")
+        cursor.execute(f"SET ROLE {role}")
+    yield
+    with connection.cursor() as cursor:
+        cursor.execute("RESET ROLE")

@@ -13,6 +13,7 @@ from core.models import Mail
 from members.context import club_context, platform_context
 from members.models import Club
 from tests.decoy import decoy
+from tests.integration.conftest import app_role
 
 pytestmark = pytest.mark.django_db
 ROLE = "ranglijst_mail_probe"
@@ -46,15 +47,8 @@ def test_a_clubs_mails_are_its_own_and_the_platforms_are_outside_every_club():
 @pytest.fixture
 def as_app_role():
     """The connection as a role that owns nothing (as production's application role)."""
-    with connection.cursor() as cursor:
-        cursor.execute(f"DROP ROLE IF EXISTS {ROLE}")
-        cursor.execute(f"CREATE ROLE {ROLE} NOLOGIN NOSUPERUSER NOBYPASSRLS")
-        cursor.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {ROLE}")
-        cursor.execute(f"GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO {ROLE}")
-        cursor.execute(f"SET ROLE {ROLE}")
-    yield
-    with connection.cursor() as cursor:
-        cursor.execute("RESET ROLE")
+    with app_role(ROLE):
+        yield
 
 
 @pytest.mark.postgres

@@ -17,6 +17,7 @@ from members.context import club_context, platform_context
 from members.models import Club
 from tests import factories as f
 from tests.decoy import decoy
+from tests.integration.conftest import app_role
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 ROLE = "ranglijst_rls_probe"
@@ -44,15 +45,8 @@ def two_clubs():
 @pytest.fixture
 def as_app_role():
     """The connection as a role that owns nothing (as production's application role)."""
-    with connection.cursor() as cursor:
-        cursor.execute(f"DROP ROLE IF EXISTS {ROLE}")
-        cursor.execute(f"CREATE ROLE {ROLE} NOLOGIN NOSUPERUSER NOBYPASSRLS")
-        cursor.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {ROLE}")
-        cursor.execute(f"GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO {ROLE}")
-        cursor.execute(f"SET ROLE {ROLE}")
-    yield
-    with connection.cursor() as cursor:
-        cursor.execute("RESET ROLE")
+    with app_role(ROLE):
+        yield
 
 
 def _counts():
