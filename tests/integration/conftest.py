@@ -69,6 +69,25 @@ def paired_club(django_capture_on_commit_callbacks):
 
 
 @pytest.fixture
+def played_evening(django_capture_on_commit_callbacks):
+    """A season of four (2025-2026) whose first evening is paired, published and played
+    (white wins every board), its after-commit work run: (season, evening)."""
+    from competition.models import Result
+    from competition.season import services
+
+    season = f.season(players=4, opening=dt.date(2025, 9, 5), last_day=dt.date(2026, 7, 10))
+    evening = f.playing_evenings(season)[0]
+    arbiter = f.arbiter()
+    with django_capture_on_commit_callbacks(execute=True):
+        evening_pair_and_publish(actor=None, system=True, evening_id=evening.pk,
+                                 now=evening.deadline)
+    with django_capture_on_commit_callbacks(execute=True):
+        for game in evening.games.all():
+            services.result_set(actor=arbiter, game=game, result=Result.WHITE_WINS)
+    return season, evening
+
+
+@pytest.fixture
 def real_worker():
     """A Celery worker in this process (solo pool) on the configured broker, consuming the
     queues the site uses; tasks are queued, not run eagerly, while it lives. Celery marks

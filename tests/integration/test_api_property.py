@@ -9,8 +9,6 @@ own database through Django's test handler (its transaction, the test's club).""
 
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
 import schemathesis
 from django.test.client import ClientHandler
@@ -23,11 +21,6 @@ from schemathesis.specs.openapi.checks import (
     response_schema_conformance,
     status_code_conformance,
 )
-
-from competition.models import Result
-from competition.season import services
-from pairing.services import evening_pair_and_publish
-from tests import factories as f
 
 pytestmark = pytest.mark.django_db
 
@@ -51,19 +44,11 @@ def wsgi_app():
 
 
 @pytest.fixture
-def api(settings, django_capture_on_commit_callbacks):
+def api(settings, played_evening):
     """The document, read from the API itself, and a season with a played evening."""
     settings.ALLOWED_HOSTS = ["testserver", "localhost"]
     settings.API_RATE_LIMIT = "10000/m/ip"
-    season = f.season(players=4, opening=dt.date(2025, 9, 5), last_day=dt.date(2026, 7, 10))
-    evening = f.playing_evenings(season)[0]
-    arbiter = f.arbiter()
-    with django_capture_on_commit_callbacks(execute=True):
-        evening_pair_and_publish(actor=None, system=True, evening_id=evening.pk,
-                                 now=evening.deadline)
-    with django_capture_on_commit_callbacks(execute=True):
-        for game in evening.games.all():
-            services.result_set(actor=arbiter, game=game, result=Result.WHITE_WINS)
+    season, evening = played_evening
     schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", wsgi_app())
     operations = [result.ok() for result in schema.get_all_operations()]
     return schema, operations, season, evening

@@ -10,11 +10,7 @@ import json
 
 import pytest
 
-from competition.models import Result
-from competition.season import services
 from core import pagecache
-from pairing.services import evening_pair_and_publish
-from tests import factories as f
 
 pytestmark = pytest.mark.django_db
 
@@ -38,18 +34,10 @@ class KeyCounter:
 
 
 @pytest.fixture
-def played(settings, monkeypatch, django_capture_on_commit_callbacks):
+def played(settings, monkeypatch, played_evening):
     """A season whose first evening is played, its standings stored; the page cache on."""
     settings.ALLOWED_HOSTS = [HOST, "testserver"]
-    season = f.season(players=4, opening=dt.date(2025, 9, 5), last_day=dt.date(2026, 7, 10))
-    evening = f.playing_evenings(season)[0]
-    arbiter = f.arbiter()
-    with django_capture_on_commit_callbacks(execute=True):
-        evening_pair_and_publish(actor=None, system=True, evening_id=evening.pk,
-                                 now=evening.deadline)
-    with django_capture_on_commit_callbacks(execute=True):
-        for game in evening.games.all():
-            services.result_set(actor=arbiter, game=game, result=Result.WHITE_WINS)
+    season, evening = played_evening
     settings.PAGE_CACHE_SECONDS = 600
     pagecache.cache.clear()
     counter = KeyCounter(pagecache.cache)
