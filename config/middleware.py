@@ -5,16 +5,21 @@ clause, so without this every view would have to catch the database error itself
 A cookie holding a NUL (``sessionid="\\000..."``, which Python's cookie parsing unescapes)
 is dropped instead, and the browser told to forget it: the session would be looked up with
 it on every page, and refusing the request would lock the visitor out until he cleared his
-cookies. So this runs before the session middleware."""
+cookies. So this runs before the session middleware.
+
+Under the read API (``/api/…`` or ``/<club>/api/…``) the refusal is the API's own: JSON
+``{"detail": …}``, the 400 its document declares for every operation."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.utils.translation import gettext as _
 
 NUL = "\x00"
+API_PATH = re.compile(r"^/(?:[^/]+/)?api/")
 
 
 def _has_nul(query) -> bool:
@@ -41,8 +46,8 @@ class RefuseNulBytesMiddleware:
             "application/x-www-form-urlencoded", "multipart/form-data")
         if (NUL in request.path or _has_nul(request.GET)
                 or (body_is_form and _has_nul(request.POST))):
-            return HttpResponseBadRequest(
-                _("The request contains a NUL character and was refused."),
-                content_type="text/plain; charset=utf-8",
-            )
+            message = _("The request contains a NUL character and was refused.")
+            if API_PATH.match(request.path):
+                return JsonResponse({"detail": message}, status=400)
+            return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
         return self.get_response(request)

@@ -2,7 +2,7 @@
 
 Requests generated from the document, valid ones (positive) and invalid ones (negative),
 against every operation, and the real ids and dates of a played season: no answer is a
-server error, every status is one the document declares for its operation (404, 422 and
+server error, every status is one the document declares for its operation (400, 404, 422 and
 429 too, with their JSON bodies) and every body matches the schema of its status. Kept
 small (``EXAMPLES`` per operation and mode: a few hundred requests in all), in the test's
 own database through Django's test handler (its transaction, the test's club)."""
@@ -105,10 +105,10 @@ def test_the_real_ids_and_dates_answer_200_with_their_schema(api):
     assert len(statuses) == 7 and set(statuses.values()) == {200}, statuses
 
 
-def test_the_document_declares_404_422_and_429_with_their_bodies(api):
+def test_the_document_declares_400_404_422_and_429_with_their_bodies(api):
     schema, operations, _season, _evening = api
     for path, methods in schema.raw_schema["paths"].items():
         declared = methods["get"]["responses"]
-        assert {"200", "404", "422", "429"} <= set(declared), path
-        for status in ("404", "422", "429"):
+        assert {"200", "400", "404", "422", "429"} <= set(declared), path
+        for status in ("400", "404", "422", "429"):
             assert "application/json" in declared[status]["content"], (path, status)

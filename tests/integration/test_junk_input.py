@@ -37,6 +37,18 @@ def test_a_nul_byte_in_a_query_parameter_is_refused_with_400(client, season, url
     assert "NUL" in response.content.decode()
 
 
+@pytest.mark.parametrize("url", [
+    "/api/v1/seasons/?x=%00", "/api/v1/seasons/a%00b/", "/api/v1/seasons/x/halves/y/standings?%009=",
+])
+def test_under_the_api_a_nul_byte_is_refused_with_the_apis_own_json_400(client, season, url):
+    """The refusal the API's document declares for every operation (the property run of
+    tests/integration/test_api_property.py sends such requests)."""
+    response = client.get(url)
+    assert response.status_code == 400
+    assert response["Content-Type"] == "application/json"
+    assert "NUL" in response.json()["detail"]
+
+
 def test_a_nul_byte_in_a_result_note_is_refused_and_nothing_is_saved(client, season):
     evening = f.playing_evenings(season)[0]
     evening_pair_and_publish(actor=None, system=True, evening_id=evening.pk, now=evening.deadline)

@@ -42,11 +42,12 @@ api = NinjaAPI(
 )
 router = Router()
 
-# Every status an endpoint answers, with its body: the view's 200; a path that names nothing
+# Every status an endpoint answers, with its body: the view's 200; a request refused before
+# any view (400: a NUL character, config/middleware.py); a path that names nothing
 # (404); a value spelled otherwise than the one way (422: ids are plain digits, dates
 # YYYY-MM-DD; an id otherwise spelled matches no path and is a 404); too many requests
 # (429, competition/api/http.py).
-REFUSALS: dict[int, Any] = {404: s.Problem, 422: s.Invalid, 429: s.Problem}
+REFUSALS: dict[int, Any] = {400: s.Problem, 404: s.Problem, 422: s.Invalid, 429: s.Problem}
 
 
 def answers(schema: Any) -> dict[int, Any]:

@@ -35,7 +35,8 @@ Day = Annotated[dt.date, BeforeValidator(_one_spelling)]
 
 
 class Problem(Schema):
-    """The answer of a refusal: not found (404), too many requests (429)."""
+    """The answer of a refusal: a request refused before any view (400), not found (404),
+    too many requests (429)."""
 
     detail: str
 
