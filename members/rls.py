@@ -16,8 +16,10 @@ and superusers are exempt, as PostgreSQL has it. The two settings follow the wor
 without any call site: an execute wrapper on every PostgreSQL connection compares what
 the connection has with ``current_club()`` / ``all_clubs()`` before each query and, only
 when they differ, sets them on the raw connection (not a Django query: no page's query
-count moves). A value set inside a transaction may be rolled back with it, so it is
-remembered only when set outside one."""
+count moves). A value set inside a transaction may be rolled back with it: it is
+remembered for as long as its transaction (or savepoint) stands, as a commit hook
+tells (``_set_in_transaction``), so the queries of one transaction set it once, not
+before each query."""
 
 from __future__ import annotations
 
@@ -46,14 +48,45 @@ def _guard(execute: Any, sql: str, params: Any, many: bool, context: dict[str, A
     connection = context["connection"]
     want = wanted()
     raw = connection.connection
-    if getattr(connection, "ranglijst_rls", NOTHING) != want and not _failed(raw):
+    if _has(connection) != want and not _failed(raw):
         raw.execute(
             "SELECT set_config(%s, %s, false), set_config(%s, %s, false)",
             [CLUB_SETTING, want[0], ALL_SETTING, want[1]],
         )
-        # Inside a transaction the value may yet be rolled back: set it again next time.
-        connection.ranglijst_rls = None if connection.in_atomic_block else want
+        if connection.in_atomic_block:
+            _set_in_transaction(connection, want)
+        else:
+            connection.ranglijst_rls = want
     return execute(sql, params, many, context)
+
+
+def _has(connection: Any) -> tuple[str, str] | None:
+    """What the connection has now: the value set in the transaction under way while it
+    holds, else the one set outside any (None: unknown)."""
+    pending = getattr(connection, "ranglijst_rls_pending", None)
+    if pending is not None:
+        value, marker = pending
+        if connection.in_atomic_block and any(entry[1] is marker
+                                              for entry in connection.run_on_commit):
+            return value  # type: ignore[no-any-return]
+        connection.ranglijst_rls_pending = None
+    return getattr(connection, "ranglijst_rls", NOTHING)  # type: ignore[no-any-return]
+
+
+def _set_in_transaction(connection: Any, want: tuple[str, str]) -> None:
+    """A value set inside a transaction holds until that transaction, or the savepoint it
+    was set under, is rolled back: exactly as long as a commit hook registered with it is
+    still waiting (Django drops the hooks of a rolled-back savepoint or transaction with
+    the work). So the hook marks it, and on commit it becomes the connection's own. Each
+    query of a transaction checks the mark instead of setting the value again. (A savepoint
+    made by hand, ``transaction.savepoint()``, drops no hooks when rolled back: the code
+    makes its savepoints with ``atomic`` only.)"""
+
+    def committed() -> None:
+        connection.ranglijst_rls = want
+
+    connection.on_commit(committed)
+    connection.ranglijst_rls_pending = (want, committed)
 
 
 def _failed(raw: Any) -> bool:

@@ -143,3 +143,59 @@ def test_the_app_role_command_makes_a_role_bound_by_the_policies(monkeypatch):
     monkeypatch.delenv("APP_DB_PASSWORD")
     with pytest.raises(CommandError, match="APP_DB_PASSWORD"):
         call_command("database_app_role", "ranglijst_probe_app", stdout=StringIO())
+
+
+def _setting() -> str:
+    with connection.cursor() as cursor:  # the guard runs before this query too
+        cursor.execute("SELECT current_setting('ranglijst.club_id', true)")
+        return cursor.fetchone()[0] or ""
+
+
+def _count_sets(monkeypatch) -> list[str]:
+    """The club settings the guard sends to the raw connection, as they are sent."""
+    connection.ensure_connection()
+    raw = connection.connection
+    sent: list[str] = []
+    original = raw.execute
+
+    def execute(query, params=None, *args, **kwargs):
+        if "set_config" in str(query):
+            sent.append(params[1])
+        return original(query, params, *args, **kwargs)
+
+    monkeypatch.setattr(raw, "execute", execute)
+    return sent
+
+
+def test_one_transaction_sets_the_club_once_not_before_every_query(two_clubs, monkeypatch):
+    a, b, _seasons = two_clubs
+    sent = _count_sets(monkeypatch)
+    with club_context(a), transaction.atomic():
+        for _ in range(5):
+            list(Season.objects.values_list("pk", flat=True))
+        assert _setting() == str(a.pk)
+    assert sent == [str(a.pk)]
+    with club_context(b), transaction.atomic():
+        assert _setting() == str(b.pk)
+        with club_context(a):
+            assert _setting() == str(a.pk)
+        assert _setting() == str(b.pk)
+    assert sent == [str(a.pk), str(b.pk), str(a.pk), str(b.pk)]
+
+
+def test_a_setting_rolled_back_with_its_savepoint_is_set_again(two_clubs, monkeypatch):
+    """PostgreSQL reverts a set_config made under a savepoint that is rolled back; the
+    guard must then set it again, or the next query would run as the wrong club."""
+    a, b, _seasons = two_clubs
+    sent = _count_sets(monkeypatch)
+    with club_context(a), transaction.atomic():
+        assert _setting() == str(a.pk)
+        inner = transaction.atomic()
+        inner.__enter__()  # the savepoint made as A
+        with club_context(b):
+            assert _setting() == str(b.pk)  # B set under the savepoint
+            inner.__exit__(RuntimeError, RuntimeError("rolled back"), None)  # still as B
+            # PostgreSQL has A again, so B is set anew before the next query.
+            assert _setting() == str(b.pk)
+        assert _setting() == str(a.pk)
+    assert sent == [str(a.pk), str(b.pk), str(b.pk), str(a.pk)]
