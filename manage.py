@@ -23,12 +23,12 @@ def main() -> None:
 
 
 def _platform_work():
-    """The command line is the operator's: every club's rows (members/rls.py); a command
-    for one club enters that club's context itself (``--club``). A served request or a
-    task sets its own club."""
-    from members.allclubs import all_clubs  # imports nothing of Django's: before the settings load
+    """The command line is the operator's: the platform's context (core/tenancy.py); a
+    command for one club enters that club's context itself (``--club``). A served request
+    or a task sets its own club."""
+    from core.tenancy import platform_context  # loads Django's parts only when entered
 
-    return all_clubs()
+    return platform_context()
 
 
 def _where() -> str:

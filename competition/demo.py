@@ -18,8 +18,8 @@ from django.utils import timezone
 from competition.models import Attendance, Evening, EveningKind, PlayerKind, Prize, Result, Season
 from competition.season import services
 from competition.season.standings import recalculate_season
+from core.tenancy import club_in_hand
 from members import roles
-from members.clubs import home_club
 from members.context import club_context
 from members.models import Club, User
 
@@ -44,7 +44,7 @@ def _user(email: str, name: str, rating: int | None, *groups: str, staff: bool =
         user.is_staff = user.is_superuser = True
         user.save(update_fields=["is_staff", "is_superuser"])
     if groups:  # his role in the club: the highest named
-        roles.set_club_role(user, max(groups, key=roles.ROLES.index), club=club)
+        roles.set_club_role(user, max(groups, key=roles.ROLES.index), club=club or club_in_hand())
     EmailAddress.objects.create(user=user, email=email, verified=True, primary=True)
     return user
 
@@ -93,7 +93,7 @@ def _calendar(year: int, system: str = "pion") -> dict:
 @transaction.atomic
 def build_demo(*, today: dt.date | None = None, seed: int = 2026, password: str = PASSWORD,
                earlier_season: bool = True) -> Season:
-    """The demo club; every account gets ``password`` (the published one only in
+    """The demo club, in the club of the work in hand; every account gets ``password`` (the published one only in
     development: ``load_demo`` passes a random one in production). With
     ``earlier_season`` the club has a history: last season, played to the end with its
     prizes confirmed, with most of this season's members and one who has left since."""
@@ -106,7 +106,7 @@ def build_demo(*, today: dt.date | None = None, seed: int = 2026, password: str 
     arbiter = _user("arbiter@demo.club", "Arend Arbiter", 1700, roles.ARBITER, password=password)
 
     year = season_start_year(today)
-    season = services.season_set_up(actor=admin, club=home_club(), **_calendar(year))
+    season = services.season_set_up(actor=admin, club=club_in_hand(), **_calendar(year))
     members = []
     for i in range(30):
         rating = int(rng.gauss(1700, 220))
@@ -129,7 +129,7 @@ def _last_season(year, members, admin, leader, arbiter, password, rng) -> Season
     on the player pages and in the archive."""
     email, name, rating = LEFT
     former = [*members[:-NEWCOMERS], _user(email, name, rating, roles.PLAYER, password=password)]
-    season = services.season_set_up(actor=admin, club=home_club(), **_calendar(year))
+    season = services.season_set_up(actor=admin, club=club_in_hand(), **_calendar(year))
     for i, member in enumerate(former):
         kind = PlayerKind.FIXED if i % 4 != 3 else PlayerKind.FLEXIBLE
         services.player_add(actor=admin, season=season, member=member, kind=kind)

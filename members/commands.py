@@ -1,5 +1,7 @@
-"""The base of the management commands that read or write a club's rows: each runs in a
-club (``--club <address>``; the installation's own club when not given). A command that
+"""The commands' one policy for the club they act on: ``--club <address>``; without it the
+only club, and with several clubs the command stops (exit status 2) and names them, never
+guessing the first (``add_club_argument``, ``club_from_options``; the command enters the
+club's context itself, ``core.tenancy.club_context``). A command that
 reads only files (``pair_evening``, ``compute_standings``, ``swiss_pair``,
 ``swiss_tiebreaks``) needs no database and stays a plain ``BaseCommand``
 (tests/integration/test_file_tools_without_database.py)."""
@@ -8,33 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
-from members.clubs import home_club
-from members.context import club_context, current_club
 from members.models import Club
-
-
-class ClubCommand(BaseCommand):
-    def create_parser(self, prog_name: str, subcommand: str, **kwargs: Any) -> CommandParser:
-        parser = super().create_parser(prog_name, subcommand, **kwargs)
-        parser.add_argument(
-            "--club", default="",
-            help="The club's address (slug); default: the installation's own club.",
-        )
-        return parser
-
-    def execute(self, *args: Any, **options: Any) -> Any:
-        slug = options.get("club") or ""
-        if slug:
-            club = Club.objects.filter(slug=slug).first()
-            if club is None:
-                raise _no_club(slug, list(Club.objects.order_by("slug")))
-        else:
-            club = current_club() or home_club()
-        with club_context(club):
-            return super().execute(*args, **options)
-
 
 # Commands that must not guess: with several clubs they stop and list them.
 BAD_INPUT = 2

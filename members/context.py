@@ -1,62 +1,22 @@
-"""The club a piece of work is for: one request, one task, one command.
-
-``club_context(club)`` is the one way in: the request's middleware, a Celery task (from
-its ``club`` header) and a management command (``--club``) enter it, and everything
-inside (queries, "today", the site name, cache keys, e-mail sender) is that club's.
-Nested contexts restore the outer one on exit, so two clubs' tasks in one worker never
-inherit each other's club.
-
-It also sets django-scopes' scope (``club``): every query of a club-scoped model
-(members/scoping.py) is the club's, and one with no club in scope raises ``ScopeError``.
-``club_context(None)`` is "no club" (the platform's own pages): club-scoped queries raise."""
+"""The club a piece of work is for, as the apps enter it: ``club_context`` and
+``platform_context`` are core's (core/tenancy.py, the one club context); ``per_club`` is
+the beat jobs' way to each club's part of their due work."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
-from typing import TYPE_CHECKING, TypeVar
+from collections.abc import Callable, Iterable
+from typing import TypeVar
 
 from django.db.models import Model
-from django_scopes import scope
 
-from core.tenancy import Tenant, current_club_id, tenant
-from members.current import _current, current_club
-
-if TYPE_CHECKING:
-    from members.models import Club
+from core.tenancy import club_context, current_club, current_club_id, platform_context
 
 T = TypeVar("T")
 
-# ``current_club_id`` (the club columns' default, which the migrations name here) is
-# core.tenancy's: one id of the work in hand, set with the club below.
+# The context itself is core's (core/tenancy.py: one variable, one context manager); these
+# names stay here for the many call sites that enter it. ``current_club_id`` is the club
+# columns' default, which the migrations name here.
 __all__ = ["club_context", "current_club", "current_club_id", "per_club", "platform_context"]
-
-
-@contextmanager
-def club_context(club: Club | None) -> Iterator[Club | None]:
-    token = _current.set(club)
-    try:
-        # django-scopes through its public API: ``club=None`` is "no club in scope"
-        # (core.scoping raises ScopeError for it, as for a missing scope).
-        with scope(club=club), tenant(
-                Tenant(f"club-{club.pk}", club.time_zone, club.pk, club.language)
-                if club is not None else None):
-            yield club
-    finally:
-        _current.reset(token)
-
-
-@contextmanager
-def platform_context() -> Iterator[None]:
-    """The platform's own work (the beat's dispatcher and catch-ups, which visit every
-    club's due work): in no club, the club scoping off and PostgreSQL's row security
-    open to every club (members/rls.py). A club's work inside it enters its club again."""
-    from django_scopes import scopes_disabled
-
-    from members.allclubs import all_clubs
-
-    with club_context(None), scopes_disabled(), all_clubs():
-        yield
 
 
 def per_club(model: type[Model], ids: Iterable[int],

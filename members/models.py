@@ -21,14 +21,21 @@ from .names import INITIALS, public_name
 class UserQuerySet(models.QuerySet["User"]):
     def members(self, club: "Club | None" = None) -> "UserQuerySet":
         """The club's members: active accounts the club added or accepted (a
-        ``Membership`` of ``club``, the current club when not given; outside any club,
-        every club's). A registration the leader has not accepted yet is nobody's member:
+        ``Membership`` of ``club``, the current club when not given; in the platform's
+        work, every club's; outside every club it raises ``ScopeError``, as a club-scoped
+        query does). A registration the leader has not accepted yet is nobody's member:
         it is listed nowhere."""
-        from django_scopes import get_scope  # the club in scope (members/context.py)
+        from django_scopes import ScopeError
 
-        club = club or get_scope().get("club")
+        from core.tenancy import current_club, in_all_clubs
+
+        club = club or current_club()
         found = self.filter(is_active=True, registration_pending=False)
-        return found.filter(memberships__club=club) if club is not None else found
+        if club is not None:
+            return found.filter(memberships__club=club)
+        if in_all_clubs():
+            return found
+        raise ScopeError("the members of which club? No club in the work in hand")
 
 
 class UserManager(BaseUserManager["User"]):
@@ -349,9 +356,9 @@ def club_part(user_id: int | None, club: Any = None, *, load: bool = False) -> C
     the club is read in one query, memoised for the request (or task) in this thread, so a
     page of 60 names costs one query whatever its size. ``load``: read the club's parts now
     even for no one (a page that shows names only sometimes keeps its query count)."""
-    from django_scopes.state import get_scope  # the club in scope (members/context.py)
+    from core.tenancy import current_club_id  # the club in hand (core/tenancy.py)
 
-    club = club if club is not None else get_scope().get("club")
+    club = club if club is not None else current_club_id()
     if club is None or (user_id is None and not load):
         return NO_PART
     club_id = club if isinstance(club, int) else club.pk

@@ -14,7 +14,7 @@ Policies bind the role the application connects as in production, which must not
 the tables (``manage.py database_app_role``, docs/operations.md); the owner (migrations)
 and superusers are exempt, as PostgreSQL has it. The two settings follow the work in hand
 without any call site: an execute wrapper on every PostgreSQL connection compares what
-the connection has with ``current_club()`` / ``all_clubs()`` before each query and, only
+the connection has with the club context's (core/tenancy.py) before each query and, only
 when they differ, sets them on the raw connection (not a Django query: no page's query
 count moves). A value set inside a transaction may be rolled back with it: it is
 remembered for as long as its transaction (or savepoint) stands, as a commit hook
@@ -25,10 +25,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from members.allclubs import all_clubs, in_all_clubs
-from members.current import current_club
+from core.tenancy import current_club_id, in_all_clubs
 
-__all__ = ["all_clubs", "install", "wanted"]
+__all__ = ["install", "wanted"]
 
 CLUB_SETTING = "ranglijst.club_id"
 ALL_SETTING = "ranglijst.all_clubs"
@@ -38,9 +37,9 @@ NOTHING = ("", "")
 
 def wanted() -> tuple[str, str]:
     """(club id, all clubs) as the connection should have them for the work in hand."""
-    club = current_club()
-    if club is not None:
-        return (str(club.pk), "")
+    club_id = current_club_id()
+    if club_id is not None:
+        return (str(club_id), "")
     return ("", "on") if in_all_clubs() else NOTHING
 
 

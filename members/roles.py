@@ -104,14 +104,11 @@ def forget_roles(user: object) -> None:
         user.__dict__.pop(attr, None)
 
 
-def join_club(user: User, club: Club | None = None, role: str = PLAYER) -> None:
-    """Make ``user`` a member of ``club`` (the current club, else the home club) with at
-    least ``role``: a member who already has a higher role keeps it."""
-    from members.clubs import home_club
-    from members.context import current_club
+def join_club(user: User, club: Club, role: str = PLAYER) -> None:
+    """Make ``user`` a member of ``club`` with at least ``role``: a member who already has
+    a higher role keeps it."""
     from members.models import Membership
 
-    club = club or current_club() or home_club()
     membership, created = Membership.objects.get_or_create(
         user=user, club=club, defaults={"role": role}
     )
@@ -121,13 +118,10 @@ def join_club(user: User, club: Club | None = None, role: str = PLAYER) -> None:
     forget_roles(user)
 
 
-def set_club_role(user: User, role: str | None, club: Club | None = None) -> None:
+def set_club_role(user: User, role: str | None, club: Club) -> None:
     """Give ``user`` exactly ``role`` in ``club`` (None: he leaves the club)."""
-    from members.clubs import home_club
-    from members.context import current_club
     from members.models import Membership
 
-    club = club or current_club() or home_club()
     if role is None:
         Membership.objects.filter(user=user, club=club).delete()
     else:

@@ -29,6 +29,7 @@ from competition.validators import require_single_line
 from core import mail
 from core.models import Mail, MailState
 from core.permissions import Actor, Perm, person, require
+from core.tenancy import club_in_hand
 from members.context import current_club
 from members.roles import account_rank, has_signed_in, may_manage_account, other_clubs
 
@@ -473,7 +474,7 @@ def member_set_role(*, actor: Actor, member: User, role: str, fide_id: str) -> U
         raise ValidationError({"fide_id": _(
             "%(name)s is also a member of another club: his FIDE id is his own and is not "
             "changed here.") % {"name": member.name}})
-    set_club_role(member, role)
+    set_club_role(member, role, club_in_hand())
     member.fide_id = fide
     member.save(update_fields=["fide_id"])
     audit.record(actor=actor, action=Action.MEMBER_ROLE, before=before,

@@ -168,15 +168,18 @@ def build_club(players: int = PLAYERS, evenings: int = EVENINGS, played: int = P
     from competition.models import EveningKind, PlayerKind, Result
     from competition.season import services
     from members import roles
+    from members.clubs import home_club
     from members.models import User
     from pairing.services import evening_pair_and_publish
+
+    club = home_club()  # a fresh installation's one club
 
     roles.ensure_groups()
     hashed = make_password(PASSWORD)
 
     def account(email: str, name: str, role: str, rating: int | None = None) -> User:
         user = User.objects.create(email=email, name=name, rating=rating, password=hashed)
-        roles.set_club_role(user, role)
+        roles.set_club_role(user, role, club)
         EmailAddress.objects.create(user=user, email=email, verified=True, primary=True)
         return user
 
@@ -186,7 +189,7 @@ def build_club(players: int = PLAYERS, evenings: int = EVENINGS, played: int = P
     first = friday - dt.timedelta(weeks=played)  # the last Friday before today is paired
     season = services.season_set_up(
         actor=admin, name="load", opening=first - dt.timedelta(days=1),
-        last_day=first + dt.timedelta(weeks=evenings - 1, days=1), system="ladder",
+        last_day=first + dt.timedelta(weeks=evenings - 1, days=1), system="ladder", club=club,
     )
     rng = random.Random(2026)
     for i in range(players):

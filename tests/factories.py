@@ -7,8 +7,7 @@ import itertools
 
 from competition.models import PlayerKind, Season
 from competition.season import services
-from members.clubs import home_club
-from members.context import current_club
+from core.tenancy import club_in_hand
 from members.models import Club, User
 from members.roles import set_club_role
 
@@ -18,22 +17,21 @@ _seq = itertools.count(1)
 def member(*, name: str | None = None, rating: int | None = 1600, role: str | None = "player",
            email: str | None = None, password: str = "pw-schaak-123",
            club: Club | None = None) -> User:
-    """An account with ``role`` in ``club`` (the current club, else the installation's
-    own); ``role=None``: an account that is no member of any club."""
+    """An account with ``role`` in ``club`` (the club of the test in hand); ``role=None``: an account that is no member of any club."""
     n = next(_seq)
     user = User.objects.create_user(
         email=email or f"member{n}@example.org", password=password,
         name=name or f"Member {n}", rating=rating,
     )
     if role:
-        set_club_role(user, role, club or current_club() or home_club())
+        set_club_role(user, role, club or club_in_hand())
     return user
 
 
 def join(user: User, role: str = "player", club: Club | None = None) -> User:
-    """Make an account made some other way a member of ``club`` (the current club, else
-    the installation's own) with ``role``: only a member may play in its seasons."""
-    set_club_role(user, role, club or current_club() or home_club())
+    """Make an account made some other way a member of ``club`` (the club of the test
+    in hand) with ``role``: only a member may play in its seasons."""
+    set_club_role(user, role, club or club_in_hand())
     return user
 
 
@@ -61,10 +59,10 @@ def season(
     name: str | None = None,
     **kwargs,
 ) -> Season:
-    """A season of ``club`` (the current club, else the installation's own) with its
+    """A season of ``club`` (the club of the test in hand) with its
     calendar and ``players`` members (the last ``flexible`` of them flexible), ordered by
     rating (highest first)."""
-    club = club or current_club() or home_club()
+    club = club or club_in_hand()
     actor = actor or admin(club)
     s = services.season_set_up(
         actor=actor, name=name or f"{opening.year}-{opening.year + 1} #{next(_seq)}",
@@ -103,7 +101,7 @@ def decoy_club(a_season: Season | None = None, *, shared: User | None = None) ->
     Built in B's own club context; the caller's context is left as it was."""
     from members.context import club_context
 
-    club_a = current_club() or home_club()
+    club_a = club_in_hand()
     if a_season is None:
         a_season = Season.objects.filter(club=club_a).order_by("-start_date").first()
     if shared is None and a_season is not None:

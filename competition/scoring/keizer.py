@@ -21,7 +21,6 @@ from __future__ import annotations
 import array
 import functools
 import hashlib
-import math
 import pickle
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Mapping, Sequence
@@ -34,9 +33,14 @@ import numpy as np
 import numpy.typing as npt
 
 from competition.scoring.fixpoint import Recalculation, TotalsMatrix
+from competition.scoring.terms import OPPONENT as _OPPONENT
+from competition.scoring.terms import OUTCOME as _OUTCOME
+from competition.scoring.terms import OVER_LIMIT as _OVER_LIMIT
+from competition.scoring.terms import PLAYER as _PLAYER
+from competition.scoring.terms import Event as _Event
+from competition.scoring.terms import KeizerTerms, keizer_terms
 from competition.scoring.types import (
     RESULT_OUTCOMES,
-    SCORED_OUTCOMES,
     Evening,
     EveningStandings,
     Half,
@@ -56,14 +60,7 @@ Engine = Literal["matrix", "python"]
 Order = tuple[int, ...]  # player indices (= starting positions, 0-based), best first
 
 
-# What happened to one player (by index) on one evening: (player, outcome, opponent,
-# colour: "white" / "black" for games, over_limit). A plain tuple: a season has thousands,
-# and even a named tuple costs twice as much to build.
-_Event = tuple[int, Outcome, int | None, str | None, bool]
-_PLAYER: Final = 0
-_OUTCOME: Final = 1
-_OPPONENT: Final = 2
-_OVER_LIMIT: Final = 4
+# What happened to one player on one evening: `terms.Event` (_Event), a plain tuple.
 
 
 def _event(
@@ -88,67 +85,7 @@ class _Terms(NamedTuple):
 # Integer units
 
 
-def _scaled(amount: Fraction, unit: int) -> int:
-    """`amount × unit`, a whole number (`unit` is a multiple of its denominator)."""
-    return amount.numerator * unit // amount.denominator
-
-
-class _Units:
-    """Scales values, factors and fixed points to integers with one denominator.
-
-    A value v is stored as v × value_unit; a total t as t × total_unit, where
-    total_unit = value_unit × factor_unit, so factor × value and fixed points are
-    both whole numbers of total units.
-    """
-
-    def __init__(self, params: KeizerParams) -> None:
-        # Each rule read once: the other outcomes score nothing.
-        rules = {outcome: rule for outcome in SCORED_OUTCOMES if (rule := params.rule(outcome)) is not None}
-        factors = [r.amount for r in rules.values() if r.basis != "fixed"]
-        fixed = [r.amount for r in rules.values() if r.basis == "fixed"]
-        self.value_unit = math.lcm(params.top.denominator, params.step.denominator)
-        factor_den = math.lcm(1, *(f.denominator for f in factors))
-        fixed_den = math.lcm(1, *(f.denominator for f in fixed))
-        self.factor_unit = factor_den * fixed_den
-        self.total_unit = self.value_unit * self.factor_unit
-        self.top = _scaled(params.top, self.value_unit)
-        self.step = _scaled(params.step, self.value_unit)
-        # outcome -> ("opponent" | "own" | "fixed", integer coefficient)
-        self.rules: dict[Outcome, tuple[str, int]] = {
-            outcome: ("fixed", _scaled(rule.amount, self.total_unit)) if rule.basis == "fixed"
-            else (rule.basis, _scaled(rule.amount, self.factor_unit))
-            for outcome, rule in rules.items()
-        }
-        # The rules that add to a total: a term of nothing (a loss scoring 0 fixed points,
-        # say: half of an evening's terms) changes no total, so the terms leave it out.
-        self.scoring = {outcome: rule for outcome, rule in self.rules.items() if rule[1] != 0}
-
-    def values(self, order: Order, size: int) -> list[int]:
-        """Scaled value of every player index; players not in `order` get 0."""
-        values = [0] * size
-        top, step = self.top, self.step
-        for rank0, player in enumerate(order):
-            values[player] = top - step * rank0
-        return values
-
-    def term(self, event: _Event) -> tuple[str, int] | None:
-        """The scoring term of an event, or None if it scores nothing."""
-        if event[_OVER_LIMIT]:
-            return None
-        return self.rules.get(event[_OUTCOME])
-
-    def points(self, event: _Event, values: Sequence[int]) -> int:
-        term = self.term(event)
-        if term is None:
-            return 0
-        basis, coefficient = term
-        if basis == "fixed":
-            return coefficient
-        if basis == "own":
-            return coefficient * values[event[_PLAYER]]
-        opponent = event[_OPPONENT]
-        assert opponent is not None
-        return coefficient * values[opponent]
+# The rules in integer units are `terms.keizer_terms` (both engines and the explanation).
 
 
 class _Totals:
@@ -172,8 +109,8 @@ class _Totals:
         return [c + sum([k * values[q] for q, k in terms]) for c, terms in zip(self.const, self.terms, strict=True)]
 
 
-def _evening_terms(units: _Units, events: Sequence[_Event]) -> _Terms:
-    """An evening's scoring terms (those of nothing left out: `_Units.scoring`)."""
+def _evening_terms(units: KeizerTerms, events: Sequence[_Event]) -> _Terms:
+    """An evening's scoring terms (those of nothing left out: `KeizerTerms.scoring`)."""
     terms = _Terms([], [], [], [], [])
     rules = units.scoring
     # thousands of events a season: the list methods bound once
@@ -215,7 +152,7 @@ def _ordered(active: Sequence[int], totals: Sequence[int]) -> Order:
 
 
 def _settle(
-    units: _Units,
+    units: KeizerTerms,
     state: _Totals,
     active: Sequence[int],
     size: int,
@@ -231,7 +168,7 @@ def _settle(
 
 
 def _recalculate(
-    units: _Units,
+    units: KeizerTerms,
     state: _Totals,
     active: Sequence[int],
     start: Order,
@@ -282,7 +219,7 @@ def _events(
 ) -> tuple[list[list[_Event]], list[list[int]], list[_Terms], list[int]]:
     """Per evening: every event (with generated absences without notice), the players
     (indices) who enter the standings that evening, and its scoring terms by `rules`
-    (`_Units.scoring`; those of `_evening_terms`, made as the evenings are read: none
+    (`KeizerTerms.scoring`; those of `_evening_terms`, made as the evenings are read: none
     without); and the tally of every event of the half for `_stats_after`."""
     missing, entering, terms, tally = _read(evenings, index, present_from_start, limit, absence_counts_before, rules)
     return _half_events(evenings, index, limit, absence_counts_before, missing), entering, terms, tally
@@ -659,7 +596,7 @@ def compute_keizer_half(
     if len(index) != len(starting_order):
         raise ValueError("the starting order names a player twice")
     size = len(starting_order)
-    units = _Units(params)
+    units = keizer_terms(params)
     absent, entering, terms, tally = _read(
         evenings,
         index,
@@ -697,7 +634,7 @@ def compute_keizer_half(
     from_shared = _shared_get(shared, [key for key in keys if SETTLED.get(key) is None])
     computed: dict[bytes, _EveningOutcome] = {}
     frozen = [0] * size  # the frozen method's running totals
-    own_added = units.factor_unit if params.own_value_added else 0
+    own_added = units.own_added
     active: list[int] = []
     order: Order = ()
     outcomes: list[_EveningOutcome] = []
@@ -780,7 +717,7 @@ def compute_keizer_half(
 
 
 def _deferred_history(
-    units: _Units,
+    units: KeizerTerms,
     evenings: Sequence[Evening],
     events: Callable[[], Sequence[Sequence[_Event]]],
     outcomes: Sequence[_EveningOutcome],
@@ -839,7 +776,7 @@ def _cycle_orders(result: _EveningOutcome) -> int:
 
 
 def _score_frozen(
-    units: _Units, frozen: list[int], events: Sequence[_Event], active: Sequence[int], used: Order, own_added: int
+    units: KeizerTerms, frozen: list[int], events: Sequence[_Event], active: Sequence[int], used: Order, own_added: int
 ) -> _EveningOutcome:
     """frozen: add only this evening, scored with the values of `used` (the previous
     standings), to the totals so far."""
@@ -855,7 +792,7 @@ _set = object.__setattr__
 
 
 def _rows(
-    units: _Units,
+    units: KeizerTerms,
     result: _EveningOutcome,
     counts: Sequence[dict[str, int]],
     ids: Sequence[int],
@@ -888,7 +825,7 @@ def _rows(
 
 def _deferred_explanation(
     params: KeizerParams,
-    units: _Units,
+    units: KeizerTerms,
     evenings: Sequence[Evening],
     events: Callable[[], Sequence[Sequence[_Event]]],
     outcomes: Sequence[_EveningOutcome],
@@ -920,7 +857,7 @@ def _deferred_explanation(
 
 def _explain(
     params: KeizerParams,
-    units: _Units,
+    units: KeizerTerms,
     evenings: Sequence[Evening],
     events: Sequence[Sequence[_Event]],
     outcomes: Sequence[_EveningOutcome],
@@ -972,15 +909,16 @@ def _explain(
                 if alike:
                     shared[result, over_limit, key] = line  # equal lines may be one object: they are frozen
             per_player[player].append(line)
-    if params.own_value_added:
+    if units.own_added:
         for p, lines in per_player.items():
-            value = Fraction(last[p], units.value_unit * outcomes[-1].orders)
-            lines.append(Line(None, Outcome.OWN_VALUE, None, value, value))
+            line = units.own_value_line(last[p], outcomes[-1].orders)
+            assert line is not None
+            lines.append(line)
     return {p: tuple(lines) for p, lines in per_player.items()}
 
 
 def _line(
-    units: _Units,
+    units: KeizerTerms,
     evening: Evening,
     event: _Event,
     values: Sequence[int],
@@ -1096,7 +1034,7 @@ def score_with_order(
     """
     start = list(starting_order if starting_order is not None else order)
     index = {player_id: i for i, player_id in enumerate(start)}
-    units = _Units(params)
+    units = keizer_terms(params)
     events, entering, _, _ = _events(
         evenings, index, present_from_start, params.absent_with_notice_limit, absence_counts_before or {}
     )
@@ -1111,9 +1049,8 @@ def score_with_order(
         for event in evening_events:
             lines[event[_PLAYER]].append(_line(units, evening, event, values, start))
     for p, player_lines in lines.items():
-        if params.own_value_added:
-            value = Fraction(values[p], units.value_unit)
-            player_lines.append(Line(None, Outcome.OWN_VALUE, None, value, value))
+        if (own := units.own_value_line(values[p])) is not None:
+            player_lines.append(own)
         result[start[p]] = (sum((line.points for line in player_lines), Fraction(0)), tuple(player_lines))
     return result
 

@@ -7,15 +7,15 @@ from __future__ import annotations
 from django.urls import reverse
 
 from competition.models import Evening, Player
+from core.tenancy import club_in_hand
 from members.addresses import club_url
-from members.clubs import home_club
-from members.context import current_club
 from members.models import Club
 
 
 def absolute(path: str, club: Club | None = None) -> str:
-    """``path`` on the club's site: the given club, else the club of the work in hand."""
-    return club_url(club or current_club() or home_club(), path)
+    """``path`` on the club's site: the given club, else the club of the work in hand
+    (outside every club: ``NoClub``, never the installation's first club)."""
+    return club_url(club or club_in_hand(), path)
 
 
 def evening_url(evening: Evening) -> str:

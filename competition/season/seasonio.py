@@ -53,9 +53,8 @@ from core.dates import club_tz
 from core.pagecache import pages_changed
 from core.permissions import Actor, Perm, require
 from core.singleline import is_single_line
-from members.clubs import home_club
-from members.context import current_club
-from members.models import Membership, User
+from core.tenancy import club_in_hand
+from members.models import Club, Membership, User
 from members.roles import PLAYER
 
 IMPORT_DOMAIN = "import.invalid"
@@ -99,20 +98,23 @@ def read_season_file(path: str | Path) -> t.SeasonInput:
 
 
 def season_import(
-    *, data: t.SeasonInput, name: str | None = None, actor: Actor | None, system: bool = False
+    *, data: t.SeasonInput, name: str | None = None, actor: Actor | None, system: bool = False,
+    club: Club | None = None,
 ) -> Season:
     """Create a season with everything the file holds, and its standings; all or nothing.
 
     The command line (the server's operator) says ``actor=None, system=True``; a person
-    needs ``manage_season``. Raises `SeasonImportError` with one line when the database cannot
+    needs ``manage_season``. The season is ``club``'s, else the club of the work in hand
+    (outside every club: ``NoClub``). Raises `SeasonImportError` with one line when the database cannot
     hold the file (see docs/season-file.md, "Import and export").
     """
-    require(actor, Perm.MANAGE_SEASON, system=system)
+    club = club or club_in_hand()
+    require(actor, Perm.MANAGE_SEASON, of=club, system=system)
     name = name or _name_from_dates(data)
-    _check_importable(data, name)
+    _check_importable(data, name, club)
     try:
         with transaction.atomic():
-            season = _write(data, name)
+            season = _write(data, name, club)
             audit.record(
                 actor=actor,
                 action=Action.SEASON_IMPORT,
@@ -134,7 +136,7 @@ def _name_from_dates(data: t.SeasonInput) -> str:
     return f"{first}-{last}" if last != first else str(first)
 
 
-def _check_importable(data: t.SeasonInput, name: str) -> None:
+def _check_importable(data: t.SeasonInput, name: str, club: Club) -> None:
     """What a valid season file may hold but the database cannot."""
     if not data.evenings:
         raise SeasonImportError("the season file has no evenings: nothing to date the season by")
@@ -144,7 +146,6 @@ def _check_importable(data: t.SeasonInput, name: str) -> None:
         raise SeasonImportError(f"season name {name!r}: one line, without control characters")
     if len(name) > 40 or not slugify(name):
         raise SeasonImportError(f"season name {name!r}: at most 40 characters, with letters or digits")
-    club = current_club() or home_club()
     if club.seasons.filter(Q(name=name) | Q(slug=slugify(name))).exists():
         raise SeasonImportError(
             f"a season named {name!r} exists already; choose another name with --name"
@@ -175,10 +176,10 @@ def _start_points(player: t.Player) -> Decimal | None:
     return Decimal(hundredths.numerator) / 100
 
 
-def _write(data: t.SeasonInput, name: str) -> Season:
+def _write(data: t.SeasonInput, name: str, club: Club) -> Season:
     dates = [e.date for e in data.evenings]
     season = Season.objects.create(
-        club=current_club() or home_club(),
+        club=club,
         name=name,
         slug=slugify(name),
         start_date=dates[0],
@@ -191,7 +192,7 @@ def _write(data: t.SeasonInput, name: str) -> Season:
         **COMPETITION_PRESETS[data.system],
     )
     halves = _halves(season, data)
-    members = _members(data.players)
+    members = _members(data.players, season.club)
     players = Player.objects.bulk_create(
         Player(
             season=season,
@@ -283,7 +284,7 @@ def _registrations(
     return rows
 
 
-def _members(players: Iterable[t.Player]) -> dict[int, User]:
+def _members(players: Iterable[t.Player], club: Club) -> dict[int, User]:
     """A member per file player, keyed by file id. The address ``player-<id>@import.invalid``
     is reused when its member has the same name (the same club's next season); another
     name gets ``player-<id>.2@import.invalid`` (then .3, ...), never touching the member."""
@@ -299,7 +300,6 @@ def _members(players: Iterable[t.Player]) -> dict[int, User]:
     User.objects.bulk_create(new)
     # Every player is a member of the club the season is imported into (a player already
     # a member keeps his role).
-    club = current_club() or home_club()
     Membership.objects.bulk_create(
         [Membership(user_id=u.pk, club=club, role=PLAYER) for u in members.values()],
         ignore_conflicts=True,

@@ -69,8 +69,6 @@ from core.dates import club_tz, short_day
 from core.jobs import enqueue_on_commit, on_commit_here
 from core.pagecache import pages_changed, recalculation_scheduled
 from core.permissions import Actor, Perm, person, require
-from members.clubs import home_club
-from members.context import current_club
 from members.models import Club, Membership
 
 log = logging.getLogger(__name__)
@@ -142,11 +140,10 @@ def season_set_up(
     knsb_rounds: Iterable[dt.date] = (),
     closed: Iterable[dt.date] = (),
     extra_rapid: Iterable[dt.date] = (),
-    club: Club | None = None,
+    club: Club,
 ) -> Season:
     """A season with its competition (preset parameters), halves and proposed calendar,
-    in ``club`` (the current club when not given; else the installation's own)."""
-    club = club or current_club() or home_club()
+    in ``club`` (named by the caller: never a guess)."""
     require(actor, Perm.MANAGE_SEASON, of=club)
     return season_create(actor=actor, name=name, opening=opening, last_day=last_day,
                          system=system, knsb_rounds=knsb_rounds, closed=closed,

@@ -259,7 +259,7 @@ def leader(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             data = form.cleaned_data
             try:
-                season = services.season_set_up(actor=request.user, **data)
+                season = services.season_set_up(actor=request.user, club=request.club, **data)
             except ValidationError as exc:
                 for m in _validation_messages(exc):
                     form.add_error(None, m)

@@ -12,6 +12,7 @@ from django.db import IntegrityError, transaction
 
 from competition.models import Bye, Evening, Game, Half, Registration, Season
 from competition.season import services
+from members.clubs import home_club
 from members.roles import ROLE_PERMISSIONS, ROLES
 from tests import factories as f
 
@@ -30,7 +31,7 @@ def test_each_role_holds_exactly_its_explicit_permissions_in_its_club():
 def test_only_the_administrator_may_set_up_a_season():
     with pytest.raises(PermissionDenied):
         services.season_set_up(actor=f.member(), name="x", opening=dt.date(2026, 9, 4),
-                               last_day=dt.date(2027, 7, 1), system="pion")
+                               last_day=dt.date(2027, 7, 1), system="pion", club=home_club())
     assert not Season.objects.exists()
 
 
@@ -56,17 +57,17 @@ def test_ladder_season_has_one_period():
 def test_two_seasons_with_one_name_are_refused_with_a_message():
     actor = f.admin()
     services.season_set_up(actor=actor, name="2026-2027", opening=dt.date(2026, 9, 4),
-                           last_day=dt.date(2027, 7, 1), system="pion")
+                           last_day=dt.date(2027, 7, 1), system="pion", club=home_club())
     with pytest.raises(ValidationError, match="exists already"):
         services.season_set_up(actor=actor, name="2026-2027", opening=dt.date(2026, 9, 4),
-                               last_day=dt.date(2027, 7, 1), system="pion")
+                               last_day=dt.date(2027, 7, 1), system="pion", club=home_club())
     assert Season.objects.count() == 1
 
 
 def test_a_failed_set_up_saves_nothing():
     with pytest.raises(ValidationError):
         services.season_set_up(actor=f.admin(), name="bad", opening=dt.date(2027, 9, 4),
-                               last_day=dt.date(2027, 9, 1), system="pion")
+                               last_day=dt.date(2027, 9, 1), system="pion", club=home_club())
     assert not Season.objects.exists() and not Evening.objects.exists()
 
 

@@ -20,6 +20,7 @@ from competition.season import services
 from competition.season.engine.signup import Refusal, decide_signup
 from competition.season.standings import recalculate_season
 from competition.season.texts import refusal_texts
+from members.clubs import home_club
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
 
@@ -242,7 +243,7 @@ def test_the_tempo_form_is_offered_exactly_when_the_service_takes_the_request(cl
 def test_a_refused_calendar_is_said_in_dutch():
     with override("nl"), pytest.raises(ValidationError) as refused:
         services.season_set_up(actor=f.admin(), name="Omgekeerd", opening=dt.date(2027, 7, 1),
-                               last_day=dt.date(2026, 9, 1), system="pion")
+                               last_day=dt.date(2026, 9, 1), system="pion", club=home_club())
     assert refused.value.messages == ["Het seizoen moet na de opening eindigen."]
 
 

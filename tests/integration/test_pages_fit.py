@@ -16,6 +16,7 @@ from django.utils import translation
 from competition.events import services as swiss
 from competition.events.selectors import tiebreak_text
 from competition.season import services
+from members.clubs import home_club
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db
@@ -70,9 +71,9 @@ def test_a_season_still_to_come_is_not_an_earlier_season(client, monkeypatch):
     monkeypatch.setattr(timezone, "now", lambda: now)
     current = f.season(players=2)
     services.season_set_up(actor=f.admin(), name="2027-2028", opening=dt.date(2027, 9, 3),
-                           last_day=dt.date(2028, 7, 14), system="pion")
+                           last_day=dt.date(2028, 7, 14), system="pion", club=home_club())
     old = services.season_set_up(actor=f.admin(), name="2025-2026", opening=dt.date(2025, 9, 5),
-                                 last_day=dt.date(2026, 7, 10), system="pion")
+                                 last_day=dt.date(2026, 7, 10), system="pion", club=home_club())
     page = client.get(reverse("competition:standings_half", args=[current.slug, "winter"])).content.decode()
     earlier = page.split("<summary>", 1)[1] if "<summary>" in page else ""
     assert "2027-2028" not in earlier

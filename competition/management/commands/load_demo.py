@@ -5,6 +5,11 @@ blitz, prizes), a rank-difference ladder club and a classic Keizer club, each at
 address with its own members, leader, arbiter and administrator; one member belongs to
 two clubs. ``--one-club`` loads the Keizer club alone.
 
+Its club (the commands' one policy, members/commands.py): the Keizer club is built in
+``--club``, else in the installation's only club (a fresh installation has one); with
+several clubs and no ``--club`` it stops and names them. ``--if-empty`` on a database that
+has a season already does nothing first, whatever the clubs (``make run`` a second time).
+
 In development (``DJANGO_DEBUG`` on) every account has the published password. In
 production it refuses, unless told ``--allow-production``; even then each account gets a
 random password of its own (one leaked password opens one account, not the superuser's
@@ -17,12 +22,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from django.conf import settings
+from django.core.management.base import BaseCommand
 
 from competition.demo import PASSWORD, build_demo, build_other_clubs
 from competition.models import Season
 from config.celery import app
-from members.commands import ClubCommand
-from members.context import club_context
+from core.tenancy import club_context, platform_context
+from members.commands import add_club_argument, club_from_options
 from members.models import User
 
 
@@ -38,7 +44,7 @@ def _no_mail_sent() -> Iterator[None]:
         settings.EMAIL_BACKEND = before
 
 
-class Command(ClubCommand):
+class Command(BaseCommand):
     help = ("Load three demo clubs (Keizer, ladder, classic Keizer): members, roles, a season "
             "under way with results; the Keizer club has last season played too.")
 
@@ -49,6 +55,7 @@ class Command(ClubCommand):
             help="Load the demo although DJANGO_DEBUG is off (each account gets a random password of its own).",
         )
         parser.add_argument("--one-club", action="store_true", help="Only the Keizer club.")
+        add_club_argument(parser)
 
     def handle(self, *args, if_empty: bool = False, allow_production: bool = False,
                one_club: bool = False, **options):
@@ -58,12 +65,15 @@ class Command(ClubCommand):
                 "pass --allow-production to load it anyway, with a random password."
             )
             raise SystemExit(2)
-        if Season.objects.exists():
+        with platform_context():  # a season of any club
+            loaded = Season.objects.exists()
+        if loaded:
             if if_empty:
                 self.stdout.write("Demo not loaded: the database has a season already.")
                 return
             self.stderr.write("The database is not empty; use a fresh database for the demo.")
             raise SystemExit(2)
+        club = club_from_options(options)  # the Keizer club's; the other two are new clubs
         # Production: a throwaway shared hash while building, then one password each.
         password = PASSWORD if settings.DEBUG else secrets.token_urlsafe(18)
         # Recalculate and notify in-process while loading; no mail leaves the machine.
@@ -72,7 +82,8 @@ class Command(ClubCommand):
         app.conf.task_always_eager = True
         try:
             with _no_mail_sent():
-                season = build_demo(password=password)
+                with club_context(club):
+                    season = build_demo(password=password)
                 others = [] if one_club else build_other_clubs(password=password)
         finally:
             app.conf.task_always_eager = eager

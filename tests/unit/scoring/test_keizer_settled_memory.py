@@ -10,6 +10,7 @@ import pytest
 
 from competition.scoring import keizer
 from competition.scoring.fixpoint import TotalsMatrix
+from competition.scoring.terms import keizer_terms
 from competition.scoring.types import Game, KeizerParams
 from tests.generate import random_season
 
@@ -108,7 +109,7 @@ def test_the_terms_made_with_the_events_are_those_of_the_events() -> None:
     made = []
     for seed, preset in enumerate(("classic", "pion", "keizer1956", "classic", "pion")):
         season = random_season(seed, 14, 8, preset, chaotic=seed % 2 == 1)
-        units = keizer._Units(season.params)
+        units = keizer_terms(season.params)
         index = {p.id: i for i, p in enumerate(season.players)}
         fixed = [p.id for p in season.players if p.fixed]
         events, _, terms, _ = keizer._events(season.evenings, index, fixed, 1, {}, units.scoring)
