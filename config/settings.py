@@ -304,7 +304,9 @@ ALLAUTH_TRUSTED_PROXY_COUNT = env.int("ALLAUTH_TRUSTED_PROXY_COUNT", default=0)
 API_RATE_LIMIT = env.str("API_RATE_LIMIT", default="300/m/ip")
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 # Setting the password from an invitation (or a reset) signs the member in: the link in
-# his mailbox proves the address (members/adapter.py takes him to his club's home).
+# his mailbox proves the address (members/adapter.py takes him to his club's home). Safe
+# because a reset goes only to the account's own or a verified address, which nobody but
+# the person sets once he has signed in (docs/operations.md, "Signed in by a password reset").
 ACCOUNT_LOGIN_ON_PASSWORD_RESET = True
 ACCOUNT_ADAPTER = "members.adapter.AccountAdapter"
 # Public registration (/accounts/signup/): off, the leader adds members with an invitation.

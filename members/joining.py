@@ -20,6 +20,7 @@ import uuid
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import ProtectedError
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
@@ -32,20 +33,34 @@ from core.permissions import Actor
 from .addresses import club_sender, on_site, site_name
 from .context import current_club
 from .models import Club, JoinKind, JoinRequest, Membership, User
-from .roles import PLAYER, join_club
+from .roles import PLAYER, has_signed_in, join_club, other_clubs
 
 
 def invite_existing(*, actor: Actor, season: Season, member: User, name: str, kind: str,
-                    site_url: str) -> JoinRequest:
+                    site_url: str, player: Player | None = None) -> JoinRequest:
     """In the caller's transaction (``member_add``): invite ``member``'s account to join
     ``season``'s club, as ``kind`` of player of ``season`` once he accepts. A second
-    invitation replaces the first (the latest season and kind count)."""
+    invitation replaces the first (the latest season and kind count). ``player``: the row
+    the leader made for an address he then corrected to this account's (``member_update``);
+    the person takes it over on accepting."""
     request, _created = JoinRequest.objects.update_or_create(
         user=member, club=season.club,
-        defaults={"kind": JoinKind.INVITATION, "season": season, "player_kind": kind, "name": name},
+        defaults={"kind": JoinKind.INVITATION, "season": season, "player_kind": kind, "name": name,
+                  "player": player},
     )
     _queue_mail(member=member, club=season.club, site_url=site_url)
     return request
+
+
+def invite_again(request: JoinRequest, *, site_url: str) -> None:
+    """The invitation's e-mail once more (the leader's "send the invitation again")."""
+    _queue_mail(member=request.user, club=request.club, site_url=site_url)
+
+
+def waiting_for(player: Player) -> JoinRequest | None:
+    """The invitation that would hand ``player``'s row to an existing account, if any."""
+    return (JoinRequest.objects.filter(player=player, kind=JoinKind.INVITATION)
+            .select_related("user", "club").first())
 
 
 def _queue_mail(*, member: User, club: Club, site_url: str) -> None:
@@ -88,8 +103,8 @@ def join_accept(*, actor: Actor, club: Club) -> Player | None:
     if member.registration_pending:  # his own registration elsewhere: he is somebody's member now
         member.registration_pending = False
         member.save(update_fields=["registration_pending"])
-    player = None
-    if request.season_id is not None:
+    player = _take_over(request, member, club)
+    if player is None and request.season_id is not None:
         season = Season.objects.select_for_update().get(pk=request.season_id)
         player = Player.objects.filter(season=season, member=member).first()
         if player is None:
@@ -103,6 +118,34 @@ def join_accept(*, actor: Actor, club: Club) -> Player | None:
     audit.record(actor=actor, action=Action.MEMBER_JOIN, player=player,
                  after={"member": member.pk, "name": member.name, "club": club.pk})
     return player
+
+
+def _take_over(request: JoinRequest, member: User, club: Club) -> Player | None:
+    """A corrected invitation: the person takes over the player row the leader made for
+    the address first typed (its starting position and results), with every other row of
+    that placeholder account in this club, and the placeholder, which nobody ever signed
+    in with and which belongs to this club alone, is removed (or, when something still
+    names it, left without a club, an address or a password)."""
+    if request.player_id is None:
+        return None
+    player = Player.objects.select_for_update(of=("self",)).filter(pk=request.player_id).first()
+    if player is None:
+        return None
+    placeholder = User.objects.select_for_update().get(pk=player.member_id)
+    if placeholder.pk == member.pk or has_signed_in(placeholder) or other_clubs(placeholder, club):
+        return None  # never another person's account
+    for row in Player.objects.select_for_update(of=("self",)).filter(member=placeholder, season__club=club):
+        if not Player.objects.filter(season_id=row.season_id, member=member).exists():
+            row.member = member
+            row.save(update_fields=["member"])
+    player.refresh_from_db()
+    Membership.objects.filter(user=placeholder, club=club).delete()
+    try:
+        with transaction.atomic():
+            placeholder.delete()
+    except ProtectedError:  # a row of his that the person already had in that season
+        pass
+    return player if player.member_id == member.pk else None
 
 
 @transaction.atomic(durable=True)

@@ -318,6 +318,11 @@ class JoinRequest(models.Model):
                                related_name="+", verbose_name=_("season"))
     player_kind = models.CharField(_("kind of player"), max_length=10, blank=True)
     name = models.CharField(_("name"), max_length=120, blank=True)
+    # A corrected invitation (members.services.member_update): the player row the leader
+    # made for the address he first typed, which the person takes over on accepting (his
+    # starting position and any results stay with it).
+    player = models.ForeignKey("competition.Player", on_delete=models.SET_NULL, null=True, blank=True,
+                               related_name="+", verbose_name=_("player"))
     created = models.DateTimeField(_("asked"), auto_now_add=True)
 
     class Meta:

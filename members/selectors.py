@@ -19,13 +19,17 @@ def members_page(season: Season) -> dict[str, Any]:
         Player.objects.filter(season=season).select_related("member")
         .annotate(member_still=still_member()).order_by("start")
     )
-    for player in players:
-        player.invited = not player.member.has_usable_password()  # type: ignore[attr-defined]
     # Invitations to join the club not answered yet: as the leader typed them, after the
-    # players, marked invited as a new person is until he sets his password.
+    # players, marked invited as a new person is until he sets his password. One that
+    # would take over a player row (a corrected address) shows on that row instead.
     invited = list(JoinRequest.objects.filter(club_id=season.club_id, season=season,
                                               kind=JoinKind.INVITATION)
                .select_related("user").order_by("created", "pk"))
+    taking_over = {j.player_id: j.user.email for j in invited if j.player_id is not None}
+    for player in players:
+        player.invited = not player.member.has_usable_password()  # type: ignore[attr-defined]
+        player.shown_email = taking_over.get(player.pk, player.member.email)  # type: ignore[attr-defined]
+    invited = [j for j in invited if j.player_id is None]
     return {
         "season": season,
         "players": players,

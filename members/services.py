@@ -61,16 +61,6 @@ def _check_kind(season: Season, kind: str) -> None:
         )
 
 
-def _check_email_free(email: str, member: User | None = None) -> None:
-    taken = User.objects.filter(email__iexact=email)
-    if member is not None:
-        taken = taken.exclude(pk=member.pk)
-    if taken.exists():
-        raise ValidationError(
-            _("There is already a member with the e-mail address %(e)s.") % {"e": email}
-        )
-
-
 def no_address() -> str:
     """An address for a member without one: the reserved domain ``.invalid`` (RFC 2606)
     is never delivered to (``core.mail`` drops it), and it keeps ``User.email`` unique."""
@@ -214,6 +204,12 @@ def member_invite_again(*, actor: Actor, player: Player, site_url: str) -> Playe
     require(actor, PERM, of=player)
     player = Player.objects.select_related("member").get(pk=player.pk)
     _check_invitable(actor, player.member)
+    waiting = joining.waiting_for(player)
+    if waiting is not None:  # the corrected address is an account's: its invitation to join
+        audit.record(actor=actor, action=Action.MEMBER_INVITE, player=player,
+                     after={"email": waiting.user.email})
+        joining.invite_again(waiting, site_url=site_url)
+        return player
     _invite(actor, player, site_url)
     return player
 
@@ -297,12 +293,49 @@ def _check_may_correct_address(actor: Actor, member: User) -> None:
 
 def _correct_address(actor: Actor, player: Player, member: User, email: str, site_url: str) -> None:
     """The invitation went to a wrong address: the account (never signed in) takes the
-    corrected one, unverified, and the invitation goes again, to it."""
+    corrected one, unverified, and the invitation goes again, to it.
+
+    The corrected address may have an account already (a member of another club, his own
+    registration): then, as when the leader adds a person by that address, that account
+    is invited to join (``members.joining``) and takes over this player row when he
+    accepts; the account the leader made keeps the row until then, with no address (the
+    old invitation's link no longer works: it was made for the old address). The leader's
+    answer, the audit line and his member list are the same as for a new address, so he
+    learns nothing of the other account; nothing of it changes."""
+    waiting = joining.waiting_for(player)
+    if waiting is not None:  # corrected once more: that invitation is withdrawn
+        waiting.delete()
+    existing = User.objects.select_for_update().filter(email__iexact=email).exclude(pk=member.pk).first()
     EmailAddress.objects.filter(user=member).delete()
-    EmailAddress.objects.create(user=member, email=email, verified=False, primary=True)
-    member.email = email
+    if existing is None:
+        EmailAddress.objects.create(user=member, email=email, verified=False, primary=True)
+        member.email = email
+        member.save(update_fields=["email"])
+        _invite(actor, player, site_url)
+        return
+    member.email = no_address()
     member.save(update_fields=["email"])
-    _invite(actor, player, site_url)
+    joining.invite_existing(actor=actor, season=player.season, member=existing, name=member.name,
+                            kind=player.kind, site_url=site_url, player=player)
+    audit.record(actor=actor, action=Action.MEMBER_INVITE, player=player, after={"email": email})
+
+
+def _check_not_this_clubs(email: str, member: User, club: Any) -> None:
+    """The corrected address is a member's of this club already: the leader sees him on
+    his own lists, so saying so tells him nothing of another club."""
+    taken = (User.objects.filter(email__iexact=email, memberships__club=club, is_active=True,
+                                 registration_pending=False).exclude(pk=member.pk).first())
+    if taken is not None:
+        raise ValidationError(
+            _("%(name)s, a member of this club, has the e-mail address %(e)s; add him to the "
+              "season instead.") % {"name": taken.name, "e": email})
+
+
+def shown_email(player: Player) -> str:
+    """The address the leader's pages show for ``player``: the one he typed, also when it
+    is another account's that is invited to take the row over."""
+    waiting = joining.waiting_for(player)
+    return waiting.user.email if waiting is not None else player.member.email
 
 
 @transaction.atomic(durable=True)
@@ -346,7 +379,7 @@ def member_update(
         )
     new: dict[str, Any] = {"name": name, "email": email, "rating": rating,
                            "knsb_number": _knsb_number(knsb_number), "kind": kind}
-    old: dict[str, Any] = {"name": member.name, "email": member.email, "rating": member.rating,
+    old: dict[str, Any] = {"name": member.name, "email": shown_email(player), "rating": member.rating,
                            "knsb_number": member.knsb_number, "kind": player.kind}
     changed = [key for key in new if new[key] != old[key]]
     if not changed:
@@ -358,7 +391,7 @@ def member_update(
               "them himself on \"My details\".") % {"name": member.name})
     if "email" in changed:
         _check_may_correct_address(actor, member)
-        _check_email_free(email, member)
+        _check_not_this_clubs(email, member, season.club)
     member.name, member.rating, member.knsb_number = name, rating, new["knsb_number"]
     member.full_clean(exclude=["password", "email"])
     member.save(update_fields=["name", "rating", "knsb_number"])

@@ -180,7 +180,8 @@ def edit(request: HttpRequest, season: str, player_id: int) -> HttpResponse:
     season_obj = season_or_404(season)
     player = _player(season_obj, player_id)
     member = player.member
-    initial = {"name": member.name, "email": member.email, "rating": member.rating,
+    address = services.shown_email(player)
+    initial = {"name": member.name, "email": address, "rating": member.rating,
                "knsb_number": member.knsb_number, "kind": player.kind}
     form = MemberForm(request.POST or None, initial=initial)
     note = _lock_the_persons_fields(form, member)
@@ -193,7 +194,7 @@ def edit(request: HttpRequest, season: str, player_id: int) -> HttpResponse:
                 form.add_error(None, message)
         else:
             messages.success(request, _("%(name)s is saved.") % {"name": form.cleaned_data["name"]})
-            if form.cleaned_data["email"].strip().lower() != member.email:
+            if form.cleaned_data["email"].strip().lower() != address:
                 messages.info(request, _("The invitation goes again, to the corrected address "
                                          "%(email)s.") % {"email": form.cleaned_data["email"]})
             return _back(season_obj, f"player-{player.pk}")
@@ -241,7 +242,7 @@ def invite(request: HttpRequest, season: str, player_id: int) -> HttpResponse:
         request,
         lambda: services.member_invite_again(actor=request.user, player=player,
                                              site_url=_site_url(request)),
-        _("A new invitation goes to %(email)s.") % {"email": player.member.email},
+        _("A new invitation goes to %(email)s.") % {"email": services.shown_email(player)},
     )
     return _back(season_obj, f"player-{player.pk}")
 

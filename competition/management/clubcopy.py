@@ -2,7 +2,8 @@
 (docs/operations.md, "Backups").
 
 A club's backup holds the club's rows and nothing of another club's: its ``Club`` row,
-host names and memberships, the accounts of its members (accounts are national: the
+host names, memberships and pending requests to join (registrations at its address,
+invitations of existing accounts), the accounts of its members (accounts are national: the
 ``User`` rows and their e-mail addresses, never another club's membership) and of anyone
 its rows name (an operator who acted in it), every row of its seasons and of everything
 under them, its audit trail, rating imports, website settings and e-mails; and the role
@@ -59,7 +60,7 @@ from core.models import Mail, MailState
 from core.pagecache import pages_changed
 from members.addresses import club_sender
 from members.context import club_context, platform_context
-from members.models import Club, ClubDomain, Membership, User
+from members.models import Club, ClubDomain, JoinRequest, Membership, User
 from members.roles import ensure_groups
 from pairing.models import NoticeState, PairingNotice
 
@@ -92,7 +93,10 @@ def club_backup(club: Club) -> str:
         rows = [model._default_manager.order_by("pk") for model in _club_models()]
         mails = Mail.objects.filter(club=club).order_by("pk")
         member_ids = set(Membership.objects.filter(club=club).values_list("user_id", flat=True))
-        user_ids = member_ids | _user_references([*rows, mails])
+        # Its pending requests to join: a registration at its address, an invitation of an
+        # account (never another club's requests, nor that account's other clubs).
+        joins = JoinRequest.objects.filter(club=club).order_by("pk")
+        user_ids = member_ids | _user_references([*rows, mails, joins])
         users = User.objects.filter(pk__in=user_ids)
         if Club.objects.count() == 1:  # nobody's accounts are the one club's
             users = users | User.objects.filter(memberships__isnull=True)
@@ -103,6 +107,7 @@ def club_backup(club: Club) -> str:
             ClubDomain.objects.filter(club=club).order_by("pk"),
             Membership.objects.filter(club=club).order_by("pk"),
             EmailAddress.objects.filter(user__in=users).order_by("pk"),
+            joins,
         ]
         querysets = [*platform, *rows, mails]
         by_model = {qs.model: qs for qs in querysets}

@@ -39,7 +39,7 @@ USER = "members.user"
 GROUP = "auth.group"
 # The platform's tables a club's copy holds (``club_backup``), beside the club apps' own.
 PLATFORM_MODELS = (GROUP, USER, "members.club", "members.clubdomain", "members.membership",
-                   "account.emailaddress", "core.mail")
+                   "members.joinrequest", "account.emailaddress", "core.mail")
 # The platform's rights on an account: never taken from a file.
 RIGHTS = {"is_staff": False, "is_superuser": False, "groups": [], "user_permissions": []}
 # A host name as a request names it: DNS labels, lower case.

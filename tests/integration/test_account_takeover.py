@@ -484,3 +484,48 @@ def test_club_b_administrator_sets_no_fide_id_of_a_shared_member(two_clubs):
                                  fide_id=shared.fide_id)
     assert club_role(User.objects.get(pk=shared.pk), two_clubs["b"]) == "arbiter"
     assert club_role(User.objects.get(pk=shared.pk), two_clubs["a"]) == "player"
+
+
+def _reset_and_set(client, to: str, password: str) -> None:
+    [link] = _reset_links(to)
+    response = client.get(link, follow=True)
+    client.post(response.redirect_chain[-1][0], {"password1": password, "password2": password})
+
+
+def test_a_reset_signs_in_only_whoever_holds_the_accounts_own_mailbox(
+    client, django_capture_on_commit_callbacks,
+):
+    """ACCOUNT_LOGIN_ON_PASSWORD_RESET (docs/operations.md, "Roles"): setting a password
+    from a reset link (or an invitation's) signs the person in, since the link went to the
+    account's own address, which nobody but the person sets once he has signed in. A
+    leader who types his own address, or corrects an invitation to an address that has an
+    account, gets no link that signs him in as anyone; the link goes to that address's
+    own account and signs in its owner."""
+    from tests.decoy import decoy
+
+    season = f.season(players=2)
+    member = season.players.select_related("member").first().member
+    elsewhere = f.member(name="Elders Lid", club=decoy())
+    leader = f.leader()
+    client_leader = type(client)()
+    client_leader.force_login(leader)
+    player = season.players.get(member=member)
+    with django_capture_on_commit_callbacks(execute=True):
+        client_leader.post(_edit_url(player), _form(player, LEADERS_OWN))
+        invited = services.member_add(actor=leader, season=season, name="Nina", email="nina@exmple.org",
+                                      site_url="http://testserver/")
+        client_leader.post(_edit_url(invited), _form(invited, elsewhere.email))
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        _ask_reset(client, LEADERS_OWN)
+        _ask_reset(client, elsewhere.email)
+    assert not _reset_links(LEADERS_OWN)
+    _reset_and_set(client, elsewhere.email, "Eigen-wachtwoord-1!")
+    assert client.get("/").wsgi_request.user == elsewhere  # its owner, never the invitation
+    assert not User.objects.get(pk=invited.member_id).has_usable_password()
+    client.logout()
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        _ask_reset(client, member.email)
+    _reset_and_set(client, member.email, "Nieuw-wachtwoord-1!")
+    assert client.get("/").wsgi_request.user == member  # signed in by the reset itself

@@ -422,3 +422,40 @@ def test_an_email_whose_key_is_taken_here_is_restored_under_a_key_of_its_own(tmp
     theirs.refresh_from_db()
     assert (theirs.key, theirs.subject, theirs.club_id) == ("invitation:1:abc", "Other", home_club().pk)
     assert ClubDomain.objects.get(host="intern.toren.example").club == toren
+
+
+@pytest.mark.django_db
+def test_a_clubs_pending_requests_to_join_are_in_its_backup_and_restored_never_anothers(tmp_path):
+    """Issue 28: a club's registrations and invitations not answered yet are the club's:
+    its backup holds them (with the accounts they name) and a restore brings them back;
+    another club's requests are neither written nor touched, and the invited person's
+    other club keeps him as he was."""
+    from members.models import JoinKind, JoinRequest
+
+    club = Club.objects.create(name="Schaakclub Toren", slug="toren")
+    with club_context(club):
+        f.member(name="Tom", email="tom@toren.example", club=club)
+    rita = User.objects.create_user(email="rita@aanmelding.example", name="Rita", registration_pending=True)
+    JoinRequest.objects.create(user=rita, club=club, kind=JoinKind.REGISTRATION)
+    ans = f.member(name="Ans Elders", email="ans@elders.example")  # the home club's member
+    JoinRequest.objects.create(user=ans, club=club, kind=JoinKind.INVITATION, name="Ans")
+    piet = User.objects.create_user(email="piet@thuis.example", name="Piet", registration_pending=True)
+    theirs = JoinRequest.objects.create(user=piet, club=home_club(), kind=JoinKind.REGISTRATION)
+    path = tmp_path / "toren.json"
+    call_command("backup", "--club", "toren", str(path))
+    text = path.read_text()
+    assert "rita@aanmelding.example" in text and "piet@thuis.example" not in text
+    assert sorted(o["fields"]["kind"] for o in json.loads(text) if o["model"] == "members.joinrequest") == [
+        "invitation", "registration"]
+    with platform_context():
+        club.delete()
+        User.objects.filter(email__in=["tom@toren.example", "rita@aanmelding.example"]).delete()
+    ans_clubs = sorted(Membership.objects.filter(user=ans).values_list("club_id", "role"))
+    call_command("restore", str(path), "--link-existing=ans@elders.example")
+    toren = Club.objects.get(slug="toren")
+    assert sorted(JoinRequest.objects.filter(club=toren).values_list("user__email", "kind", "name")) == [
+        ("ans@elders.example", "invitation", "Ans"), ("rita@aanmelding.example", "registration", "")]
+    assert User.objects.get(email="rita@aanmelding.example").registration_pending
+    assert sorted(Membership.objects.filter(user=ans).values_list("club_id", "role")) == ans_clubs
+    assert list(JoinRequest.objects.filter(club=home_club()).values_list("pk", "user_id", "kind")) == [
+        (theirs.pk, piet.pk, "registration")]
