@@ -112,7 +112,7 @@ def season_import(
     _check_importable(data, name)
     try:
         with transaction.atomic():
-            season = _write(data, name)
+            season = write_season(data, name)
             audit.record(
                 actor=actor,
                 action=Action.SEASON_IMPORT,
@@ -175,7 +175,10 @@ def _start_points(player: t.Player) -> Decimal | None:
     return Decimal(hundredths.numerator) / 100
 
 
-def _write(data: t.SeasonInput, name: str) -> Season:
+def write_season(data: t.SeasonInput, name: str, members: Mapping[int, User] | None = None) -> Season:
+    """The season of ``data`` in the caller's transaction; its players are ``members`` (by
+    file id, saved already: the history import's matched members and former players), or
+    else the import's own members (``_members``)."""
     dates = [e.date for e in data.evenings]
     season = Season.objects.create(
         club=current_club() or home_club(),
@@ -191,7 +194,7 @@ def _write(data: t.SeasonInput, name: str) -> Season:
         **COMPETITION_PRESETS[data.system],
     )
     halves = _halves(season, data)
-    members = _members(data.players)
+    members = members if members is not None else _members(data.players)
     players = Player.objects.bulk_create(
         Player(
             season=season,
