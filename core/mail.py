@@ -140,6 +140,18 @@ def queue(*, key: str, subject: str, body: str, to: Sequence[str],
     return mail
 
 
+def deliverable(addresses: Sequence[str]) -> list[str]:
+    """The addresses a mail can go to (not the reserved domain ``.invalid``)."""
+    return _deliverable(addresses)
+
+
+def sent_after_commit(mail_ids: list[int]) -> None:
+    """Send outbox rows written in bulk (``members.invitations.queue_many``) after
+    commit, ``BATCH_SIZE`` a task."""
+    for start in range(0, len(mail_ids), BATCH_SIZE):
+        enqueue_on_commit(SEND_TASK, mail_ids[start:start + BATCH_SIZE])
+
+
 def claim(pending: models.QuerySet, now: dt.datetime, limit: int = BATCH_SIZE) -> list[int]:
     """Claim up to ``limit`` of the ``pending`` rows that nobody holds (or whose claim is
     older than ``CLAIM_SECONDS``: a killed worker); returns their ids, oldest first."""

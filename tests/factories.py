@@ -129,3 +129,42 @@ def decoy_club(a_season: Season | None = None, *, shared: User | None = None) ->
             services.player_add(actor=admin_b, season=s, member=shared, kind=PlayerKind.FIXED)
         services.players_order_by_rating(actor=admin_b, season=s)
     return {"club": club_b, "season": s, "leader": leader_b, "admin": admin_b, "shared": shared}
+
+
+def trf_season(names: list[str], evenings: int, first: dt.date = dt.date(2025, 9, 5),
+               ratings: list[int] | None = None) -> str:
+    """A TRF file of a season of weekly evenings (record 132 dates them), every evening a
+    round of the circle method over ``names`` (an odd number: one pairing bye, "U"), the
+    higher of each pair winning and every fifth game drawn: last season as Sevilla
+    exports it."""
+    from fractions import Fraction
+
+    from competition.events.engine import trf
+
+    players = list(range(1, len(names) + 1))
+    circle = players + ([0] if len(players) % 2 else [])
+    rounds: dict[int, list[trf.TrfRound]] = {p: [] for p in players}
+    for r in range(evenings):
+        turn = circle[:1] + circle[1:][r % (len(circle) - 1):] + circle[1:][:r % (len(circle) - 1)]
+        for board in range(len(turn) // 2):
+            a, b = turn[board], turn[-1 - board]
+            if 0 in (a, b):
+                rounds[a or b].append(trf.TrfRound(0, "-", "U"))
+                continue
+            white, black = (a, b) if (r + board) % 2 else (b, a)
+            draw = (r + board) % 5 == 0
+            win = "=" if draw else ("1" if white < black else "0")
+            lose = "=" if draw else ("0" if win == "1" else "1")
+            rounds[white].append(trf.TrfRound(black, "w", win))
+            rounds[black].append(trf.TrfRound(white, "b", lose))
+    records = tuple(
+        trf.TrfPlayer(number=p, name=trf.fide_name(names[p - 1]),
+                      rating=(ratings or [0] * len(names))[p - 1],
+                      points=sum((x.points for x in rounds[p]), Fraction(0)),
+                      rounds=tuple(rounds[p]))
+        for p in players
+    )
+    dates = [first + dt.timedelta(weeks=n) for n in range(evenings)]
+    headers = (("012", "Interne competitie"), ("042", trf.trf_date(first)),
+               ("132", trf.round_dates(dates)))
+    return trf.write(trf.TrfFile(headers, records))

@@ -114,7 +114,7 @@ def season_import(
     _check_importable(data, name, club)
     try:
         with transaction.atomic():
-            season = _write(data, name, club)
+            season = write_season(data, name, club)
             audit.record(
                 actor=actor,
                 action=Action.SEASON_IMPORT,
@@ -176,7 +176,11 @@ def _start_points(player: t.Player) -> Decimal | None:
     return Decimal(hundredths.numerator) / 100
 
 
-def _write(data: t.SeasonInput, name: str, club: Club) -> Season:
+def write_season(data: t.SeasonInput, name: str, club: Club,
+                 members: Mapping[int, User] | None = None) -> Season:
+    """The season of ``data`` for ``club`` in the caller's transaction; its players are
+    ``members`` (by file id, saved already: the history import's matched members and former
+    players), or else the import's own members (``_members``)."""
     dates = [e.date for e in data.evenings]
     season = Season.objects.create(
         club=club,
@@ -192,7 +196,7 @@ def _write(data: t.SeasonInput, name: str, club: Club) -> Season:
         **COMPETITION_PRESETS[data.system],
     )
     halves = _halves(season, data)
-    members = _members(data.players, season.club)
+    members = members if members is not None else _members(data.players, season.club)
     players = Player.objects.bulk_create(
         Player(
             season=season,
