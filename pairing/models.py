@@ -50,6 +50,9 @@ class PairingNotice(models.Model):
     state = models.CharField(
         _("state"), max_length=10, choices=NoticeState.choices, default=NoticeState.PENDING, db_index=True
     )
+    send_after = models.DateTimeField(
+        _("send after"), null=True, blank=True,
+        help_text=_("a correction's e-mail waits a moment, so an undo sends nothing"))
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     claimed_at = models.DateTimeField(_("claimed at"), null=True, blank=True)
     sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)

@@ -20,6 +20,7 @@ import datetime as dt
 import logging
 
 from django.core.mail import EmailMessage
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format, time_format
@@ -39,7 +40,9 @@ from core import mail
 from core.jobs import enqueue_on_commit
 from members.addresses import club_footer, club_sender, club_subject
 
+from .engine.corrections import BYE, Seat
 from .models import GAME_KINDS, NoticeKind, NoticeState, PairingNotice
+from .selectors import seat_in_words
 
 log = logging.getLogger(__name__)
 
@@ -80,27 +83,53 @@ def _latest(evening: Evening) -> dict[int, str]:
     return latest
 
 
-def _queue(evening: Evening, news: list[tuple[Player, str]], kind: str) -> None:
+# A correction's e-mails wait this long, so that a swap undone (or swapped back) at once
+# sends nothing, and several corrections in a row send one e-mail a player: the net change
+# (docs/operations.md, "Corrections"). The minute job sends them once it is over.
+CORRECTION_HOLD = dt.timedelta(minutes=2)
+
+
+def _last_sent(evening: Evening, player_ids: list[int]) -> dict[int, str]:
+    """What each player was last sent about his own game (ids grow)."""
+    sent: dict[int, str] = {}
+    for player_id, signature in (
+        PairingNotice.objects.filter(evening=evening, kind__in=GAME_KINDS, player_id__in=player_ids,
+                                     state=NoticeState.SENT)
+        .order_by("id").values_list("player_id", "signature")
+    ):
+        sent[player_id] = signature
+    return sent
+
+
+def _queue(evening: Evening, news: list[tuple[Player, str]], kind: str, hold: bool = False) -> None:
+    """Replace each player's e-mail not yet sent by the news; a player whom the news puts
+    back where his last e-mail put him (a swap undone before its e-mail went) gets none."""
     changed = [player.pk for player, _sig in news]
     if not changed:
         return
     PairingNotice.objects.filter(
         evening=evening, player_id__in=changed, state=NoticeState.PENDING, kind__in=GAME_KINDS
     ).update(state=NoticeState.SUPERSEDED)
-    PairingNotice.objects.bulk_create(
-        PairingNotice(evening=evening, player=player, signature=signature, kind=kind)
-        for player, signature in news
-    )
-    enqueue_on_commit(DELIVER_TASK, evening.pk)
+    sent = _last_sent(evening, changed) if kind == NoticeKind.PAIRING else {}
+    send_after = min(timezone.now() + CORRECTION_HOLD, evening.starts_at) if hold else None
+    rows = [
+        PairingNotice(evening=evening, player=player, signature=signature, kind=kind,
+                      send_after=send_after)
+        for player, signature in news if not _same(sent.get(player.pk), signature)
+    ]
+    PairingNotice.objects.bulk_create(rows)
+    if rows:
+        enqueue_on_commit(DELIVER_TASK, evening.pk)
 
 
 def pairing_changed(
-    evening: Evening, written: tuple[list[Game], Bye | None] | None = None,
+    evening: Evening, written: tuple[list[Game], Bye | None] | None = None, hold: bool = False,
 ) -> None:
     """Inside the service's transaction, with the evening locked: queue an e-mail for
     every paired player whose game (or bye) differs from what he was last told.
     ``written``: the evening's whole pairing as the caller has just written it (its games,
-    their players and members loaded, and its bye), so it is not read again."""
+    their players and members loaded, and its bye), so it is not read again. ``hold``: a
+    leader's correction, whose e-mails wait ``CORRECTION_HOLD``."""
     if written is None:
         games = list(evening.games.select_related("white__member", "black__member"))
         bye = Bye.objects.filter(evening=evening).select_related("player__member").first()
@@ -120,7 +149,7 @@ def pairing_changed(
         if (not _same(latest.get(player.pk), signature) and player.member.email
                 and player.member.pairing_mail):
             news.append((player, signature))
-    _queue(evening, news, NoticeKind.PAIRING)
+    _queue(evening, news, NoticeKind.PAIRING, hold)
 
 
 def tempo_decided(game: Game) -> None:
@@ -202,23 +231,44 @@ def _withdrawal_message(
                         sender=sender)
 
 
+def _seat(signature: str | None, player_id: int) -> Seat | None:
+    """The seat a signature told the player (``_signature``)."""
+    if signature is None or signature == "none":
+        return None
+    if signature == "bye":
+        return BYE
+    players, _sep, rest = signature.partition(":")
+    white, black = (int(x) for x in players.split("-"))
+    board = rest.partition("@")[2]
+    return Seat(int(board) if board else None, black if white == player_id else white,
+                "W" if white == player_id else "B")
+
+
 def _pairing_message(
     notice: PairingNotice, evening: Evening, texts: dict[str, str],
     games: dict[int, Game], bye: int | None, sender: tuple[str, list[str]],
-    subjects: dict[tuple[str, bool], str],
+    subjects: dict[tuple[str, bool], str], told: str | None = None,
+    names: dict[int, str] | None = None,
 ) -> EmailMessage | None:
     """Subject and body from the evening as it is now; None when the row is out of date
     (a later change queued a newer one). The subject names the evening (and, for a tempo
     decision, whether it was approved), never the player: it is rendered once a batch
-    (``subjects``), the body once a message."""
+    (``subjects``), the body once a message. ``told``: what his last e-mail said; a new
+    game after that is a change, said in the subject ("changed") and the body (was, now)."""
     player = notice.player
     game = games.get(player.pk)
-    if not _same(notice.signature, _signature(player.pk, game, bye)):
+    signature = _signature(player.pk, game, bye)
+    if not _same(notice.signature, signature):
         return None
     approved = game is not None and game.tempo == Tempo.APPROVED
     context = {"evening": evening, "player": player, "game": game, "bye": game is None, **texts,
                "approved": approved, "player_url": links.player_url(player, evening.season.club)}
     template = f"pairing/{'tempo_email' if notice.kind == NoticeKind.TEMPO else 'email'}"
+    if notice.kind == NoticeKind.PAIRING and told is not None and not _same(told, signature):
+        template = "pairing/changed_email"
+        with mail.club_language():
+            context["was"] = seat_in_words(_seat(told, player.pk), names or {})
+            context["now"] = seat_in_words(_seat(signature, player.pk), names or {})
     if (template, approved) not in subjects:
         subjects[template, approved] = club_subject(evening.season.club, mail.render_subject(
             template, {"evening": evening, **texts, "approved": approved}))
@@ -241,6 +291,22 @@ def _evening_texts(evening: Evening) -> dict[str, str]:
                 "evening_url": links.evening_url(evening),
                 # Under every message: the club, its venue, its home page.
                 "footer": club_footer(evening.season.club)}
+
+
+def _told_before(evening: Evening, rows: list[PairingNotice]) -> dict[int, tuple[int, str]]:
+    """Each batch player's last e-mail sent about his own game: (row id, signature)."""
+    told: dict[int, tuple[int, str]] = {}
+    first = {}
+    for n in rows:
+        first.setdefault(n.player_id, n.pk)
+    for pk, player_id, signature in (
+        PairingNotice.objects.filter(evening=evening, kind__in=GAME_KINDS, state=NoticeState.SENT,
+                                     player_id__in=first.keys())
+        .order_by("id").values_list("pk", "player_id", "signature")
+    ):
+        if pk < first[player_id]:
+            told[player_id] = (pk, signature)
+    return told
 
 
 def _builder(evening: Evening):  # type: ignore[no-untyped-def]
@@ -275,6 +341,13 @@ def _builder(evening: Evening):  # type: ignore[no-untyped-def]
         # (a player who signed off and is no longer seated).
         others = Player.objects.select_related("member").in_bulk(
             {n.player_id for n in rows} - seated.keys())
+        told = _told_before(evening, rows)
+        names = {pid: p.member.name for pid, p in {**seated, **others}.items()}
+        missing = {seat.opponent for pid, (_id, sig) in told.items()
+                   if (seat := _seat(sig, pid)) is not None and seat.opponent is not None}
+        if missing - names.keys():  # an opponent of before who is no longer seated
+            names |= {p.pk: p.member.name for p in Player.objects.select_related("member")
+                      .filter(pk__in=missing - names.keys())}
         for notice in rows:  # render() switches to the club's language
             player = seated.get(notice.player_id) or others.get(notice.player_id)
             if player is not None:
@@ -283,14 +356,22 @@ def _builder(evening: Evening):  # type: ignore[no-untyped-def]
                 out.append((notice, _withdrawal_message(notice, evening, texts, *withdrawn(),
                                                         sender=sender)))
             else:
-                out.append((notice, _pairing_message(notice, evening, texts, games, bye, sender,
-                                                     subjects)))
+                earlier = told.get(notice.player_id)
+                out.append((notice, _pairing_message(
+                    notice, evening, texts, games, bye, sender, subjects,
+                    told=earlier[1] if earlier and earlier[0] < notice.pk else None,
+                    names=names)))
         return out
 
     return build
 
 
-def deliver(evening_id: int) -> int:
+def _due(now: dt.datetime) -> Q:
+    """Rows whose time has come (a correction's wait over)."""
+    return Q(send_after__isnull=True) | Q(send_after__lte=now)
+
+
+def deliver(evening_id: int, now: dt.datetime | None = None) -> int:
     """Send the evening's e-mails still to be sent, in claimed batches over one connection
     to the mail server, holding no lock (``core.mail.send_rows``). Returns how many were
     sent. A message that cannot be sent is skipped and counted on its row
@@ -299,7 +380,8 @@ def deliver(evening_id: int) -> int:
     evening = Evening.objects.select_related("season__club").filter(pk=evening_id).first()
     if evening is None or evening.status != EveningStatus.PUBLISHED:
         return 0
-    pending = PairingNotice.objects.filter(evening=evening, state=NoticeState.PENDING)
+    pending = PairingNotice.objects.filter(evening=evening, state=NoticeState.PENDING).filter(
+        _due(now or timezone.now()))
     return mail.send_rows(pending, _builder(evening), label="pairing e-mail")
 
 
@@ -317,5 +399,5 @@ def evenings_with_pending(now: dt.datetime | None = None) -> list[int]:
         PairingNotice.objects.filter(
             state=NoticeState.PENDING, evening__status=EveningStatus.PUBLISHED,
             evening__starts_at__gt=now,
-        ).values_list("evening_id", flat=True).distinct()
+        ).filter(_due(now)).values_list("evening_id", flat=True).distinct()
     )

@@ -42,7 +42,8 @@ from members.models import Club, User
 from members.roles import LEADER
 
 from .engine import types as pt
-from .engine.keizer import bye_violation, pair_evening, place_newcomers, violations
+from .engine.corrections import Seat, broken_by, seat_changes
+from .engine.keizer import pair_evening, place_newcomers
 from .models import NoticeKind, NoticeState, PairingNotice
 
 FORFEITS = {Result.WHITE_FORFEIT_WIN, Result.BLACK_FORFEIT_WIN, Result.DOUBLE_FORFEIT}
@@ -255,33 +256,37 @@ def leader_emails(club: Club | int | None = None) -> list[str]:
     ))
 
 
-def pairing_check(evening: Evening) -> list[pt.Relaxation]:
-    """Which rules the evening's current pairing breaks (shown to the leader): the meeting
-    rules game by game, then a bye given to a player who had more byes than another
-    player in the pairing. Reads the season's earlier games and byes only: no standings
-    are computed."""
+def current_pairing(evening: Evening) -> tuple[tuple[pt.PairedGame, ...], int | None]:
+    """The evening's games (by board) and bye as the engine's values."""
+    games = tuple(pt.PairedGame(b, w, bl) for b, w, bl in
+                  evening.games.order_by("board").values_list("board", "white_id", "black_id"))
+    bye = Bye.objects.filter(evening=evening).values_list("player_id", flat=True).first()
+    return games, bye
+
+
+def pairing_check(
+    evening: Evening, proposed: tuple[pt.PairedGame, ...] | None = None,
+) -> list[pt.Relaxation]:
+    """Which rules the evening's pairing breaks (shown to the leader), or the pairing a
+    correction would make (``proposed``, the same bye): the engine decides
+    (``corrections.broken_by``). Reads the season's earlier games and byes only: no
+    standings are computed."""
     if evening.kind != EveningKind.PLAYING:
         return []
-    games = list(evening.games.order_by("board"))
+    games, bye = current_pairing(evening)
     meetings, _colours, byes, rules, index = history(evening)
-    paired = tuple(pt.PairedGame(g.board, g.white_id, g.black_id) for g in games)
-    found = list(violations(paired, meetings, rules, index, half_kind(evening)))
-    bye = Bye.objects.filter(evening=evening).values_list("player_id", flat=True).first()
-    if bye is not None:
-        tonight = [pid for g in games for pid in (g.white_id, g.black_id)] + [bye]
-        players = [pt.PresentPlayer(pid, byes=byes[pid]) for pid in tonight]
-        repeated = bye_violation(players, bye)
-        if repeated is not None:
-            found.append(repeated)
-    return found
+    return broken_by(proposed if proposed is not None else games, bye, byes, meetings, rules,
+                     index, half_kind(evening))
 
 
 # --- What the leader's actions will do (said before he confirms) ---------------------------
 
 CORRECTIONS = (
     Action.PAIRING_SWAP_COLOURS, Action.PAIRING_SWAP_OPPONENTS,
-    Action.PAIRING_REMOVE_PLAYER, Action.PAIRING_ADD_PLAYER,
+    Action.PAIRING_REMOVE_PLAYER, Action.PAIRING_ADD_PLAYER, Action.PAIRING_UNDO,
 )
+UNDOABLE = (Action.PAIRING_SWAP_COLOURS, Action.PAIRING_SWAP_OPPONENTS)
+PAIRING_CHANGES = (Action.PAIRING_PUBLISH, Action.PAIRING_REPAIR, *CORRECTIONS)
 
 
 def corrections_since_publish(evening: Evening) -> int:
@@ -341,6 +346,67 @@ def remove_consequences(evening: Evening, player: Player | None = None) -> list[
           "the opponent (and the player who had the bye) get an e-mail."),
         _("No other board moves."),
     ]
+
+
+def seat_in_words(seat: Seat | None, names: dict[int, str]) -> str:
+    """A player's seat as the preview and the e-mail write it."""
+    if seat is None:
+        return _("not in the pairing")
+    if seat.is_bye:
+        return _("the pairing bye")
+    text = (_("board %(b)s against %(o)s with white") if seat.colour == "W"
+            else _("board %(b)s against %(o)s with black"))
+    return text % {"b": seat.board, "o": names.get(seat.opponent or 0, "?")}
+
+
+def correction_preview(evening: Evening, proposed: tuple[pt.PairedGame, ...]) -> dict[str, Any]:
+    """What a correction would make of the pairing, before it is saved: every player whose
+    board, opponent or colour changes (was, now), every rule the corrected pairing breaks
+    (those it breaks already marked), and the corrected pairing itself."""
+    games, bye = current_pairing(evening)
+    changes = seat_changes(games, bye, proposed, bye)
+    ids = {pid for g in proposed for pid in (g.white, g.black)} | set(changes)
+    players = Player.objects.filter(pk__in=ids).select_related("member")
+    names = {p.pk: p.member.name for p in players}
+    emails = {p.pk for p in players if p.member.email and p.member.pairing_mail}
+    already = {(r.white, r.black, r.rule) for r in pairing_check(evening)}
+    competition = evening.season.competition
+    broken = [
+        {"white": names.get(r.white), "black": names.get(r.black) if r.black is not None else None,
+         "rule": r.rule, "words": rule_in_words(r.rule, competition), "bye": r.black is None,
+         "new": (r.white, r.black, r.rule) not in already}
+        for r in pairing_check(evening, proposed)
+    ]
+    return {
+        "changes": [{"player": pid, "name": names.get(pid, "?"),
+                     "was": seat_in_words(was, names), "now": seat_in_words(now, names)}
+                    for pid, (was, now) in changes.items()],
+        "broken": broken,
+        "games": [{"board": g.board, "white": names[g.white], "black": names[g.black],
+                   "changed": g.white in changes or g.black in changes} for g in proposed],
+        "mailed": sorted(names[pid] for pid in changes if pid in emails),
+    }
+
+
+def last_correction(evening: Evening, now: dt.datetime | None = None) -> AuditRecord | None:
+    """The correction the leader can still undo: the evening's last change of its pairing,
+    if it is a swap (colours or black players), the pairing is as that swap left it and
+    the evening has not begun. A removal is undone by adding the player again (and the
+    other way round); a re-pairing or an undo itself is not undone."""
+    now = now or timezone.now()
+    if evening.status != EveningStatus.PUBLISHED or now >= evening.starts_at:
+        return None
+    record = (AuditRecord.objects.filter(evening=evening, action__in=PAIRING_CHANGES)
+              .order_by("-at", "-id").first())
+    if record is None or record.action not in UNDOABLE:
+        return None
+    games, _bye = current_pairing(evening)
+    left = [(g["board"], g["white"], g["black"]) for g in (record.after or {}).get("games", [])]
+    if left != [(g.board, g.white, g.black) for g in games]:
+        return None
+    if evening.games.with_result().exists():
+        return None
+    return record
 
 
 # --- The leader's evening page ----------------------------------------------------------
@@ -469,6 +535,7 @@ def evening_page(evening: Evening, user: Actor) -> dict[str, Any]:
         "removable": removable,
         "addable": [p for p in players if p.pk not in paired_ids],
         "can_swap": len(editable_games) >= 2,
+        "undo": last_correction(evening) if published else None,
         "confirm_publish": " ".join(publish_consequences(evening, repair=False)) if not published else "",
         "confirm_repair": " ".join(publish_consequences(evening, repair=True)) if published else "",
         "confirm_remove": " ".join(remove_consequences(evening)),

@@ -10,6 +10,7 @@ once pair an evening exactly once (the second finds it published).
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -41,9 +42,13 @@ from core.pagecache import pages_changed
 from core.permissions import Actor, Perm, person, require
 
 from . import notices
+from .engine.corrections import CorrectionRefused, swap_blacks, swap_colours
 from .engine.keizer import pair_evening
+from .engine.types import PairedGame
 from .selectors import (
+    current_pairing,
     half_kind,
+    last_correction,
     leader_emails,
     pairing_input,
     pairing_snapshot,
@@ -210,24 +215,114 @@ def _edit_done(actor: Actor, evening: Evening, action: Action, before: dict[str,
         after={**pairing_snapshot(evening), **detail},
     )
     pages_changed()
-    notices.pairing_changed(evening)
+    notices.pairing_changed(evening, hold=True)
     _recalculate_after_commit(evening)
 
 
-@transaction.atomic(durable=True)
-def pairing_swap_colours(*, actor: Actor, game_id: int) -> Game:
+def _check_version(evening: Evening, version: int | None) -> None:
+    """The leader confirmed a preview of the pairing at ``version``: a change made since
+    (by another leader, a sign-off handled) means he has not seen what he confirms."""
+    if version is not None and version != evening.version:
+        raise ValidationError(_("The pairing has changed since you looked at it; look again."))
+
+
+def _apply_pairing(evening: Evening, proposed: tuple[PairedGame, ...]) -> list[int]:
+    """Save the corrected pairing: only the boards whose players changed are rewritten; a
+    board whose two players only swap colours keeps its game (and its tempo). Returns
+    those boards."""
+    current = {g.board: g for g in evening.games.select_for_update().select_related(
+        "white", "black")}
+    wanted = {g.board: g for g in proposed}
+    changed = sorted(b for b, g in wanted.items()
+                     if (current[b].white_id, current[b].black_id) != (g.white, g.black))
+    if any(current[b].has_result for b in changed):
+        raise ValidationError(_("A game with a result cannot be changed."))
+    flipped = [b for b in changed
+               if {current[b].white_id, current[b].black_id} == {wanted[b].white, wanted[b].black}]
+    moved = [b for b in changed if b not in flipped]
+    for b in flipped:
+        game = current[b]
+        game.white, game.black = game.black, game.white
+        game.version += 1
+        game.save(update_fields=["white", "black", "version"])
+    players = {p.pk: p for b in moved for p in (current[b].white, current[b].black)}
+    Game.objects.filter(pk__in=[current[b].pk for b in moved]).delete()
+    for b in moved:
+        game_create(evening=evening, board=b, white=players[wanted[b].white],
+                    black=players[wanted[b].black])
+    return changed
+
+
+def _correct(actor: Actor, evening_id: int, version: int | None,
+             make: Callable[[tuple[PairedGame, ...]], tuple[PairedGame, ...]],
+             action: Action, detail: dict[str, Any]) -> list[int]:
+    """One confirmed correction: the pairing ``make`` turns the current one into (the same
+    function the preview showed), saved, audited and republished."""
     require(actor, Perm.MANAGE_PAIRINGS)
-    game = Game.objects.select_related("evening").get(pk=game_id)
-    evening = _locked_published(game.evening_id)
-    game = Game.objects.select_for_update().get(pk=game_id)
+    evening = _locked_published(evening_id)
+    require(actor, Perm.MANAGE_PAIRINGS, of=evening)
+    _check_version(evening, version)
+    games, _bye = current_pairing(evening)
+    try:
+        proposed = make(games)
+    except CorrectionRefused as exc:
+        raise ValidationError(_("Both games must belong to this evening.")) from exc
+    before = pairing_snapshot(evening)
+    changed = _apply_pairing(evening, proposed)
+    _edit_done(actor, evening, action, before, detail)
+    return changed
+
+
+@transaction.atomic(durable=True)
+def pairing_swap_colours(*, actor: Actor, game_id: int, version: int | None = None) -> Game:
+    """Exchange white and black of one game (after the leader saw the preview)."""
+    require(actor, Perm.MANAGE_PAIRINGS)
+    game = Game.objects.get(pk=game_id)
     if game.has_result:
         raise ValidationError(_("The game has a result; correct the result instead."))
+    board = game.board
+    _correct(actor, game.evening_id, version, lambda games: swap_colours(games, board),
+             Action.PAIRING_SWAP_COLOURS, {"board": board})
+    return Game.objects.get(evening_id=game.evening_id, board=board)
+
+
+@transaction.atomic(durable=True)
+def pairing_swap_opponents(
+    *, actor: Actor, game_a: int, game_b: int, version: int | None = None,
+) -> None:
+    """Exchange the black players of two games (the leader's manual correction, after he
+    saw the preview)."""
+    require(actor, Perm.MANAGE_PAIRINGS)
+    if game_a == game_b:
+        raise ValidationError(_("Choose two different games."))
+    a = Game.objects.get(pk=game_a)
+    boards = dict(Game.objects.filter(pk__in=(game_a, game_b), evening_id=a.evening_id)
+                  .values_list("pk", "board"))
+    if len(boards) != 2:
+        raise ValidationError(_("Both games must belong to this evening."))
+    pair = (boards[game_a], boards[game_b])
+    _correct(actor, a.evening_id, version, lambda games: swap_blacks(games, *pair),
+             Action.PAIRING_SWAP_OPPONENTS, {"boards": list(pair)})
+
+
+@transaction.atomic(durable=True)
+def pairing_correction_undo(*, actor: Actor, evening_id: int, now: dt.datetime | None = None) -> None:
+    """Undo the evening's last correction (``selectors.last_correction``: a swap, nothing
+    changed since, the evening not begun): the pairing as it was before it. The players
+    it moved are told the net change only (their held e-mail is withdrawn when they are
+    back where their last e-mail put them)."""
+    require(actor, Perm.MANAGE_PAIRINGS)
+    evening = _locked_published(evening_id)
+    require(actor, Perm.MANAGE_PAIRINGS, of=evening)
+    record = last_correction(evening, now)
+    if record is None:
+        raise ValidationError(_("There is no correction to undo: the evening has begun, or "
+                                "the pairing changed otherwise since."))
+    restored = tuple(PairedGame(g["board"], g["white"], g["black"])
+                     for g in (record.before or {}).get("games", []))
     before = pairing_snapshot(evening)
-    game.white_id, game.black_id = game.black_id, game.white_id
-    game.version += 1
-    game.save(update_fields=["white", "black", "version"])
-    _edit_done(actor, evening, Action.PAIRING_SWAP_COLOURS, before, {"board": game.board})
-    return game
+    _apply_pairing(evening, restored)
+    _edit_done(actor, evening, Action.PAIRING_UNDO, before, {"undid": record.pk})
 
 
 @transaction.atomic(durable=True)
@@ -285,33 +380,6 @@ def pairing_add_player(*, actor: Actor, evening_id: int, player_id: int) -> None
     _set_attendance(actor, evening, player, Attendance.PRESENT)
     _edit_done(actor, evening, Action.PAIRING_ADD_PLAYER, before,
                {"added": player.pk, "name": player.member.name}, player=player)
-
-
-@transaction.atomic(durable=True)
-def pairing_swap_opponents(*, actor: Actor, game_a: int, game_b: int) -> None:
-    """Exchange the black players of two games (the leader's manual correction)."""
-    require(actor, Perm.MANAGE_PAIRINGS)
-    if game_a == game_b:
-        raise ValidationError(_("Choose two different games."))
-    a = Game.objects.select_related("evening").get(pk=game_a)
-    evening = _locked_published(a.evening_id)
-    games = {
-        g.pk: g
-        for g in Game.objects.select_for_update().filter(pk__in=(game_a, game_b), evening=evening)
-    }
-    if len(games) != 2:
-        raise ValidationError(_("Both games must belong to this evening."))
-    a, b = games[game_a], games[game_b]
-    if a.has_result or b.has_result:
-        raise ValidationError(_("A game with a result cannot be changed."))
-    before = pairing_snapshot(evening)
-    black_a, black_b = a.black, b.black
-    boards = (a.board, b.board)
-    a.delete()
-    b.delete()
-    game_create(evening=evening, board=boards[0], white=a.white, black=black_b)
-    game_create(evening=evening, board=boards[1], white=b.white, black=black_a)
-    _edit_done(actor, evening, Action.PAIRING_SWAP_OPPONENTS, before, {"boards": list(boards)})
 
 
 @transaction.atomic

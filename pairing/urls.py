@@ -17,6 +17,7 @@ urlpatterns = [
     path("evenings/<id:evening_id>/publish/", views.publish, name="publish"),
     path("evenings/<id:evening_id>/preview/", views.preview, name="preview"),
     path("evenings/<id:evening_id>/swap-opponents/", views.swap_opponents, name="swap_opponents"),
+    path("evenings/<id:evening_id>/undo/", views.undo_correction, name="undo_correction"),
     path("evenings/<id:evening_id>/remove/", views.remove_player, name="remove_player"),
     path("evenings/<id:evening_id>/add/", views.add_player, name="add_player"),
     path("games/<id:game_id>/swap-colours/", views.swap_colours, name="swap_colours"),

@@ -37,8 +37,10 @@ from core.web import (
 )
 from members.decorators import any_permission_required
 
+from . import notices, services
 from . import selectors as pairing_selectors
-from . import services
+from .engine.corrections import CorrectionRefused, swap_blacks
+from .engine.corrections import swap_colours as swap_colours_of
 from .forms import (
     BulkRegistrationForm,
     PlayerEveningsForm,
@@ -230,14 +232,45 @@ def _edit(request: HttpRequest, evening_obj: Evening, call: Callable[[], Any], d
     return _back(evening_obj, "pairing")
 
 
+def _correction(request: HttpRequest, evening_obj: Evening, *, title: str, proposed: Any,
+                call: Callable[[int], Any], done: str) -> HttpResponse:
+    """A correction in two steps, without JavaScript: the first post shows the corrected
+    pairing (what changes for whom, every rule it breaks, who gets an e-mail) and changes
+    nothing; the confirmation saves it, if the pairing is still the one shown."""
+    if not confirmed(request):
+        games, _bye = pairing_selectors.current_pairing(evening_obj)
+        try:
+            after = proposed(games)
+        except CorrectionRefused:
+            messages.error(request, _("Both games must belong to this evening."))
+            return _back(evening_obj, "pairing")
+        return render(request, "pairing/correction.html", {
+            "evening": evening_obj, "title": title,
+            **pairing_selectors.correction_preview(evening_obj, after),
+            "fields": [(name, value) for name in request.POST
+                       if name not in ("csrfmiddlewaretoken", "confirm", "version")
+                       for value in request.POST.getlist(name)],
+            "version": evening_obj.version, "action": request.path,
+            "cancel": reverse("pairing:evening", args=[evening_obj.pk]) + "#pairing",
+            "hold": int(notices.CORRECTION_HOLD.total_seconds() // 60),
+        })
+    version = request.POST.get("version", "")
+    return _edit(request, evening_obj,
+                 lambda: call(int(version) if version.isdigit() else None), done)
+
+
 @require_POST
 @leader_required
 def swap_colours(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = get_object_or_404(Game.objects.select_related("evening"), pk=game_id)
-    return _edit(
+    game = get_object_or_404(Game.objects.select_related("evening__season"), pk=game_id)
+    board = game.board
+    return _correction(
         request, game.evening,
-        lambda: services.pairing_swap_colours(actor=request.user, game_id=game.pk),
-        _("Colours swapped on board %(b)s.") % {"b": game.board},
+        title=_("Swap colours on board %(b)s?") % {"b": board},
+        proposed=lambda games: swap_colours_of(games, board),
+        call=lambda version: services.pairing_swap_colours(
+            actor=request.user, game_id=game.pk, version=version),
+        done=_("Colours swapped on board %(b)s.") % {"b": board},
     )
 
 
@@ -250,10 +283,26 @@ def swap_opponents(request: HttpRequest, evening_id: int) -> HttpResponse:
         form_error_messages(request, form)
         return _back(evening_obj, "pairing")
     a, b = form.cleaned_data["game_a"], form.cleaned_data["game_b"]
+    return _correction(
+        request, evening_obj,
+        title=_("Swap the black players of boards %(a)s and %(b)s?") % {"a": a.board, "b": b.board},
+        proposed=lambda games: swap_blacks(games, a.board, b.board),
+        call=lambda version: services.pairing_swap_opponents(
+            actor=request.user, game_a=a.pk, game_b=b.pk, version=version),
+        done=_("Black players of boards %(a)s and %(b)s swapped.") % {"a": a.board, "b": b.board},
+    )
+
+
+@require_POST
+@leader_required
+def undo_correction(request: HttpRequest, evening_id: int) -> HttpResponse:
+    """Undo the last correction (a swap), before the evening begins."""
+    evening_obj = _playing_evening(evening_id)
     return _edit(
         request, evening_obj,
-        lambda: services.pairing_swap_opponents(actor=request.user, game_a=a.pk, game_b=b.pk),
-        _("Black players of boards %(a)s and %(b)s swapped.") % {"a": a.board, "b": b.board},
+        lambda: services.pairing_correction_undo(actor=request.user, evening_id=evening_obj.pk),
+        _("The last correction is undone; only the players whose game changed after all get "
+          "an e-mail."),
     )
 
 

@@ -285,6 +285,7 @@ SENTENCES: dict[str, Describe] = {
     Action.PAIRING_REPAIR: lambda r, n: _evening_sentence(_("%(actor)s paired %(date)s again"))(r, n),
     Action.PAIRING_SWAP_COLOURS: lambda r, n: _evening_sentence(_("%(actor)s swapped colours on %(date)s"))(r, n),
     Action.PAIRING_SWAP_OPPONENTS: lambda r, n: _evening_sentence(_("%(actor)s swapped opponents on %(date)s"))(r, n),
+    Action.PAIRING_UNDO: lambda r, n: _evening_sentence(_("%(actor)s undid a pairing correction on %(date)s"))(r, n),
     Action.PAIRING_REMOVE_PLAYER: lambda r, n: _pairing_player(
         _("%(actor)s removed %(name)s from the pairing of %(date)s"))(r, n),
     Action.PAIRING_ADD_PLAYER: lambda r, n: _pairing_player(

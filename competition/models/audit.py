@@ -58,6 +58,7 @@ class AuditAction(models.TextChoices):
     PAIRING_SWAP_OPPONENTS = "pairing.swap_opponents", _("opponents swapped")
     PAIRING_REMOVE_PLAYER = "pairing.remove_player", _("player removed from the pairing")
     PAIRING_ADD_PLAYER = "pairing.add_player", _("player added to the pairing")
+    PAIRING_UNDO = "pairing.undo", _("pairing correction undone")
     ELIGIBILITY_OVERRIDE = "eligibility.override", _("prize eligibility overridden")
     ELIGIBILITY_OVERRIDE_CLEAR = "eligibility.override_clear", _("prize eligibility override cleared")
     PRIZES_CONFIRM = "prizes.confirm", _("prizes confirmed")

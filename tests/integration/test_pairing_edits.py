@@ -108,8 +108,12 @@ def test_swap_colours_via_the_leaders_page(publish, client, django_capture_on_co
     publish(evening)
     game = evening.games.get(board=1)
     white, black = game.white, game.black
+    leader_client(client)
+    preview = client.post(reverse("pairing:swap_colours", args=[game.pk]))
+    assert preview.status_code == 200 and "data-correction-preview" in preview.content.decode()
     with django_capture_on_commit_callbacks(execute=True):
-        response = leader_client(client).post(reverse("pairing:swap_colours", args=[game.pk]))
+        response = client.post(reverse("pairing:swap_colours", args=[game.pk]),
+                               {"confirm": "1", "version": evening.version})
     assert response.status_code == 302
     assert response["Location"] == reverse("pairing:evening", args=[evening.pk]) + "#pairing"
     game.refresh_from_db()
@@ -152,7 +156,7 @@ def test_swap_black_players_via_the_leaders_page(publish, client,
     with django_capture_on_commit_callbacks(execute=True):
         response = leader_client(client).post(
             reverse("pairing:swap_opponents", args=[evening.pk]),
-            {"game_a": a.pk, "game_b": b.pk},
+            {"game_a": a.pk, "game_b": b.pk, "confirm": "1", "version": evening.version},
         )
     assert response.status_code == 302
     assert evening.games.filter(board=2, white=a.white, black=b.black).exists()
