@@ -50,7 +50,13 @@ from competition.season.forms import (
     RegistrationForm,
 )
 from competition.season.selectors import season_or_404
-from competition.season.tables import KEIZER_CSV, LADDER_CSV, KeizerTable, LadderTable
+from competition.season.tables import (
+    KEIZER_CSV,
+    LADDER_CSV,
+    LADDER_EXPLAINED,
+    KeizerTable,
+    LadderTable,
+)
 from competition.season.views import (
     _SORTABLE,
     _csv_number,
@@ -238,8 +244,15 @@ def standings(request: HttpRequest, season: str | None = None, half: str | None 
             "show_all": show_all,
             "public_rows": PUBLIC_ROWS,
             "ladder": season_obj.competition.is_ladder,
+            "ladder_legend": _ladder_legend() if season_obj.competition.is_ladder else [],
         },
     )
+
+
+def _ladder_legend() -> list[tuple[Any, Any]]:
+    """Each ladder column's header and what it counts, for the key under the table."""
+    columns = LadderTable.base_columns
+    return [(columns[name].verbose_name, text) for name, text in LADDER_EXPLAINED.items()]
 
 
 def _standings_csv(season: Season, half, rows) -> HttpResponse:
