@@ -28,6 +28,7 @@ from competition.models import (
     SwissGame,
     SwissRound,
 )
+from competition.season.tables import points_text
 
 from .engine import cards
 from .engine import tiebreaks as swiss
@@ -42,19 +43,6 @@ SHOWN_TIEBREAKS: tuple[str, ...] = ("BH-M1", "SB", "BH")
 def max_points(event: SwissEvent) -> Fraction:
     """What one round is worth: 2 for a rapid two-game match, else 1."""
     return Fraction(2) if event.is_match_event else Fraction(1)
-
-
-def points_text(value: Fraction | Decimal | int | None) -> str:
-    """3½, ½, 0: how the club writes points."""
-    if value is None:
-        return ""
-    value = Fraction(value)
-    whole, rest = divmod(value, 1)
-    if rest == 0:
-        return str(int(whole))
-    if rest == Fraction(1, 2):
-        return f"{int(whole) or ''}½"
-    return number_format(Decimal(f"{float(value):g}"))  # "12,25" in Dutch
 
 
 def tiebreak_text(value: Fraction | Decimal | int | None) -> str:

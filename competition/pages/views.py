@@ -4,6 +4,7 @@ history around it, so they live above all of them."""
 
 from __future__ import annotations
 
+import datetime as dt
 from functools import cached_property
 from typing import Any
 
@@ -49,7 +50,13 @@ from competition.season.forms import (
     RegistrationForm,
 )
 from competition.season.selectors import season_or_404
-from competition.season.tables import KEIZER_CSV, LADDER_CSV, KeizerTable, LadderTable
+from competition.season.tables import (
+    KEIZER_CSV,
+    LADDER_CSV,
+    LADDER_EXPLAINED,
+    KeizerTable,
+    LadderTable,
+)
 from competition.season.views import (
     _SORTABLE,
     _csv_number,
@@ -107,7 +114,7 @@ def _with_offers(request: HttpRequest, me: Player, statuses: list) -> list:
 
 
 # The query parameters the public pages read: the page cache keys on these alone.
-STANDINGS_PARAMS = {"all": {"1"}, "export": {"csv"},
+STANDINGS_PARAMS = {"all": {"1"}, "export": {"csv"}, "after": None,
                     "sort": {*_SORTABLE, *(f"-{name}" for name in _SORTABLE)}}
 
 
@@ -116,19 +123,24 @@ class _StandingsBody:
     missing: a signed-in member's page reuses the fragment and renders only its
     personal parts (the header) fresh."""
 
-    def __init__(self, request: HttpRequest, season: Season, half: Half, show_all: bool):
+    def __init__(self, request: HttpRequest, season: Season, half: Half, show_all: bool,
+                 snapshot: Any = None, latest: bool = True):
         self.request, self.season, self.half, self.show_all = request, season, half, show_all
+        self.snapshot, self.latest = snapshot, latest
 
     @cached_property
     def _rows(self) -> tuple[Any, list[Any]]:
+        if self.snapshot is None:
+            return None, []
         return selectors.standings_table_rows(
-            self.half, limit=None if self.show_all else PUBLIC_ROWS
+            self.half, limit=None if self.show_all else PUBLIC_ROWS, snapshot=self.snapshot
         )
 
     @cached_property
     def _marks(self) -> dict[int, bool]:
+        """The prize marks are today's eligibility: shown on the latest standings only."""
         _snapshot, rows = self._rows
-        return prize_selectors.eligibility_marks(self.half) if rows else {}
+        return prize_selectors.eligibility_marks(self.half) if rows and self.latest else {}
 
     @cached_property
     def ineligible(self) -> bool:
@@ -159,8 +171,9 @@ def _sort_key(request: HttpRequest, columns: Any) -> str:
     return sort if sort.lstrip("-") in columns else ""
 
 
-def _standings_of(season: str | None, half: str | None) -> tuple[Season, Half, Any]:
-    """The season, half and latest standings a standings address shows (404 if none)."""
+def _standings_of(season: str | None, half: str | None) -> tuple[Season, Half, list[Any]]:
+    """The season and half a standings address shows (404 if none), and the half's
+    standings after each of its played evenings, in evening order."""
     season_obj = season_or_404(season)
     if half:
         if half not in HalfKind.values:
@@ -170,21 +183,41 @@ def _standings_of(season: str | None, half: str | None) -> tuple[Season, Half, A
         half_obj = selectors.running_half(season_obj)
         if half_obj is None:
             raise Http404(_("This season has no halves yet."))
-    return season_obj, half_obj, selectors.latest_snapshot(half_obj)
+    return season_obj, half_obj, selectors.standings_snapshots(half_obj)
+
+
+def _chosen_snapshot(request: HttpRequest, snapshots: list[Any]) -> Any:
+    """The standings after the evening of ``?after=YYYY-MM-DD`` (as the API reads it),
+    the latest without it; a date with no played evening of the half is a 404."""
+    after = request.GET.get("after")
+    if not after:
+        return snapshots[-1] if snapshots else None
+    try:
+        day = dt.date.fromisoformat(after)
+    except ValueError:
+        raise Http404 from None
+    if len(after) != 10:
+        raise Http404
+    for snapshot in snapshots:
+        if snapshot.evening.date == day:
+            return snapshot
+    raise Http404(_("No standings after that evening."))
 
 
 @cache_public_page(params=STANDINGS_PARAMS)
 def standings(request: HttpRequest, season: str | None = None, half: str | None = None):
     # Which standings an address shows changes only with the club's data (or the day).
-    season_obj, half_obj, snapshot = versioned(
+    season_obj, half_obj, snapshots = versioned(
         ("standings", season, half, selectors.club_today()), lambda: _standings_of(season, half)
     )
+    snapshot = _chosen_snapshot(request, snapshots)
+    latest = not snapshots or snapshot == snapshots[-1]
     # Sorting sorts every row: a sorted table is the full list, not the first eight re-sorted.
     show_all = (
         request.GET.get("all") == "1" or "sort" in request.GET or request.user.is_authenticated
     )
     if request.GET.get("export") == "csv":
-        _snapshot, rows = selectors.standings_table_rows(half_obj)
+        _snapshot, rows = selectors.standings_table_rows(half_obj, snapshot=snapshot)
         return _standings_csv(season_obj, half_obj, rows)
     table_class = LadderTable if season_obj.competition.is_ladder else KeizerTable
     # The body is cached per version of the club's data and of these standings, per
@@ -203,13 +236,23 @@ def standings(request: HttpRequest, season: str | None = None, half: str | None 
             "halves": season_obj.halves.order_by("start_date"),
             "seasons": Season.objects.filter(start_date__lte=selectors.club_today()).order_by("-start_date").prefetch_related("halves"),
             "snapshot": snapshot,
-            "body": _StandingsBody(request, season_obj, half_obj, show_all),
+            "body": _StandingsBody(request, season_obj, half_obj, show_all, snapshot, latest),
+            # The played evenings to choose from, the latest first.
+            "evenings": [played.evening for played in reversed(snapshots)],
+            "latest": latest,
             "body_key": body_key,
             "show_all": show_all,
             "public_rows": PUBLIC_ROWS,
             "ladder": season_obj.competition.is_ladder,
+            "ladder_legend": _ladder_legend() if season_obj.competition.is_ladder else [],
         },
     )
+
+
+def _ladder_legend() -> list[tuple[Any, Any]]:
+    """Each ladder column's header and what it counts, for the key under the table."""
+    columns = LadderTable.base_columns
+    return [(columns[name].verbose_name, text) for name, text in LADDER_EXPLAINED.items()]
 
 
 def _standings_csv(season: Season, half, rows) -> HttpResponse:

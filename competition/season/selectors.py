@@ -113,12 +113,13 @@ def player_for(user, season: Season) -> Player | None:
 
 
 def standings_table_rows(
-    half: Half, limit: int | None = None
+    half: Half, limit: int | None = None, snapshot: StandingsSnapshot | None = None
 ) -> tuple[StandingsSnapshot | None, list[Standing]]:
-    """The latest standings of a half (the first ``limit`` rows), each row with its place
-    change since the evening before (``change``: +2 up, -1 down, None for a newcomer or
-    the first evening): four queries, whatever the number of players."""
-    snapshot = latest_snapshot(half)
+    """The latest standings of a half (or those of ``snapshot``: after an earlier
+    evening; the first ``limit`` rows), each row with its place change since the evening
+    before (``change``: +2 up, -1 down, None for a newcomer or the first evening): four
+    queries, whatever the number of players."""
+    snapshot = snapshot or latest_snapshot(half)
     if snapshot is None:
         return None, []
     rows = list(snapshot.rows.select_related("player__member").defer("explanation").order_by("rank"))

@@ -3,23 +3,50 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from fractions import Fraction
 
 import django_tables2 as tables
 from django.urls import reverse
 from django.utils.formats import number_format
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext_lazy
 
 from competition.models import Standing
 
 
-def short_number(value) -> str:
-    """3.50 as "3,5" in Dutch, 10.00 as "10": no trailing zeros, the language's comma."""
-    text = format(Decimal(value), "f")
-    if "." in text:
-        text = text.rstrip("0").rstrip(".")
-    return number_format(Decimal(text))
+def points_text(value: Fraction | Decimal | int | None) -> str:
+    """3½, ½, 0: how the club writes points (12,25 with the language's comma)."""
+    if value is None:
+        return ""
+    value = Fraction(value)
+    whole, rest = divmod(value, 1)
+    if rest == 0:
+        return str(int(whole))
+    if rest == Fraction(1, 2):
+        return f"{int(whole) or ''}½"
+    return number_format(Decimal(f"{float(value):g}"))  # "12,25" in Dutch
+
+
+class ExplainedColumn(tables.Column):
+    """A column whose short header says in full what it counts (``explain``), as the
+    legend under the table does: ``<abbr title="...">``."""
+
+    def __init__(self, *args, explain=None, **kwargs):
+        self.explain = explain
+        super().__init__(*args, **kwargs)
+
+    @property
+    def header(self):
+        if not self.explain:
+            return self.verbose_name
+        return format_html('<abbr title="{}">{}</abbr>', self.explain, self.verbose_name)
+
+
+def _explained(verbose_name, explain, *, small_screen=True, medium_screen=True, **kwargs):
+    css = "num hide-sm" if not small_screen else "num" if medium_screen else "num hide-md"
+    attrs = kwargs.pop("attrs", {"td": {"class": css}, "th": {"class": css}})
+    return ExplainedColumn(verbose_name=verbose_name, explain=explain, attrs=attrs, **kwargs)
 
 
 class _Base(tables.Table):
@@ -111,16 +138,37 @@ class KeizerTable(_Base):
         pass
 
 
+def _ladder(header):
+    return pgettext_lazy("ladder column", header)
+
+
+# What each ladder column counts: the header's title and the legend under the table.
+LADDER_EXPLAINED = {
+    "rank": _("position in the ladder now"),
+    "start": _("starting position of the season"),
+    "group": _("group of the period championship (1 to 4, by starting position)"),
+    "points": _("ladder points: start points plus score"),
+    "score": _("progress in ladder points since the start of the season"),
+    "games_played": _("game points (1 a win, ½ a draw) and games played"),
+    "colour_balance": _("games with white minus games with black"),
+}
+
+
 class LadderTable(_Base):
-    rank = tables.Column(verbose_name=_("pos"), attrs={"td": {"class": "num"}})
-    start = _num(_("from"), accessor="player__start", small_screen=False)
-    group = tables.Column(verbose_name=_("group"), empty_values=(), orderable=False,
-                          attrs={"td": {"class": "hide-sm"}, "th": {"class": "hide-sm"}})
-    points = _num(_("ladder"))
-    score = _num(_("score"))
-    games_played = tables.Column(verbose_name=_("games"), empty_values=(), orderable=False,
-                                 attrs={"td": {"class": "hide-sm"}, "th": {"class": "hide-sm"}})
-    colour_balance = _num(_("W/B"), orderable=False, medium_screen=False)
+    # The headers as the club's ladder writes them, each explained (LADDER_EXPLAINED).
+    rank = ExplainedColumn(verbose_name=_ladder("Pos."), explain=LADDER_EXPLAINED["rank"],
+                           attrs={"td": {"class": "num"}, "th": {"class": "num"}})
+    start = _explained(_ladder("From"), LADDER_EXPLAINED["start"], accessor="player__start",
+                       small_screen=False)
+    group = _explained(_ladder("Group"), LADDER_EXPLAINED["group"], empty_values=(),
+                       orderable=False, attrs={"td": {"class": "hide-sm"}, "th": {"class": "hide-sm"}})
+    points = _explained(_ladder("Ladder"), LADDER_EXPLAINED["points"])
+    score = _explained(_ladder("Score"), LADDER_EXPLAINED["score"])
+    games_played = _explained(
+        _ladder("Games"), LADDER_EXPLAINED["games_played"], empty_values=(), orderable=False,
+        attrs={"td": {"class": "num hide-sm"}, "th": {"class": "num hide-sm"}})
+    colour_balance = _explained(_("W−B"), LADDER_EXPLAINED["colour_balance"], orderable=False,
+                                medium_screen=False)
 
     def render_points(self, value):
         return number_format(value, 2)
@@ -129,7 +177,7 @@ class LadderTable(_Base):
         return getattr(record, "group", "")
 
     def render_games_played(self, record):
-        return f"{short_number(record.game_points)} / {record.games}"
+        return f"{points_text(record.game_points)}/{record.games}"
 
     def render_colour_balance(self, value):
         return f"{value:+d}" if value else "0"

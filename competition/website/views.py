@@ -64,7 +64,8 @@ def embed_standings(request: HttpRequest) -> HttpResponse:
         row.public_name = selectors.public_name(row.player.member)  # type: ignore[attr-defined]
         row.eligible = marks.get(row.player_id, True)  # type: ignore[attr-defined]
     context.update(half=half, snapshot=snapshot, rows=rows,
-                   ladder=bool(season and season.competition.is_ladder))
+                   ladder=bool(season and season.competition.is_ladder),
+                   ineligible=not all(row.eligible for row in rows))  # type: ignore[attr-defined]
     return render(request, "website/embed_standings.html", context)
 
 

@@ -4,13 +4,14 @@ CSV export and on the player page."""
 import csv
 import io
 import re
+from decimal import Decimal
 
 import pytest
 from django.urls import reverse
 
 from competition.models import Standing
 from competition.season.seasonio import season_import
-from competition.season.tables import short_number
+from competition.season.tables import points_text
 from tests.generate import random_season
 
 pytestmark = pytest.mark.django_db
@@ -28,12 +29,27 @@ def test_ladder_standings_show_pos_from_group_ladder_score_games_and_colours(cli
     html = page.content.decode()
     thead = html[html.index("<thead"):html.index("</thead>")]
     headers = [h.strip() for h in re.sub(r"<[^>]+>", "|", thead).split("|") if h.strip()]
-    assert headers == ["pos", "Name", "from", "group", "ladder", "score", "games", "W/B"]
+    # Headers as a club writes them (issue 32), each explained in its title and the key.
+    assert headers == ["Pos.", "Name", "From", "Group", "Ladder", "Score", "Games", "W−B"]
+    titles = re.findall(r'<abbr title="([^"]+)">', thead)
+    assert len(titles) == 7 and "starting position of the season" in titles
+    legend = html[html.index("data-legend"):]
+    legend = legend[:legend.index("</dl>")]
+    for title in titles:
+        assert title in legend
+    assert "<dt>Ladder</dt>" in legend
     assert ">Value<" not in html  # a Keizer column
     first = Standing.objects.filter(snapshot__half__season=ladder).order_by(
         "-snapshot__evening__date", "rank").first()
-    # Game points without trailing zeros: "3.5 / 4", not "3.50 / 4".
-    assert f"{first.points}" in html and f"{short_number(first.game_points)} / {first.games}" in html
+    # Game points as the Keizer pages write them: "3½/4", not "3.5 / 4".
+    assert f"{first.points}" in html and f"{points_text(first.game_points)}/{first.games}<" in html
+    assert re.search(r"\d / \d", html[html.index("<tbody"):]) is None
+
+
+def test_game_points_are_written_with_a_half():
+    assert points_text(Decimal("6.5")) == "6½"
+    assert points_text(Decimal("0.5")) == "½"
+    assert points_text(Decimal("7.00")) == "7"
 
 
 def test_ladder_csv_has_the_ladder_columns(client, ladder):
