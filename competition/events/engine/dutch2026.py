@@ -105,14 +105,29 @@ def restrict_bye(players: list[Player2026], forbidden: set[tuple[int, int]]) -> 
     raise PairingError("Round can not be paired")
 
 
-def c9_criterion(bye_score: int | None) -> type[QualityCriterion]:
-    """C.9 (2026): minimise the number of unplayed games of the bye assignee, in the brackets
-    where the bye assignee is chosen (those whose residents score no more than he must)."""
+def c9_criterion(
+    bye_score: int | None, players: list[Player2026], forbidden: set[tuple[int, int]]
+) -> type[QualityCriterion]:
+    """C.9 (2026): minimise the number of unplayed games of the bye assignee, in the bracket
+    where the bye assignee is chosen: its residents score no more than he must, and the
+    players below it can be paired among themselves, so that the bracket's one unpaired
+    player is the one who gets the bye (bbpPairings 6 applies it so)."""
+    below_pairable: dict[int, bool] = {}
+
+    def pairable_below(score: int) -> bool:
+        if score not in below_pairable:
+            below = [p for p in players if p.points_with_acceleration < score]
+            below_pairable[score] = len(below) % 2 == 0 and (
+                not below or ValidityMatcher(below, forbidden).is_valid_matching()
+            )
+        return below_pairable[score]
 
     class C9(QualityCriterion):
         @classmethod
         def _active(cls, bracket: Bracket) -> bool:
-            return bye_score is not None and bracket.min_bracket_score <= bye_score
+            if bye_score is None or bracket.min_bracket_score > bye_score:
+                return False
+            return bracket.last_pairing_bracket or pairable_below(bracket.min_bracket_score)
 
         @classmethod
         def get_shift(cls, bracket: Bracket) -> int:
@@ -191,7 +206,7 @@ class Engine2026(DutchEngine2017):
         bye_score = None
         if len(players) % 2:
             players, bye_score = restrict_bye(players, forbidden)
-        criteria: Criteria = (*QUALITY_CRITERIA[:3], c9_criterion(bye_score), *QUALITY_CRITERIA[3:])
+        criteria: Criteria = (*QUALITY_CRITERIA[:3], c9_criterion(bye_score, players, forbidden), *QUALITY_CRITERIA[3:])
 
         validity_matcher = ValidityMatcher(players, forbidden)
         brackets = Brackets(players, round_number)
