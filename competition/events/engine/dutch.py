@@ -10,22 +10,36 @@ absent players are listed on an ``XXZ`` line, the top seed has white in round 1
 
 from __future__ import annotations
 
+import datetime as dt
 import enum
 import math
 import tempfile
 from collections.abc import Collection
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from py4swiss.engines import DutchEngine
 from py4swiss.engines.common import PairingError
 from py4swiss.trf import TrfParser
 
 from . import trf as trf_format
+from .dutch2026 import Engine2026
 from .tiebreaks import Entrant, RoundPairing, Tournament
 
 MAX_ROUNDS = 11
+
+# C.04.3 editions: "2017" is the text effective until 31 January 2026, "2026" the one in
+# force from 1 February 2026 (docs/swiss.md, "Dutch editions").
+Edition = Literal["2017", "2026"]
+EDITIONS: tuple[Edition, ...] = ("2017", "2026")
+EDITION_2026_FROM = dt.date(2026, 2, 1)
+
+
+def edition_for(date: dt.date | None) -> Edition:
+    """The edition in force on an event's date; an event without a date pairs by the
+    current one."""
+    return "2017" if date is not None and date < EDITION_2026_FROM else "2026"
 
 
 class BlitzRefusal(enum.Enum):
@@ -61,8 +75,24 @@ def propose_rounds(n_players: int) -> int:
     return max(1, min(ideal, MAX_ROUNDS, n_players // 2))
 
 
-def _to_trf(tournament: Tournament, present: set[int], total_rounds: int) -> str:
+def _listed(tournament: Tournament, present: Collection[int], absent_marks: bool) -> list[Entrant]:
+    """The entrants the TRF lists, in start-number order. Before anybody has played, the
+    absent ones are left out: py4swiss would count them in the pairing numbers whose
+    parity gives the first round's colours, where FIDE's (and bbpPairings') numbering is of
+    the players paired."""
     entrants = sorted(tournament.entrants, key=lambda e: e.number)
+    if tournament.rounds == 0 and not absent_marks:
+        entrants = [e for e in entrants if e.number in present]
+    return entrants
+
+
+def round_trf(
+    tournament: Tournament, present: Collection[int], total_rounds: int, *, absent_marks: bool = False
+) -> str:
+    """The TRF(x) the engine pairs: start numbers renumbered 1..N, the absent players on an
+    ``XXZ`` line, or (``absent_marks``, for engines that read no ``XXZ``) with a
+    ``0000 - Z`` entry for the round being paired."""
+    entrants = _listed(tournament, present, absent_marks)
     ids = {e.number: i + 1 for i, e in enumerate(entrants)}
     renumbered = []
     for e in entrants:
@@ -74,21 +104,33 @@ def _to_trf(tournament: Tournament, present: set[int], total_rounds: int) -> str
         renumbered.append(Entrant(ids[e.number], results, f"Player {e.number}", e.rating))
     absent = sorted(ids[n] for n in ids if n not in present)
     headers: list[tuple[str, str]] = [("012", "Blitz"), ("XXR", str(total_rounds)), ("XXC", "white1")]
-    if absent:
+    if absent and not absent_marks:
         headers.append(("XXZ", " ".join(map(str, absent))))
     trf = trf_format.from_tournament(Tournament(tuple(renumbered)), tuple(headers))
     players = tuple(replace(p, rank=p.number) for p in trf.players)  # py4swiss needs a rank
+    if absent and absent_marks:
+        away = set(absent)
+        players = tuple(
+            replace(p, rounds=(*p.rounds, trf_format.TrfRound(0, "-", "Z"))) if p.number in away else p
+            for p in players
+        )
     return trf_format.write(replace(trf, players=players))
 
 
 def pair_blitz_round(
-    tournament: Tournament, present: Collection[int], total_rounds: int | None = None
+    tournament: Tournament,
+    present: Collection[int],
+    total_rounds: int | None = None,
+    edition: Edition = "2026",
 ) -> RoundPairing:
     """Pair the next round by the Dutch system among the ``present`` start numbers.
 
     ``total_rounds`` is the number of rounds of the evening (it decides the last round's
-    topscorer rules); by default ``propose_rounds`` of the number of entrants.
+    topscorer rules); by default ``propose_rounds`` of the number of entrants. ``edition``
+    is the C.04.3 text that applies (``edition_for`` the event's date).
     """
+    if edition not in EDITIONS:
+        raise ValueError(f"unknown edition of the Dutch system: {edition!r}")
     numbers = [e.number for e in tournament.entrants]
     present_set = set(present)
     if not present_set <= set(numbers):
@@ -96,14 +138,15 @@ def pair_blitz_round(
     if len(present_set) < 2:
         return RoundPairing((), next(iter(present_set), None))
     rounds = total_rounds or max(propose_rounds(len(numbers)), tournament.rounds + 1)
-    text = _to_trf(tournament, present_set, max(rounds, tournament.rounds + 1))
-    back = {i + 1: n for i, n in enumerate(sorted(numbers))}
+    text = round_trf(tournament, present_set, max(rounds, tournament.rounds + 1))
+    back = {i + 1: e.number for i, e in enumerate(_listed(tournament, present_set, False))}
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "round.trf"
         path.write_text(text, encoding="utf-8")
         parsed = TrfParser.parse(path, strict=True)
     try:
-        pairings = DutchEngine.generate_pairings(parsed)
+        engine = Engine2026 if edition == "2026" else DutchEngine
+        pairings = engine.generate_pairings(parsed)
     except PairingError as exc:
         raise BlitzPairingError(BlitzRefusal.CANNOT_PAIR, round=tournament.rounds + 1,
                                 detail=str(exc)) from exc
