@@ -126,7 +126,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    tournaments = []
+    tournaments: list[dict[str, object]] = []
     with tempfile.TemporaryDirectory() as tmp:
         while len(tournaments) < args.tournaments:
             one = one_tournament(rng, args.engine, Path(tmp))
@@ -141,7 +141,8 @@ def main() -> None:
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(data, indent=0) + "\n", encoding="utf-8")
-    print(f"{len(tournaments)} tournaments, {sum(len(x['rounds']) for x in tournaments)} rounds")
+    rounds = sum(len(x["rounds"]) for x in tournaments)  # type: ignore[arg-type,misc]
+    print(f"{len(tournaments)} tournaments, {rounds} rounds")
 
 
 if __name__ == "__main__":

@@ -47,7 +47,14 @@ from core.singleline import NotSingleLine
 
 from .engine import trf
 from .engine.berger import playoff_rounds
-from .engine.dutch import BlitzPairingError, BlitzRefusal, pair_blitz_round, propose_rounds
+from .engine.dutch import (
+    BlitzPairingError,
+    BlitzRefusal,
+    Edition,
+    edition_for,
+    pair_blitz_round,
+    propose_rounds,
+)
 from .engine.rapid import pair_rapid_round
 from .selectors import (
     event_entrants,
@@ -376,12 +383,22 @@ def blitz_refusal(exc: BlitzPairingError) -> str:
     return blitz_refusal_texts()[exc.code] % exc.params
 
 
+def pairing_edition(event: SwissEvent) -> Edition:
+    """The Dutch system's edition a blitz is paired by: the one the arbiter chose, else the
+    one in force on the event's date (docs/swiss.md, "Dutch editions")."""
+    if event.pairing_edition == "2017":
+        return "2017"
+    if event.pairing_edition == "2026":
+        return "2026"
+    return edition_for(event.date)
+
+
 def _pair(event: SwissEvent, rnd: SwissRound, entrants: list[SwissEntrant], present: set[int]):
     tournament = event_tournament(event, before=rnd.number, entrants=entrants)
     if event.kind == EventKind.RAPID:
         return pair_rapid_round(tournament, present)
     try:
-        return pair_blitz_round(tournament, present, total_rounds=event.rounds)
+        return pair_blitz_round(tournament, present, total_rounds=event.rounds, edition=pairing_edition(event))
     except BlitzPairingError as exc:
         raise ValidationError(blitz_refusal(exc)) from exc
 

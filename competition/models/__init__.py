@@ -10,6 +10,7 @@ from competition.models.audit import (  # noqa: F401
 )
 from competition.models.events import (  # noqa: F401
     EventKind,
+    PairingEdition,
     RoundStatus,
     SwissEntrant,
     SwissEvent,
@@ -89,6 +90,7 @@ __all__ = [
     "AuditAction",
     "AuditRecord",
     "EventKind",
+    "PairingEdition",
     "TiebreakRules",
     "SwissEvent",
     "SwissEntrant",

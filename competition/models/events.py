@@ -21,6 +21,14 @@ class EventKind(models.TextChoices):
     BLITZ_PLAYOFF = "blitz_playoff", _("blitz playoff")
 
 
+class PairingEdition(models.TextChoices):
+    """C.04.3 FIDE (Dutch) System: blank pairs by the edition in force on the event's date."""
+
+    BY_DATE = "", _("by the event's date")
+    FIDE_2017 = "2017", _("FIDE Dutch system until 31 January 2026")
+    FIDE_2026 = "2026", _("FIDE Dutch system from 1 February 2026")
+
+
 class TiebreakRules(models.TextChoices):
     FIDE_2024 = "2024", _("FIDE 2024")
     FIDE_2026 = "2026", _("FIDE 2026 (capped unplayed rounds)")
@@ -48,6 +56,10 @@ class SwissEvent(models.Model):
     rules = models.CharField(
         _("tie-break rules"), max_length=4, choices=TiebreakRules.choices,
         default=TiebreakRules.FIDE_2024,
+    )
+    pairing_edition = models.CharField(
+        _("pairing rules"), max_length=4, choices=PairingEdition.choices, blank=True, default=PairingEdition.BY_DATE,
+        help_text=_("Blitz: the edition of the FIDE Dutch system; blank follows the event's date."),
     )
     parent = models.ForeignKey(
         "self", on_delete=models.CASCADE, null=True, blank=True, related_name="playoffs", verbose_name=_("parent")

@@ -1,8 +1,9 @@
 """The blitz championship's pairing: FIDE Dutch system through py4swiss (docs/rules.md 8).
 
 py4swiss 0.3.x implements C.04.3 "FIDE (Dutch) System" in the edition effective until
-31 January 2026 (approved 2017, the rules since the 2017 rewrite; not the edition in force
-from 1 February 2026). It reads a TRF(x) file, so this adapter writes one with
+31 January 2026 (approved 2017, the rules since the 2017 rewrite: ``edition="2017"``); the
+edition in force from 1 February 2026 (``edition="2026"``) is ``dutch2026.Engine2026``, the
+changed articles applied on top of py4swiss's engine. It reads a TRF(x) file, so this adapter writes one with
 ``competition.events.engine.trf``: start numbers are renumbered 1..N in start-number order, the
 absent players are listed on an ``XXZ`` line, the top seed has white in round 1
 (``XXC white1``).

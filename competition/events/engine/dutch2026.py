@@ -41,7 +41,7 @@ from py4swiss.trf.results import ResultToken, RoundResult, ScoringPointSystem
 Criteria = tuple[type[QualityCriterion], ...]
 
 
-class Player2026(Player):
+class Player2026(Player):  # type: ignore[misc]  # py4swiss ships no type information
     """py4swiss's player with the 2026 fields: games played (C.9) and, while the bye is
     being placed, the player's C.9 weight (0 unless he scores what the bye assignee must)."""
 
@@ -122,7 +122,7 @@ def c9_criterion(
             )
         return below_pairable[score]
 
-    class C9(QualityCriterion):
+    class C9(QualityCriterion):  # type: ignore[misc]  # py4swiss ships no type information
         @classmethod
         def _active(cls, bracket: Bracket) -> bool:
             if bye_score is None or bracket.min_bracket_score > bye_score:
@@ -146,7 +146,7 @@ def c9_criterion(
     return C9
 
 
-class _Matcher(BracketMatcher):
+class _Matcher(BracketMatcher):  # type: ignore[misc]  # py4swiss ships no type information
     def __init__(self, bracket: Bracket, validity_matcher: ValidityMatcher, criteria: Criteria) -> None:
         self._criteria = criteria
         super().__init__(bracket, validity_matcher)
@@ -175,7 +175,7 @@ class _Matcher(BracketMatcher):
         return weight
 
 
-class _Pairer(BracketPairer):
+class _Pairer(BracketPairer):  # type: ignore[misc]  # py4swiss ships no type information
     def __init__(self, state: Bracket, validity_matcher: ValidityMatcher, initial_color: bool,
                  criteria: Criteria) -> None:
         self._bracket = state
@@ -183,14 +183,14 @@ class _Pairer(BracketPairer):
         self._initial_color = initial_color
         self._num = len(state.mdp_list + state.resident_list + state.lower_list)
         self._bracket_matcher = _Matcher(state, validity_matcher, criteria)
-        self._heterogeneous_s1 = []
-        self._heterogeneous_s2 = []
-        self._homogeneous_s1 = []
-        self._homogeneous_s2 = []
+        self._heterogeneous_s1: list[Player] = []
+        self._heterogeneous_s2: list[Player] = []
+        self._homogeneous_s1: list[Player] = []
+        self._homogeneous_s2: list[Player] = []
         self._exchanges = 0
 
 
-class Engine2026(DutchEngine2017):
+class Engine2026(DutchEngine2017):  # type: ignore[misc]  # py4swiss ships no type information
     """The Dutch system, 2026 edition (module docstring)."""
 
     @classmethod
