@@ -212,7 +212,7 @@ def _csv(text: str) -> HistoryFile:
             raise _refuse(_("line %(line)s: “%(v)s” is no result (write 1-0, 0-1 or ½-½; a "
                             "forfeit 1-0r, 0-1r or 0-0r).")
                           % {"line": line, "v": cells["result"][:20]})
-        pair = []
+        pair: list[int] = []
         for side in ("white", "black"):
             name = " ".join(cells[side].split())
             if not name or len(name) > 120:
@@ -226,12 +226,12 @@ def _csv(text: str) -> HistoryFile:
         if pair[0] == pair[1]:
             raise _refuse(_("line %(line)s: %(name)s plays against himself.")
                           % {"line": line, "name": cells["white"]})
-        for key in pair:
-            if (date, key) in seen:
+        for player in pair:
+            if (date, player) in seen:
                 raise _refuse(_("line %(line)s: %(name)s plays twice on %(date)s (also on line "
-                                "%(first)s).") % {"line": line, "name": players[key - 1].name,
-                                                  "date": _day(date), "first": seen[date, key]})
-            seen[date, key] = line
+                                "%(first)s).") % {"line": line, "name": players[player - 1].name,
+                                                  "date": _day(date), "first": seen[date, player]})
+            seen[date, player] = line
         evenings.setdefault(date, FileEvening(date)).games.append((pair[0], pair[1], result))
     if not evenings:
         raise _refuse(_("The file holds no games."))
