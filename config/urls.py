@@ -39,6 +39,7 @@ urlpatterns = [
     # Before competition.urls, whose leader/<season>/ would take "ratings" for a season.
     path("leader/ratings/", include("competition.ratings.urls")),
     path("leader/members/", include("members.urls")),
+    path("leader/history/", include("competition.history.leader_urls")),
     # The read API; each version its own module, v1 stays when v2 comes.
     path("api/v1/", public_urls(api_v1.api.urls, api_v1.PARAMS)),
     # Embeds, feed and the leader's website page; before competition.urls (leader/<season>/).

@@ -8,7 +8,8 @@ The games CSV: a header row, then one game a row, the columns ``datum``, ``wit``
 ``uitslag`` (or in English ``date``, ``white``, ``black``, ``result``), separated by ``;``
 or ``,``. A date is ``5-9-2025``, ``05-09-2025`` or ``2025-09-05``; a result is ``1-0``,
 ``0-1``, ``½-½`` (also ``1/2-1/2``, ``0,5-0,5`` and ``=``), or a forfeit: ``1-0r``,
-``0-1r``, ``0-0r`` (reglementair). One evening a date; a player once an evening.
+``0-1r``, ``0-0r`` (reglementair). One evening a date; a player once an evening. A name
+written two ways ("de Haan, Yvonne" and "Yvonne de Haan") is one player.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from django.utils.translation import gettext as _
 
 from competition.events.engine import trf as trf_engine
 from competition.events.texts import trf_refusal
+from competition.ratings.engine.lists import name_key
 
 MAX_BYTES = 2 * 1024 * 1024  # a season's TRF of 40 players is some 20 KB
 MAX_ROWS = 20_000
@@ -141,7 +143,10 @@ def _trf(text: str) -> HistoryFile:
                     result = {("+", "-"): "1-0F", ("-", "+"): "0-1F"}.get((r.result, theirs), "0-0F")
                 evening.games.append((p.number, r.opponent, result))
     _check_dates(evenings, line=None)
-    return HistoryFile("trf", players, [e for e in evenings if e.games or e.byes])
+    played = [e for e in evenings if e.games or e.byes]
+    if not played:
+        raise _refuse(_("The file holds no games."))
+    return HistoryFile("trf", players, played)
 
 
 # --- The games CSV ------------------------------------------------------------------------
@@ -207,25 +212,26 @@ def _csv(text: str) -> HistoryFile:
             raise _refuse(_("line %(line)s: “%(v)s” is no result (write 1-0, 0-1 or ½-½; a "
                             "forfeit 1-0r, 0-1r or 0-0r).")
                           % {"line": line, "v": cells["result"][:20]})
-        pair = []
+        pair: list[int] = []
         for side in ("white", "black"):
             name = " ".join(cells[side].split())
             if not name or len(name) > 120:
                 raise _refuse(_("line %(line)s: the name of %(side)s is empty or too long.")
                               % {"line": line, "side": _("white") if side == "white" else _("black")})
-            if name not in keys:
-                keys[name] = len(players) + 1
-                players.append(FilePlayer(key=keys[name], name=name))
-            pair.append(keys[name])
+            same = name_key(name) or name  # "de Haan, Yvonne" is Yvonne de Haan
+            if same not in keys:
+                keys[same] = len(players) + 1
+                players.append(FilePlayer(key=keys[same], name=name))
+            pair.append(keys[same])
         if pair[0] == pair[1]:
             raise _refuse(_("line %(line)s: %(name)s plays against himself.")
                           % {"line": line, "name": cells["white"]})
-        for key in pair:
-            if (date, key) in seen:
+        for player in pair:
+            if (date, player) in seen:
                 raise _refuse(_("line %(line)s: %(name)s plays twice on %(date)s (also on line "
-                                "%(first)s).") % {"line": line, "name": players[key - 1].name,
-                                                  "date": _day(date), "first": seen[date, key]})
-            seen[date, key] = line
+                                "%(first)s).") % {"line": line, "name": players[player - 1].name,
+                                                  "date": _day(date), "first": seen[date, player]})
+            seen[date, player] = line
         evenings.setdefault(date, FileEvening(date)).games.append((pair[0], pair[1], result))
     if not evenings:
         raise _refuse(_("The file holds no games."))

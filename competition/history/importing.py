@@ -123,13 +123,15 @@ def history_preview(*, raw: bytes, filename: str, name: str = "") -> HistoryPrev
     return HistoryPreview(file, match_names(wanted, members), members, name, system)
 
 
-def _halves(file: HistoryFile, system: str) -> list[str | None]:
+def _halves(file: HistoryFile, system: str) -> list[t.Half | None]:
     """Keizer: the evenings of the first evening's calendar year are the winter half, the
     rest the summer half; the ladder: one period."""
     if is_ladder(system):
         return [None] * len(file.evenings)
     first_year = file.evenings[0].date.year
-    return ["winter" if e.date.year == first_year else "summer" for e in file.evenings]
+    winter: t.Half = "winter"
+    summer: t.Half = "summer"
+    return [winter if e.date.year == first_year else summer for e in file.evenings]
 
 
 def _season_input(file: HistoryFile, system: str, parameters: dict | None,

@@ -650,6 +650,10 @@ MATRIX: list[Row] = [
     _r("members:import",               POST, ["season"],                LOGIN,       403,   403,    200,   200,
        data=lambda w: {"file": SimpleUploadedFile("leden.csv", b"Naam;E-mail\nNieuw Lid;nieuw@example.org\n")},
        state=audit_and(lambda w: User.objects.count()), label="POST members:import (the preview saves nothing)"),
+    _r("history_import:upload",        GET,  [],                        LOGIN,       403,   403,    200,   200),
+    _r("history_import:upload",        POST, [],                        LOGIN,       403,   403,    200,   200,
+       data=lambda w: {"file": SimpleUploadedFile("g.csv", b"datum;wit;zwart;uitslag\n5-9-2025;A B;C D;1-0\n")},
+       state=audit_and(lambda w: Season.objects.count()), label="POST history_import:upload (the preview saves nothing)"),
     _r("members:edit",                 GET,  ["season", "other"],       LOGIN,       403,   403,    200,   200),
     _r("members:edit",                 POST, ["season", "other"],       LOGIN,       403,   403,    DONE,  DONE,
        data=lambda w: {"name": "Speler Twee", "email": "speler2@demo.club", "rating": "1234",
@@ -782,7 +786,7 @@ def test_every_url_is_in_the_matrix():
     from django.urls import get_resolver
 
     ours = {"competition", "pairing", "swiss", "prizes", "ratings", "members", "me", "api_v1",
-            "website"}
+            "website", "history_import"}
     names = set()
     for ns, (_prefix, resolver) in get_resolver().namespace_dict.items():
         if ns in ours:

@@ -1,0 +1,152 @@
+"""Last season from a file (issue 31): a TRF file or a games CSV becomes an earlier season
+of the club, its names matched to the members in a preview, saved in one transaction with
+its standings; a bad file has one Dutch message naming the line and saves nothing."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import override_settings
+from django.urls import reverse
+
+from competition.history import importing
+from competition.history.selectors import archive_index
+from competition.models import Game, Player, Season, Standing
+from members.models import Membership, User
+from tests import factories as f
+
+pytestmark = pytest.mark.django_db
+
+FIRST = dt.date(2025, 9, 5)
+GAMES_CSV = (
+    "datum;wit;zwart;uitslag\n"
+    "5-9-2025;de Haan, Yvonne;Piet Smit;1-0\n"
+    "5-9-2025;Oud Lid;Anna Bakker;½-½\n"
+    "12-9-2025;Piet Smit;Oud Lid;0-1\n"
+    "12-9-2025;Anna Bakker;Yvonne de Haan;1-0r\n"
+)
+
+
+@pytest.fixture
+def club():
+    season = f.season(players=0)
+    members = {name: f.member(name=name) for name in ("Yvonne de Haan", "Piet Smit", "Anna Bakker")}
+    return season, members
+
+
+def _counts():
+    return (Season.objects.count(), Game.objects.count(), Player.objects.count(),
+            User.objects.count(), Standing.objects.count())
+
+
+def test_a_games_csv_becomes_an_archived_season_with_its_standings(club):
+    current, members = club
+    leader = f.leader()
+    preview = importing.history_preview(raw=GAMES_CSV.encode(), filename="vorig.csv")
+    assert [(m.wanted.name, m.member.name if m.member else None) for m in preview.matches] == [
+        ("de Haan, Yvonne", "Yvonne de Haan"), ("Piet Smit", "Piet Smit"),
+        ("Oud Lid", None), ("Anna Bakker", "Anna Bakker")]
+    assert (preview.matched, preview.unmatched, preview.file.games) == (3, 1, 4)
+    season = importing.history_import(actor=leader, raw=GAMES_CSV.encode(), filename="vorig.csv",
+                                      choices={})
+    assert season.name == "2025" and season.start_date == FIRST
+    assert season in [a.season for a in archive_index()]
+    games = Game.objects.filter(evening__season=season)
+    assert sorted(games.values_list("result", flat=True)) == sorted(["1-0", "1-0F", "1/2-1/2", "0-1"])
+    assert Player.objects.get(season=season, member=members["Yvonne de Haan"])
+    former = Player.objects.get(season=season, member__name="Oud Lid").member
+    assert not former.has_usable_password() and not Membership.objects.filter(user=former).exists()
+    ranks = Standing.objects.filter(snapshot__half__season=season)
+    assert ranks.count() >= 4
+
+
+def test_the_leader_maps_an_unmatched_name_to_a_member(club):
+    _current, members = club
+    other = f.member(name="Klaas Lid")
+    season = importing.history_import(actor=f.leader(), raw=GAMES_CSV.encode(), filename="g.csv",
+                                      choices={3: str(other.pk)}, name="Vorig seizoen")
+    assert Player.objects.filter(season=season, member=other).exists()
+    assert not User.objects.filter(name="Oud Lid").exists()
+
+
+def test_a_trf_file_matches_names_in_fide_order_and_imports_every_round(club):
+    _current, members = club
+    names = ["Yvonne de Haan", "Piet Smit", "Anna Bakker", "Jan Nieuw", "Oud Lid"]
+    text = f.trf_season(names, evenings=6, first=FIRST)
+    assert "De Haan, Yvonne" in text
+    preview = importing.history_preview(raw=text.encode(), filename="sevilla.trf")
+    assert preview.matched == 3 and len(preview.file.evenings) == 6
+    season = importing.history_import(actor=f.leader(), raw=text.encode(), filename="sevilla.trf",
+                                      choices={})
+    assert season.evenings.count() == 6
+    assert Game.objects.filter(evening__season=season).count() == 6 * 2  # five: two boards, a bye
+    assert Standing.objects.filter(snapshot__half__season=season, rank=1).exists()
+
+
+def test_a_player_cannot_import(club):
+    with pytest.raises(PermissionDenied):
+        importing.history_import(actor=f.member(), raw=GAMES_CSV.encode(), filename="g.csv",
+                                 choices={})
+
+
+def test_one_member_chosen_twice_saves_nothing(club):
+    _current, members = club
+    leader = f.leader()
+    before = _counts()
+    pk = str(members["Piet Smit"].pk)
+    with pytest.raises(ValidationError, match="same member"):
+        importing.history_import(actor=leader, raw=GAMES_CSV.encode(), filename="g.csv",
+                                 choices={2: pk, 3: pk})
+    assert _counts() == before
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (b"", "is leeg"),
+    (b"datum;wit;uitslag\n5-9-2025;A;1-0\n", "zwart"),
+    (b"datum;wit;zwart;uitslag\n5-9-2025;A;B;1-0\n32-9-2025;A;B;2-0\n", "regel 3"),
+    (b"datum;wit;zwart;uitslag\n5-9-2025;A;B;1-0\n5-9-2025;C;A;2-0\n", "regel 3"),
+    (b"datum;wit;zwart;uitslag\n5-9-2025;A;B;1-0\n5-9-2025;C;A;0-1\n", "tweemaal"),
+    (b"012 Club\n" + b"001    1      A".ljust(91) + b"   2 w 1\n", "regel 2"),  # no player 2
+])
+def test_a_bad_file_has_one_dutch_message_with_the_line_and_saves_nothing(club, client, content,
+                                                                          message):
+    client.force_login(f.leader())
+    before = _counts()
+    with override_settings(LANGUAGE_CODE="nl"):
+        response = client.post(reverse("history_import:upload"),
+                               {"file": SimpleUploadedFile("vorig.csv", content)},
+                               HTTP_ACCEPT_LANGUAGE="nl")
+    assert response.status_code == 200
+    errors = list(response.context["upload"].errors.get("file", []))
+    assert len(errors) == 1 and message in errors[0] and "Er is niets opgeslagen" in errors[0], errors
+    assert _counts() == before
+
+
+def test_the_leader_previews_and_confirms_in_the_browser_pages(club, client):
+    client.force_login(f.leader())
+    url = reverse("history_import:upload")
+    with override_settings(LANGUAGE_CODE="nl"):
+        page = client.post(url, {"file": SimpleUploadedFile("g.csv", GAMES_CSV.encode())})
+        assert page.context["preview"].unmatched == 1
+        kept = page.context["kept"]
+        assert _counts()[0] == 1  # nothing saved by the preview
+        done = client.post(url, {"kept": kept, "save": "1", "player-1": page.context["preview"]
+                                 .matches[0].member.id, "player-3": ""})
+    assert done.status_code == 302
+    assert Season.objects.filter(name="2025").exists()
+
+
+@pytest.mark.parametrize("n", [6, 20])
+def test_the_import_takes_the_same_queries_for_6_and_20_players(n, django_assert_max_num_queries):
+    f.season(players=0)
+    leader = f.leader()
+    names = [f"Speler {i:02d}" for i in range(n)]
+    for name in names[: n // 2]:
+        f.member(name=name)
+    text = f.trf_season(names, evenings=5, first=FIRST).encode()
+    with django_assert_max_num_queries(80):  # 76, for 6 players as for 20
+        season = importing.history_import(actor=leader, raw=text, filename="s.trf", choices={})
+    assert season.players.count() == n
