@@ -14,12 +14,12 @@ def club_list(request: HttpRequest) -> HttpResponse:
     address this page was asked at (``make run`` on any port, a test server), not on
     ``SITE_URL``, which the e-mails need."""
     clubs = Club.objects.prefetch_related("domains").order_by("name")
-    signed_in = request.user.is_authenticated
-    mine = set(Membership.objects.filter(user=request.user).values_list("club_id", flat=True)
-               ) if signed_in else set()
+    user = request.user if request.user.is_authenticated else None
+    mine = set(Membership.objects.filter(user=user).values_list("club_id", flat=True)
+               ) if user is not None else set()
     # The clubs that invite him to join (members.joining), with the way to his answer.
-    invited = set(JoinRequest.objects.filter(user=request.user, kind=JoinKind.INVITATION)
-                  .values_list("club_id", flat=True)) - mine if signed_in else set()
+    invited = set(JoinRequest.objects.filter(user=user, kind=JoinKind.INVITATION)
+                  .values_list("club_id", flat=True)) - mine if user is not None else set()
     # A signed-in person's own clubs first, marked ("My clubs"); then his invitations; then the others.
     ordered = sorted(clubs, key=lambda club: (club.pk not in mine, club.pk not in invited))
     return render(request, "members/club_list.html", {
