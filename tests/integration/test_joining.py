@@ -215,3 +215,27 @@ def test_a_member_of_this_club_outside_the_season_is_added_to_it_at_once():
                                  email=member.email, site_url="https://club.example.org/")
     assert player.pk is not None and player.member == member and player.start == 4
     assert not JoinRequest.objects.filter(user=member).exists()
+
+
+def test_the_list_of_clubs_shows_him_the_invitation_and_the_way_to_answer_it(client):
+    """"Mijn clubs" on ``/``: his own clubs first, then the clubs that invite him, each with
+    the link to his answer; nobody else sees that invitation there."""
+    from members import services
+
+    season = f.season(players=2)
+    existing = _b_member()
+    services.member_add(actor=f.leader(), season=season, name="Karel Bekend", email=existing.email,
+                        site_url="https://club.example.org/")
+    client.force_login(existing)
+    page = client.get("/").content.decode()
+    items = page.split("<li")
+    [mine] = [i for i in items if "data-mine" in i]
+    [invited] = [i for i in items if "data-invited" in i]
+    assert decoy().shown_name in mine and home_club().shown_name in invited
+    assert f'href="/{home_club().slug}/me/join/" data-join-link' in invited
+    assert page.index("data-mine") < page.index("data-invited")
+    client.force_login(season.players.first().member)
+    assert "data-invited" not in client.get("/").content.decode()
+    client.force_login(existing)
+    client.post(at_a(reverse("me:join")), {"answer": "accept"})
+    assert "data-invited" not in client.get("/").content.decode()
