@@ -165,7 +165,8 @@ def tempo_decided(game: Game) -> None:
 def withdrawals(evening: Evening, leader_emails: list[str]) -> int:
     """Inside the service's transaction, with the evening locked: a paired player who
     signed off himself after the pairing was published (his game has no result) is news
-    for his opponent and for the leaders; each is told once. Returns the rows queued."""
+    for his opponent and for the leaders; each is told once, and told again when he takes
+    the sign-off back (``_returns``). Returns the rows queued."""
     signed_off = {
         reg.player_id
         for reg in Registration.objects.filter(evening=evening)
@@ -173,8 +174,6 @@ def withdrawals(evening: Evening, leader_emails: list[str]) -> int:
         .select_related("player")
         if reg.changed_by_id == reg.player.member_id
     }
-    if not signed_off:
-        return 0
     told = set(
         PairingNotice.objects.filter(evening=evening, kind=NoticeKind.WITHDRAWAL)
         .exclude(state=NoticeState.SUPERSEDED)
@@ -204,10 +203,28 @@ def withdrawals(evening: Evening, leader_emails: list[str]) -> int:
             add(opponent, player.pk)
         for email in leader_emails:
             add(player, player.pk, email)
+    rows += _returns(evening, signed_off, seated)
     PairingNotice.objects.bulk_create(rows)
     if rows:
         enqueue_on_commit(DELIVER_TASK, evening.pk)
     return len(rows)
+
+
+def _returns(evening: Evening, signed_off: set[int],
+             seated: list[tuple[Player, Player | None]]) -> list[PairingNotice]:
+    """A player who took his sign-off back (signed up again, his seat still his): whoever
+    was sent the withdrawal e-mail about him is told he plays after all. Those withdrawal
+    rows are then retired, so a new sign-off of his is news again."""
+    back = {player.pk for player, _opponent in seated} - signed_off
+    told = list(PairingNotice.objects.filter(
+        evening=evening, kind=NoticeKind.WITHDRAWAL, state=NoticeState.SENT,
+        signature__in=[f"withdrawal:{pid}" for pid in back]))
+    if not told:
+        return []
+    PairingNotice.objects.filter(pk__in=[n.pk for n in told]).update(state=NoticeState.SUPERSEDED)
+    return [PairingNotice(evening=evening, player_id=n.player_id, kind=NoticeKind.WITHDRAWAL,
+                          signature="return:" + n.signature.split(":")[1], recipient=n.recipient)
+            for n in told]
 
 
 def _withdrawal_message(
@@ -216,11 +233,13 @@ def _withdrawal_message(
 ) -> EmailMessage | None:
     """The opponent's or the leader's e-mail; None when the player is back (signed up
     again before it went)."""
+    returned = notice.signature.startswith("return:")
     withdrawn_id = int(notice.signature.split(":")[1])
-    if withdrawn_id not in still_off:
+    if (withdrawn_id in still_off) == returned:  # back before it went, or off again
         return None
     withdrawn = players[withdrawn_id]
     context = {"evening": evening, "player": notice.player, "withdrawn": withdrawn, **texts,
+               "returned": returned,
                "to_leader": bool(notice.recipient), **_links(evening, withdrawn),
                "leader_url": links.absolute(reverse("pairing:evening", args=[evening.pk]), evening.season.club)}
     if not notice.recipient:
@@ -353,8 +372,9 @@ def _builder(evening: Evening):  # type: ignore[no-untyped-def]
             if player is not None:
                 notice.player = player
             if notice.kind == NoticeKind.WITHDRAWAL:
-                out.append((notice, _withdrawal_message(notice, evening, texts, *withdrawn(),
-                                                        sender=sender)))
+                off, known = withdrawn()
+                out.append((notice, _withdrawal_message(notice, evening, texts, off,
+                                                        {**seated, **known}, sender=sender)))
             else:
                 earlier = told.get(notice.player_id)
                 out.append((notice, _pairing_message(
