@@ -315,7 +315,7 @@ def _evening_texts(evening: Evening) -> dict[str, str]:
 def _told_before(evening: Evening, rows: list[PairingNotice]) -> dict[int, tuple[int, str]]:
     """Each batch player's last e-mail sent about his own game: (row id, signature)."""
     told: dict[int, tuple[int, str]] = {}
-    first = {}
+    first: dict[int, int] = {}
     for n in rows:
         first.setdefault(n.player_id, n.pk)
     for pk, player_id, signature in (

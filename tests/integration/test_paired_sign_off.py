@@ -97,3 +97,12 @@ def test_no_taking_back_once_the_leader_took_him_out_or_the_evening_began(paired
     with pytest.raises(ValidationError, match="published"):
         competition_services.registration_set(actor=me.member, player=me, evenings=[evening],
                                               status="present")
+
+
+def test_the_question_in_dutch_names_board_and_opponent(paired, client):
+    evening, game, me, opponent = paired
+    client.force_login(me.member)
+    page = client.post(reverse("competition:signup"), {
+        "evenings": [evening.pk], "status": "absent_with_notice"}, HTTP_ACCEPT_LANGUAGE="nl")
+    assert (f"Je bent ingedeeld op bord 2 tegen {opponent.member.name}; zeker weten?"
+            in page.content.decode())
