@@ -475,11 +475,14 @@ def _registration_check(
 ) -> SignupDecision:
     """The status ``registration_set`` saves for this evening, or the ValidationError it
     refuses with: the one check behind the service and ``can_register``."""
-    if current is None and not by_leader and status == Attendance.PRESENT:
-        current = Registration.objects.filter(evening=evening, player=player).values_list(
-            "status", flat=True).first()
-    taking_back = (not by_leader and status == Attendance.PRESENT and current is not None
-                   and current != Attendance.PRESENT and _still_seated(player, evening, now))
+    taking_back = False
+    if not by_leader and status == Attendance.PRESENT and evening.status == EveningStatus.PUBLISHED:
+        # Only a published evening (one at a time) costs these queries.
+        if current is None:
+            current = Registration.objects.filter(evening=evening, player=player).values_list(
+                "status", flat=True).first()
+        taking_back = (current is not None and current != Attendance.PRESENT
+                       and _still_seated(player, evening, now))
     if evening.season_id != player.season_id:
         raise ValidationError(_("That evening belongs to another season."))
     if evening.kind != EveningKind.PLAYING:
