@@ -70,17 +70,21 @@ def _same(told: str | None, signature: str) -> bool:
     return told == signature
 
 
-def _latest(evening: Evening) -> dict[int, str]:
-    """Each player's last signature, sent or still to be sent (ids grow)."""
+def _latest(evening: Evening) -> tuple[dict[int, str], dict[int, str]]:
+    """Each player's last signature, sent or still to be sent, and his last one sent (ids
+    grow): one query."""
     latest: dict[int, str] = {}
-    for player_id, signature in (
+    sent: dict[int, str] = {}
+    for player_id, signature, state in (
         PairingNotice.objects.filter(evening=evening, kind__in=GAME_KINDS)
         .exclude(state=NoticeState.SUPERSEDED)
         .order_by("id")
-        .values_list("player_id", "signature")
+        .values_list("player_id", "signature", "state")
     ):
         latest[player_id] = signature
-    return latest
+        if state == NoticeState.SENT:
+            sent[player_id] = signature
+    return latest, sent
 
 
 # A correction's e-mails wait this long, so that a swap undone (or swapped back) at once
@@ -89,28 +93,18 @@ def _latest(evening: Evening) -> dict[int, str]:
 CORRECTION_HOLD = dt.timedelta(minutes=2)
 
 
-def _last_sent(evening: Evening, player_ids: list[int]) -> dict[int, str]:
-    """What each player was last sent about his own game (ids grow)."""
-    sent: dict[int, str] = {}
-    for player_id, signature in (
-        PairingNotice.objects.filter(evening=evening, kind__in=GAME_KINDS, player_id__in=player_ids,
-                                     state=NoticeState.SENT)
-        .order_by("id").values_list("player_id", "signature")
-    ):
-        sent[player_id] = signature
-    return sent
-
-
-def _queue(evening: Evening, news: list[tuple[Player, str]], kind: str, hold: bool = False) -> None:
+def _queue(evening: Evening, news: list[tuple[Player, str]], kind: str, hold: bool = False,
+           sent: dict[int, str] | None = None) -> None:
     """Replace each player's e-mail not yet sent by the news; a player whom the news puts
-    back where his last e-mail put him (a swap undone before its e-mail went) gets none."""
+    back where his last sent e-mail (``sent``) put him (a swap undone before its e-mail
+    went) gets none."""
     changed = [player.pk for player, _sig in news]
     if not changed:
         return
     PairingNotice.objects.filter(
         evening=evening, player_id__in=changed, state=NoticeState.PENDING, kind__in=GAME_KINDS
     ).update(state=NoticeState.SUPERSEDED)
-    sent = _last_sent(evening, changed) if kind == NoticeKind.PAIRING else {}
+    sent = sent or {}
     send_after = min(timezone.now() + CORRECTION_HOLD, evening.starts_at) if hold else None
     rows = [
         PairingNotice(evening=evening, player=player, signature=signature, kind=kind,
@@ -136,7 +130,7 @@ def pairing_changed(
     else:
         games = sorted(written[0], key=lambda g: g.board)  # as the evening's games are read
         bye = written[1]
-    latest = _latest(evening)
+    latest, sent = _latest(evening)
     targets: list[tuple[Player, Game | None]] = []
     for g in games:
         targets += [(g.white, g), (g.black, g)]
@@ -149,7 +143,7 @@ def pairing_changed(
         if (not _same(latest.get(player.pk), signature) and player.member.email
                 and player.member.pairing_mail):
             news.append((player, signature))
-    _queue(evening, news, NoticeKind.PAIRING, hold)
+    _queue(evening, news, NoticeKind.PAIRING, hold, sent)
 
 
 def tempo_decided(game: Game) -> None:
