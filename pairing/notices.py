@@ -70,17 +70,21 @@ def _same(told: str | None, signature: str) -> bool:
     return told == signature
 
 
-def _latest(evening: Evening) -> dict[int, str]:
-    """Each player's last signature, sent or still to be sent (ids grow)."""
+def _latest(evening: Evening) -> tuple[dict[int, str], dict[int, str]]:
+    """Each player's last signature, sent or still to be sent, and his last one sent (ids
+    grow): one query."""
     latest: dict[int, str] = {}
-    for player_id, signature in (
+    sent: dict[int, str] = {}
+    for player_id, signature, state in (
         PairingNotice.objects.filter(evening=evening, kind__in=GAME_KINDS)
         .exclude(state=NoticeState.SUPERSEDED)
         .order_by("id")
-        .values_list("player_id", "signature")
+        .values_list("player_id", "signature", "state")
     ):
         latest[player_id] = signature
-    return latest
+        if state == NoticeState.SENT:
+            sent[player_id] = signature
+    return latest, sent
 
 
 # A correction's e-mails wait this long, so that a swap undone (or swapped back) at once
@@ -89,28 +93,18 @@ def _latest(evening: Evening) -> dict[int, str]:
 CORRECTION_HOLD = dt.timedelta(minutes=2)
 
 
-def _last_sent(evening: Evening, player_ids: list[int]) -> dict[int, str]:
-    """What each player was last sent about his own game (ids grow)."""
-    sent: dict[int, str] = {}
-    for player_id, signature in (
-        PairingNotice.objects.filter(evening=evening, kind__in=GAME_KINDS, player_id__in=player_ids,
-                                     state=NoticeState.SENT)
-        .order_by("id").values_list("player_id", "signature")
-    ):
-        sent[player_id] = signature
-    return sent
-
-
-def _queue(evening: Evening, news: list[tuple[Player, str]], kind: str, hold: bool = False) -> None:
+def _queue(evening: Evening, news: list[tuple[Player, str]], kind: str, hold: bool = False,
+           sent: dict[int, str] | None = None) -> None:
     """Replace each player's e-mail not yet sent by the news; a player whom the news puts
-    back where his last e-mail put him (a swap undone before its e-mail went) gets none."""
+    back where his last sent e-mail (``sent``) put him (a swap undone before its e-mail
+    went) gets none."""
     changed = [player.pk for player, _sig in news]
     if not changed:
         return
     PairingNotice.objects.filter(
         evening=evening, player_id__in=changed, state=NoticeState.PENDING, kind__in=GAME_KINDS
     ).update(state=NoticeState.SUPERSEDED)
-    sent = _last_sent(evening, changed) if kind == NoticeKind.PAIRING else {}
+    sent = sent or {}
     send_after = min(timezone.now() + CORRECTION_HOLD, evening.starts_at) if hold else None
     rows = [
         PairingNotice(evening=evening, player=player, signature=signature, kind=kind,
@@ -136,7 +130,7 @@ def pairing_changed(
     else:
         games = sorted(written[0], key=lambda g: g.board)  # as the evening's games are read
         bye = written[1]
-    latest = _latest(evening)
+    latest, sent = _latest(evening)
     targets: list[tuple[Player, Game | None]] = []
     for g in games:
         targets += [(g.white, g), (g.black, g)]
@@ -149,7 +143,7 @@ def pairing_changed(
         if (not _same(latest.get(player.pk), signature) and player.member.email
                 and player.member.pairing_mail):
             news.append((player, signature))
-    _queue(evening, news, NoticeKind.PAIRING, hold)
+    _queue(evening, news, NoticeKind.PAIRING, hold, sent)
 
 
 def tempo_decided(game: Game) -> None:
@@ -165,7 +159,8 @@ def tempo_decided(game: Game) -> None:
 def withdrawals(evening: Evening, leader_emails: list[str]) -> int:
     """Inside the service's transaction, with the evening locked: a paired player who
     signed off himself after the pairing was published (his game has no result) is news
-    for his opponent and for the leaders; each is told once. Returns the rows queued."""
+    for his opponent and for the leaders; each is told once, and told again when he takes
+    the sign-off back (``_returns``). Returns the rows queued."""
     signed_off = {
         reg.player_id
         for reg in Registration.objects.filter(evening=evening)
@@ -173,8 +168,6 @@ def withdrawals(evening: Evening, leader_emails: list[str]) -> int:
         .select_related("player")
         if reg.changed_by_id == reg.player.member_id
     }
-    if not signed_off:
-        return 0
     told = set(
         PairingNotice.objects.filter(evening=evening, kind=NoticeKind.WITHDRAWAL)
         .exclude(state=NoticeState.SUPERSEDED)
@@ -204,10 +197,28 @@ def withdrawals(evening: Evening, leader_emails: list[str]) -> int:
             add(opponent, player.pk)
         for email in leader_emails:
             add(player, player.pk, email)
+    rows += _returns(evening, signed_off, seated)
     PairingNotice.objects.bulk_create(rows)
     if rows:
         enqueue_on_commit(DELIVER_TASK, evening.pk)
     return len(rows)
+
+
+def _returns(evening: Evening, signed_off: set[int],
+             seated: list[tuple[Player, Player | None]]) -> list[PairingNotice]:
+    """A player who took his sign-off back (signed up again, his seat still his): whoever
+    was sent the withdrawal e-mail about him is told he plays after all. Those withdrawal
+    rows are then retired, so a new sign-off of his is news again."""
+    back = {player.pk for player, _opponent in seated} - signed_off
+    told = list(PairingNotice.objects.filter(
+        evening=evening, kind=NoticeKind.WITHDRAWAL, state=NoticeState.SENT,
+        signature__in=[f"withdrawal:{pid}" for pid in back]))
+    if not told:
+        return []
+    PairingNotice.objects.filter(pk__in=[n.pk for n in told]).update(state=NoticeState.SUPERSEDED)
+    return [PairingNotice(evening=evening, player_id=n.player_id, kind=NoticeKind.WITHDRAWAL,
+                          signature="return:" + n.signature.split(":")[1], recipient=n.recipient)
+            for n in told]
 
 
 def _withdrawal_message(
@@ -216,11 +227,13 @@ def _withdrawal_message(
 ) -> EmailMessage | None:
     """The opponent's or the leader's e-mail; None when the player is back (signed up
     again before it went)."""
+    returned = notice.signature.startswith("return:")
     withdrawn_id = int(notice.signature.split(":")[1])
-    if withdrawn_id not in still_off:
+    if (withdrawn_id in still_off) == returned:  # back before it went, or off again
         return None
     withdrawn = players[withdrawn_id]
     context = {"evening": evening, "player": notice.player, "withdrawn": withdrawn, **texts,
+               "returned": returned,
                "to_leader": bool(notice.recipient), **_links(evening, withdrawn),
                "leader_url": links.absolute(reverse("pairing:evening", args=[evening.pk]), evening.season.club)}
     if not notice.recipient:
@@ -296,7 +309,7 @@ def _evening_texts(evening: Evening) -> dict[str, str]:
 def _told_before(evening: Evening, rows: list[PairingNotice]) -> dict[int, tuple[int, str]]:
     """Each batch player's last e-mail sent about his own game: (row id, signature)."""
     told: dict[int, tuple[int, str]] = {}
-    first = {}
+    first: dict[int, int] = {}
     for n in rows:
         first.setdefault(n.player_id, n.pk)
     for pk, player_id, signature in (
@@ -353,8 +366,9 @@ def _builder(evening: Evening):  # type: ignore[no-untyped-def]
             if player is not None:
                 notice.player = player
             if notice.kind == NoticeKind.WITHDRAWAL:
-                out.append((notice, _withdrawal_message(notice, evening, texts, *withdrawn(),
-                                                        sender=sender)))
+                off, known = withdrawn()
+                out.append((notice, _withdrawal_message(notice, evening, texts, off,
+                                                        {**seated, **known}, sender=sender)))
             else:
                 earlier = told.get(notice.player_id)
                 out.append((notice, _pairing_message(

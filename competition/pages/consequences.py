@@ -9,12 +9,23 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.db import models
 from django.utils import timezone
 from django.utils.formats import date_format, number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from competition.models import Attendance, Evening, EveningKind, Player, Registration
+from competition.models import (
+    Attendance,
+    Bye,
+    Evening,
+    EveningKind,
+    EveningStatus,
+    Game,
+    Player,
+    Registration,
+    Result,
+)
 from competition.prizes import selectors as prize_selectors
 from competition.scoring.eligibility import counted_games, most_absences_allowed
 from competition.scoring.params import parse_parameters
@@ -52,6 +63,70 @@ def late_sign_offs(
                          requested=status, now=now, deadline=e.deadline)
     ]
     return [LateSignOff(e, tuple(_lines(player, e, extra=i))) for i, e in enumerate(late)]
+
+
+@dataclass(frozen=True)
+class PairedSignOff:
+    """A sign-off from a published pairing: the question, what follows, and the undo."""
+
+    evening: Evening
+    question: str
+    lines: tuple[str, ...]
+    done: str  # said once it is saved
+
+
+def paired_sign_offs(
+    player: Player, evenings: Sequence[Evening], status: str, now: dt.datetime
+) -> list[PairedSignOff]:
+    """The chosen evenings whose published pairing seats this player (a game without a
+    result, or the bye): signing off takes a game from his opponent, so he is asked first,
+    naming the board and the opponent (docs/rules.md 3)."""
+    if status not in SIGN_OFFS:
+        return []
+    published = [e for e in evenings if e.status == EveningStatus.PUBLISHED and now < e.starts_at]
+    if not published:
+        return []
+    games = {
+        g.evening_id: g for g in Game.objects.filter(evening__in=published, result=Result.PENDING)
+        .filter(models.Q(white=player) | models.Q(black=player))
+        .select_related("white__member", "black__member")
+    }
+    byes = set(Bye.objects.filter(evening__in=published, player=player).values_list("evening_id", flat=True))
+    found = []
+    for e in published:
+        game = games.get(e.pk)
+        if game is None and e.pk not in byes:
+            continue
+        start = timezone.localtime(e.starts_at).strftime("%H:%M")
+        if game is None:
+            question = _("You have the pairing bye; are you sure?")
+            lines = [_("The competition leader is told and gives the bye to somebody else or "
+                       "leaves it; nobody else's game changes.")]
+            undo = _("Changed your mind? Sign up again before %(time)s, as long as the "
+                     "competition leader has not changed the pairing: you keep the bye.")
+            name = ""
+        else:
+            opponent = game.black if game.white_id == player.pk else game.white
+            name = opponent.member.name
+            question = _("You are paired on board %(board)s against %(name)s; are you sure?") % {
+                "board": game.board, "name": name}
+            lines = [
+                _("%(name)s and the competition leader get an e-mail that you signed off.")
+                % {"name": name},
+                _("The competition leader takes you out of the pairing: %(name)s then plays "
+                  "whoever has the pairing bye, on board %(board)s, or gets the bye himself.")
+                % {"name": name, "board": game.board},
+            ]
+            undo = _("Changed your mind? Sign up again before %(time)s, as long as the "
+                     "competition leader has not changed the pairing: you keep board %(board)s.")
+        lines.append(undo % {"time": start, "board": game.board if game else ""})
+        day = date_format(e.date, "l j F")
+        done = (_("You are signed off for %(date)s; %(name)s and the competition leader get an "
+                  "e-mail.") % {"date": day, "name": name} if game else
+                _("You are signed off for %(date)s; the competition leader gets an e-mail.")
+                % {"date": day}) + " " + undo % {"time": start, "board": game.board if game else ""}
+        found.append(PairedSignOff(e, question, tuple(lines), done))
+    return found
 
 
 def absence_limit(player: Player) -> int | None:

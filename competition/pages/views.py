@@ -36,6 +36,7 @@ from competition.pages.consequences import (
     absences_over_limit,
     absences_with_notice,
     late_sign_offs,
+    paired_sign_offs,
 )
 from competition.prizes import selectors as prize_selectors
 from competition.ratings import selectors as rating_selectors
@@ -323,9 +324,11 @@ def signup(request: HttpRequest) -> HttpResponse:
         # Signing up where another club of his expects him too: said before it is saved.
         elsewhere = sorted(selectors.expected_elsewhere(
             request.user, [e.date for e in chosen]).items()) if status == Attendance.PRESENT else []
-        if (late or over or elsewhere) and not confirmed(request):
+        paired = paired_sign_offs(me, chosen, status, timezone.now())
+        if (late or over or elsewhere or paired) and not confirmed(request):
             return render(request, "competition/signup_late.html", {
-                "late": late, "over": over, "duty": duty, "elsewhere": elsewhere, "fields": [
+                "late": late, "over": over, "duty": duty, "elsewhere": elsewhere,
+                "paired": paired, "fields": [
                     (name, value) for name in request.POST
                     if name not in ("csrfmiddlewaretoken", "confirm")
                     for value in request.POST.getlist(name)
@@ -350,7 +353,9 @@ def signup(request: HttpRequest) -> HttpResponse:
                 "Your request is sent to the competition leader; you get an e-mail with his "
                 "decision. Until he approves it, the evening counts as a sign-off."
             ) if duty else _("Your status is saved."))
-            if late:
+            for item in paired:  # what follows from it, and how to take it back
+                messages.warning(request, item.done)
+            if late and not paired:
                 messages.warning(request, _(
                     "Recorded as absent without notice; if you were paired, your opponent "
                     "and the competition leader get an e-mail."

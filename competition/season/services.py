@@ -456,12 +456,30 @@ def renumber(objects: Sequence[Any], field: str) -> None:
 # --- Signing up and off -----------------------------------------------------------------
 
 
+def _still_seated(player: Player, evening: Evening, now: dt.datetime) -> bool:
+    """The player has his seat in the published pairing (a game without result, or the
+    bye) and the evening has not begun: a sign-off of his can still be taken back."""
+    if evening.status != EveningStatus.PUBLISHED or now >= evening.starts_at:
+        return False
+    games = Game.objects.filter(evening=evening, result=Result.PENDING)
+    return (games.filter(white=player).exists() or games.filter(black=player).exists()
+            or Bye.objects.filter(evening=evening, player=player).exists())
+
+
 def _registration_check(
     *, by_leader: bool, player: Player, evening: Evening, status: str, now: dt.datetime,
     force_majeure: bool = False, current: str | None = None,
 ) -> SignupDecision:
     """The status ``registration_set`` saves for this evening, or the ValidationError it
     refuses with: the one check behind the service and ``can_register``."""
+    taking_back = False
+    if not by_leader and status == Attendance.PRESENT and evening.status == EveningStatus.PUBLISHED:
+        # Only a published evening (one at a time) costs these queries.
+        if current is None:
+            current = Registration.objects.filter(evening=evening, player=player).values_list(
+                "status", flat=True).first()
+        taking_back = (current is not None and current != Attendance.PRESENT
+                       and _still_seated(player, evening, now))
     if evening.season_id != player.season_id:
         raise ValidationError(_("That evening belongs to another season."))
     if evening.kind != EveningKind.PLAYING:
@@ -471,7 +489,7 @@ def _registration_check(
     if (
         not by_leader
         and evening.status == EveningStatus.PUBLISHED
-        and not sign_up_open_after_publication(status)
+        and not sign_up_open_after_publication(status, taking_back)
     ):
         # The pairing is out: joining it means changing a game, which is the leader's
         # job. Signing off stays possible (it counts as late, docs/rules.md 3); the leader's
@@ -489,6 +507,7 @@ def _registration_check(
             by_leader=by_leader,
             force_majeure=force_majeure,
             current=current,
+            taking_back=taking_back,
         )
     except SignupRefused as exc:
         raise ValidationError(
@@ -575,11 +594,9 @@ def registration_set(
         published = evening.status == EveningStatus.PUBLISHED
         pages_changed(evening_day=None if published else evening.date)
         saved.append(reg)
-        if (
-            not by_leader and evening.status == EveningStatus.PUBLISHED
-            and reg.status != Attendance.PRESENT
-        ):
-            # A paired player's opponent and the leaders are told (pairing.notices).
+        if not by_leader and evening.status == EveningStatus.PUBLISHED:
+            # A paired player's opponent and the leaders are told of his sign-off, and of
+            # his taking it back (pairing.notices).
             enqueue_on_commit("pairing.tasks.notify_withdrawals", evening.pk)
         if evening.status != "open" or evening.date <= now.date():
             schedule_recalculation(evening.half_id)

@@ -58,6 +58,11 @@ def test_the_leaders_pages_fit_a_phone(page, demo, sign_in, screenshot, subtests
             fits(page, name, screenshot)
     page.goto(f"/pairing/evenings/{coming.pk}/")
     phone_view(page, "first-leader-evening-swap", "form[action*=swap] button")
+    # A correction is shown before it is saved (issue 32): its preview fits a phone too.
+    page.locator("form[action*=swap-colours] button").first.click()
+    page.wait_for_selector("[data-correction-preview]")
+    fits(page, "first-leader-correction-preview", screenshot)
+    assert page.locator("[data-changed-player]").count() == 2
     page.goto(f"/leader/{season.slug}/")
     phone_view(page, "first-leader-season-calendar", "form[id^=ev-form] button")
     # The header takes two lines on a phone, not four.

@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from competition.models import AuditRecord, Evening
+from members.context import club_context
 from pairing import notices, services
 from pairing.models import NoticeState, PairingNotice
 from tests import factories as f
@@ -158,3 +159,20 @@ def test_a_confirm_of_a_pairing_changed_since_the_preview_is_refused(rematch):
     with pytest.raises(ValidationError, match="changed since you looked"):
         services.pairing_swap_opponents(actor=f.leader(), game_a=a.pk, game_b=b.pk,
                                         version=evening.version - 1)
+
+
+def test_the_changed_mail_in_dutch_says_gewijzigd_and_the_club(
+        rematch, django_capture_on_commit_callbacks):
+    evening, a, b = rematch
+    club = evening.season.club
+    club.language = "nl"
+    club.save(update_fields=["language"])
+    with club_context(club), django_capture_on_commit_callbacks(execute=True):
+        services.pairing_swap_colours(actor=f.leader(), game_id=a.pk)
+    with club_context(club):  # the club as saved: its language
+        notices.deliver(evening.pk, now=timezone.now() + LATER)
+    message = next(m for m in mail.outbox if m.to[0] == a.white.member.email)
+    assert evening.season.club.shown_name in message.subject
+    assert "Indeling gewijzigd voor" in message.subject
+    assert f"Was: bord {a.board} tegen {a.black.member.name} met wit" in message.body
+    assert f"Nu: bord {a.board} tegen {a.black.member.name} met zwart" in message.body

@@ -102,6 +102,7 @@ def decide_signup(
     by_leader: bool,
     force_majeure: bool = False,
     current: str | None = None,
+    taking_back: bool = False,
 ) -> SignupDecision:
     """The status a request results in, or SignupRefused with the reason. ``current``
     is the player's status for the evening now: a sign-off given in time stays with
@@ -116,6 +117,9 @@ def decide_signup(
         if late and requested == ABSENT_WITH_NOTICE and not force_majeure:
             return SignupDecision(ABSENT_WITHOUT_NOTICE, late)
         return SignupDecision(requested, late)
+    if taking_back and requested == PRESENT:
+        # His sign-off taken back while his seat is still his (sign_up_open_after_publication).
+        return SignupDecision(PRESENT, late)
     if not fixed:
         return _flexible_players_own_choice(requested, late)
     if requested == ABSENT_WITHOUT_NOTICE:
@@ -163,11 +167,15 @@ def club_duty_decided_status(*, approve: bool, pending: str) -> str:
     return CLUB_DUTY if approve else pending
 
 
-def sign_up_open_after_publication(requested: str) -> bool:
+def sign_up_open_after_publication(requested: str, taking_back: bool = False) -> bool:
     """Whether a player may still make this choice himself once the evening's pairing is
     published: signing off stays possible (it counts as late after the deadline, docs/rules.md
-    3), but joining the pairing changes a game, which is the leader's job."""
-    return requested in (ABSENT_WITH_NOTICE, ABSENT_WITHOUT_NOTICE)
+    3), but joining the pairing changes a game, which is the leader's job. ``taking_back``:
+    he signed off but still has his seat (a game without result, or the bye: the leader
+    has not changed his game) and the evening has not begun; signing up again then takes
+    the sign-off back and changes no game."""
+    return requested in (ABSENT_WITH_NOTICE, ABSENT_WITHOUT_NOTICE) or (
+        taking_back and requested == PRESENT)
 
 
 def absences_beyond_limit(dates: Iterable[dt.date], limit: int | None) -> tuple[dt.date, ...]:
