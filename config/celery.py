@@ -24,17 +24,13 @@ from typing import Any, cast
 from celery import Celery, Task
 from celery.signals import before_task_publish, worker_init
 
-from members.context import club_context, current_club, platform_context
+from core.tenancy import NoClub, club_context, current_club, platform_context
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 log = logging.getLogger(__name__)
 
 CLUB_HEADER = "club"
-
-
-class NoClub(RuntimeError):
-    """A club's task came without a club, and the installation has several."""
 
 
 class ClubTask(Task):

@@ -81,7 +81,9 @@ def current_club() -> Any:
 
 
 class NoClub(RuntimeError):
-    """Club work asked for outside every club: there is no club to fall back to."""
+    """Club work asked for outside every club (a service or a link with no club given, a
+    club's task without its club header on an installation of several): there is no club
+    to fall back to."""
 
 
 def club_in_hand() -> Any:

@@ -1,5 +1,6 @@
 """The views' repeated shape, written once: find the season of a page, turn a service's
-refusal or a form's errors into messages, run a service and say what it did.
+refusal into a message on the form or the page (``refusal``) and a form's errors into
+messages, run a service and say what it did.
 
 Every feature's ``views.py`` (the season, events, prizes, the evening's pairing) uses
 these, so a view reads as: parse the form, call one service, redirect.
@@ -17,6 +18,53 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 
+class refusal:  # noqa: N801 - read as a phrase: ``with refusal(request) as refused:``
+    """A service's refusal (``ValidationError``) turned into what the member reads, the
+    one way every view does it::
+
+        with refusal(request, form=form) as refused:
+            season = services.season_set_up(...)
+        if not refused:
+            messages.success(request, ...)
+
+    With ``form`` each reason goes on the form (on ``field``, else on the field the
+    refusal names when ``by_field`` and the form has it, else the form's own errors);
+    without, one message on the page per reason, after ``prefix``. Any other exception
+    passes through."""
+
+    def __init__(self, request: HttpRequest, *, form: forms.BaseForm | None = None,
+                 field: str | None = None, by_field: bool = False, prefix: str = "") -> None:
+        self.request, self.form, self.field, self.by_field, self.prefix = request, form, field, by_field, prefix
+        self.error: ValidationError | None = None
+
+    def __enter__(self) -> refusal:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: Any) -> bool:
+        if not isinstance(exc, ValidationError):
+            return False
+        self.error = exc
+        form = self.form
+        if form is None:
+            error_messages(self.request, exc, self.prefix)
+        elif self.by_field and hasattr(exc, "error_dict"):
+            for name, errors in exc.error_dict.items():
+                for error in errors:
+                    form.add_error(name if name in form.fields else None, error)
+        else:
+            for message in exc.messages:
+                form.add_error(self.field, message)
+        return True
+
+    def __bool__(self) -> bool:
+        """Whether the service refused."""
+        return self.error is not None
+
+    @property
+    def messages(self) -> list[str]:
+        return list(self.error.messages) if self.error is not None else []
+
+
 def error_messages(request: HttpRequest, exc: ValidationError, prefix: str = "") -> None:
     """A service's refusal, one message per reason."""
     for message in exc.messages:
@@ -31,10 +79,9 @@ def form_error_messages(request: HttpRequest, form: forms.BaseForm) -> None:
 
 def run_service(request: HttpRequest, call: Callable[[], Any], success: str) -> bool:
     """Run a service; say ``success`` when it did its work, or why it refused."""
-    try:
+    with refusal(request) as refused:
         call()
-    except ValidationError as exc:
-        error_messages(request, exc)
+    if refused:
         return False
     messages.success(request, success)
     return True

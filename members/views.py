@@ -23,7 +23,13 @@ from competition.models import Player, Season
 from competition.season import selectors as competition_selectors
 from competition.season.selectors import season_or_404
 from core.models import Mail
-from core.web import confirmation_page, confirmed, error_messages, form_error_messages, run_service
+from core.web import (
+    confirmation_page,
+    confirmed,
+    form_error_messages,
+    refusal,
+    run_service,
+)
 
 from . import email_change, memberimport, registration, selectors, services
 from .context import current_club
@@ -79,13 +85,10 @@ def add(request: HttpRequest, season: str) -> HttpResponse:
     season_obj = season_or_404(season)
     form = MemberForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        try:
+        with refusal(request, form=form) as refused:
             player = services.member_add(actor=request.user, season=season_obj,
                                          site_url=_site_url(request), **form.cleaned_data)
-        except ValidationError as exc:
-            for message in exc.messages:
-                form.add_error(None, message)
-        else:
+        if not refused:
             messages.success(request, _("%(name)s is added; the invitation goes to %(email)s.")
                              % {"name": player.member.name, "email": player.member.email})
             return _back(season_obj, f"player-{player.pk}" if player.pk else "")
@@ -119,12 +122,9 @@ def import_members(request: HttpRequest, season: str) -> HttpResponse:
         if table is None:
             messages.error(request, _("The uploaded list has expired; upload it again."))
     elif request.method == "POST" and upload.is_valid():
-        try:
+        with refusal(request, form=upload, field="file"):
             file = upload.cleaned_data["file"]  # no more than one byte over the limit is read
             table = read_table(file.read(settings.MEMBERS_UPLOAD_MAX_BYTES + 1), file.name)
-        except ValidationError as exc:
-            for message in exc.messages:
-                upload.add_error("file", message)
     context["upload"] = upload
     if table is None:
         return render(request, "members/import.html", context)
@@ -143,13 +143,11 @@ def import_members(request: HttpRequest, season: str) -> HttpResponse:
         return render(request, "members/import.html", context)
     if request.POST.get("save") == "1":
         anyway = {int(v) for v in request.POST.getlist("anyway") if v.isdigit()}
-        try:
+        with refusal(request) as refused:
             added = memberimport.members_import(
                 actor=request.user, season=season_obj, table=table, mapping=mapping,
                 add_anyway=anyway, site_url=_site_url(request))
-        except ValidationError as exc:
-            error_messages(request, exc)
-        else:
+        if not refused:
             messages.success(request, _(
                 "%(n)s members added; the invitations go to those with an e-mail address.")
                 % {"n": len(added)})
@@ -186,13 +184,10 @@ def edit(request: HttpRequest, season: str, player_id: int) -> HttpResponse:
     form = MemberForm(request.POST or None, initial=initial)
     note = _lock_the_persons_fields(form, member)
     if request.method == "POST" and form.is_valid():
-        try:
+        with refusal(request, form=form) as refused:
             services.member_update(actor=request.user, player=player,
                                    site_url=_site_url(request), **form.cleaned_data)
-        except ValidationError as exc:
-            for message in exc.messages:
-                form.add_error(None, message)
-        else:
+        if not refused:
             messages.success(request, _("%(name)s is saved.") % {"name": form.cleaned_data["name"]})
             if form.cleaned_data["email"].strip().lower() != address:
                 messages.info(request, _("The invitation goes again, to the corrected address "
@@ -226,10 +221,8 @@ def move(request: HttpRequest, season: str, player_id: int) -> HttpResponse:
     if not form.is_valid():
         form_error_messages(request, form)
         return _back(season_obj, f"player-{player.pk}")
-    try:
+    with refusal(request):
         services.player_move(actor=request.user, player=player, position=form.cleaned_data["position"])
-    except ValidationError as exc:
-        error_messages(request, exc)
     return _back(season_obj, f"player-{player.pk}")
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -31,8 +31,8 @@ from core.permissions import Perm
 from core.web import (
     confirmation_page,
     confirmed,
-    error_messages,
     form_error_messages,
+    refusal,
     run_service,
 )
 from members.decorators import any_permission_required
@@ -114,15 +114,13 @@ def registration(request: HttpRequest, evening_id: int) -> HttpResponse:
         form_error_messages(request, form)
         return _back(evening_obj, "players")
     player = form.cleaned_data["player"]
-    try:
+    with refusal(request) as refused:
         (reg,) = registration_set(
             actor=request.user, player=player, evenings=[evening_obj],
             status=form.cleaned_data["status"],
             force_majeure=form.cleaned_data["force_majeure"],
         )
-    except ValidationError as exc:
-        error_messages(request, exc)
-    else:
+    if not refused:
         messages.success(request, _("%(name)s: %(status)s.") % {
             "name": player.member.name, "status": reg.get_status_display(),
         })
@@ -176,16 +174,13 @@ def player_evenings(request: HttpRequest, evening_id: int, player_id: int) -> Ht
     )
     if request.method == "POST" and form.is_valid():
         chosen = list(form.cleaned_data["evenings"])
-        try:
+        with refusal(request, form=form) as refused:
             registration_set(
                 actor=request.user, player=player, evenings=chosen,
                 status=form.cleaned_data["status"],
                 force_majeure=form.cleaned_data["force_majeure"],
             )
-        except ValidationError as exc:
-            for m in exc.messages:
-                form.add_error(None, m)
-        else:
+        if not refused:
             messages.success(request, ngettext(
                 "%(name)s: saved for %(n)s evening.", "%(name)s: saved for %(n)s evenings.",
                 len(chosen),
@@ -213,13 +208,11 @@ def publish(request: HttpRequest, evening_id: int) -> HttpResponse:
             cancel=reverse("pairing:evening", args=[evening_obj.pk]) + "#pairing",
             button=_("Re-pair") if repair else _("Pair and publish now"),
         )
-    try:
+    with refusal(request) as refused:
         done = services.evening_pair_and_publish(
             evening_id=evening_obj.pk, actor=request.user, force=repair
         )
-    except ValidationError as exc:
-        error_messages(request, exc)
-    else:
+    if not refused:
         if done is None:
             messages.info(request, _("The pairing was published already; nothing changed."))
         else:
@@ -355,11 +348,9 @@ def tempo_decide(request: HttpRequest, game_id: int) -> HttpResponse:
         form_error_messages(request, form)
         return _back(game.evening, "tempo")
     approve = form.cleaned_data["decision"] == "approve"
-    try:
+    with refusal(request) as refused:
         services.tempo_decide(actor=request.user, game=game, approve=approve)
-    except ValidationError as exc:
-        error_messages(request, exc)
-    else:
+    if not refused:
         text = (
             _("Board %(b)s: alternative tempo approved.") if approve
             else _("Board %(b)s: alternative tempo refused.")
@@ -379,15 +370,12 @@ def tempo_request(request: HttpRequest, game_id: int) -> HttpResponse:
         raise PermissionDenied
     form = TempoRequestForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
-        try:
+        with refusal(request, form=form) as refused:
             services.tempo_request(
                 actor=request.user, game=game,
                 opponent_agrees=form.cleaned_data["opponent_agrees"],
             )
-        except ValidationError as exc:
-            for m in exc.messages:
-                form.add_error(None, m)
-        else:
+        if not refused:
             messages.success(request, _(
                 "Your request is sent to the competition leader; you both get an e-mail "
                 "with the decision."

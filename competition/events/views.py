@@ -21,7 +21,7 @@ from competition.models import RoundStatus, Season, SwissEvent, SwissGame, Swiss
 from competition.season.selectors import season_or_404
 from core.formversion import posted_version
 from core.pagecache import cache_public_page
-from core.web import confirmation_page, confirmed, error_messages, run_service
+from core.web import confirmation_page, confirmed, error_messages, refusal, run_service
 from members.decorators import any_permission_required
 
 from . import selectors as sel
@@ -140,11 +140,9 @@ def _round(event_id: int, number: int) -> SwissRound:
 @require_POST
 @arbiter_required
 def round_open(request: HttpRequest, event_id: int) -> HttpResponse:
-    try:
+    with refusal(request) as refused:
         rnd = services.round_open(actor=request.user, event=_event(event_id))
-    except ValidationError as exc:
-        error_messages(request, exc)
-    else:
+    if not refused:
         messages.success(request, _("Round %(n)s is open: mark who is present.") % {"n": rnd.number})
     return _back(event_id, "round")
 
@@ -160,7 +158,7 @@ def presence(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
             for m in errors:
                 messages.error(request, m)
         return _back(event_id, "round")
-    try:
+    with refusal(request):
         services.presence_set(
             actor=request.user, round=rnd, entrant_ids=[e.pk for e in form.cleaned_data["present"]]
         )
@@ -169,8 +167,6 @@ def presence(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
             messages.success(request, _("Round %(n)s is paired.") % {"n": rnd.number})
         else:
             messages.success(request, _("Presence saved."))
-    except ValidationError as exc:
-        error_messages(request, exc)
     return _back(event_id, "round")
 
 
@@ -258,11 +254,9 @@ def game_undo(request: HttpRequest, event_id: int, game_id: int) -> HttpResponse
     game = _game(event_id, game_id)
     page = "events:round_correct" if game.round.status == RoundStatus.DONE else "events:arbiter"
     args = [event_id, game.round.number] if page == "events:round_correct" else [event_id]
-    try:
+    with refusal(request) as refused:
         undone = services.game_result_undo(actor=request.user, game=game)
-    except ValidationError as exc:
-        error_messages(request, exc)
-    else:
+    if not refused:
         change = sel.result_change_line(game, Fraction(undone.white_points or 0),
                                         Fraction(undone.black_points or 0), undone.forfeit)
         messages.success(request, _("Board %(b)s undone: %(change)s.") % {"b": game.board, "change": change})
@@ -338,10 +332,9 @@ def playoff(request: HttpRequest, event_id: int) -> HttpResponse:
             request, title=_("Generate the playoff?"), consequences=playoff_consequences(),
             cancel=reverse("events:arbiter", args=[event_id]), button=_("Generate the playoff"),
         )
-    try:
+    with refusal(request) as refused:
         created = services.blitz_playoff_create(actor=request.user, event=event)
-    except ValidationError as exc:
-        error_messages(request, exc)
+    if refused:
         return _back(event_id)
     messages.success(request, _("The playoff is ready: enter its results here."))
     return redirect("events:arbiter", event_id=created.pk)
@@ -355,17 +348,9 @@ def event_new(request: HttpRequest) -> HttpResponse:
     season = season_or_404(request.GET.get("season") or request.POST.get("season"))
     form = EventForm(request.POST or None, season=season)
     if request.method == "POST" and form.is_valid():
-        try:
+        with refusal(request, form=form, by_field=True) as refused:
             created = services.event_create(actor=request.user, season=season, **form.cleaned_data)
-        except ValidationError as exc:
-            if hasattr(exc, "error_dict"):
-                for field, errors in exc.error_dict.items():
-                    for error in errors:
-                        form.add_error(field if field in form.fields else None, error)
-            else:
-                for m in exc.messages:
-                    form.add_error(None, m)
-        else:
+        if not refused:
             messages.success(request, _("%(e)s created: enter the players.") % {"e": created})
             return redirect("events:entrants", event_id=created.pk)
     return render(request, "events/event_new.html", {"season": season, "form": form})
@@ -378,22 +363,18 @@ def entrants(request: HttpRequest, event_id: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         added = 0
         for member in form.cleaned_data["members"]:
-            try:
+            with refusal(request) as refused:
                 services.entrant_add(actor=request.user, event=event_obj, member=member)
-            except ValidationError as exc:
-                error_messages(request, exc)
-            else:
+            if not refused:
                 added += 1
         guest = form.cleaned_data["guest_name"].strip()
         if guest:
-            try:
+            with refusal(request) as refused:
                 services.entrant_add(
                     actor=request.user, event=event_obj, guest_name=guest,
                     rating=form.cleaned_data["guest_rating"],
                 )
-            except ValidationError as exc:
-                error_messages(request, exc)
-            else:
+            if not refused:
                 added += 1
         if added:
             messages.success(request, _("%(n)s entered.") % {"n": added})
@@ -410,15 +391,12 @@ def event_import(request: HttpRequest) -> HttpResponse:
     season = season_or_404(request.GET.get("season") or request.POST.get("season"))
     form = TrfImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
-        try:
+        with refusal(request, form=form) as refused:
             created = services.event_from_trf(
                 actor=request.user, season=season, text=form.text(), name=form.cleaned_data["name"],
                 guests=form.cleaned_data["guests"],
             )
-        except ValidationError as exc:
-            for m in exc.messages:
-                form.add_error(None, m)
-        else:
+        if not refused:
             messages.success(request, _("%(e)s imported.") % {"e": created})
             return redirect("events:event", event_id=created.pk)
     return render(request, "events/event_import.html", {"season": season, "form": form})

@@ -11,7 +11,6 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
-from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -62,13 +61,12 @@ from competition.season.views import (
     _SORTABLE,
     _csv_number,
     _deadline_consequences,
-    _validation_messages,
     deadline_moved_message,
 )
 from core.csvsafe import SafeWriter
 from core.pagecache import cache_public_page, data_version, versioned
 from core.permissions import Perm
-from core.web import confirmation_page, confirmed, form_error_messages
+from core.web import confirmation_page, confirmed, form_error_messages, refusal
 from members.context import current_club
 
 PUBLIC_ROWS = 8
@@ -334,7 +332,7 @@ def signup(request: HttpRequest) -> HttpResponse:
                     for value in request.POST.getlist(name)
                 ],
             })
-        try:
+        with refusal(request) as refused:
             if duty:
                 services.club_duty_request_evenings(
                     actor=request.user, player=me, evenings=chosen,
@@ -345,10 +343,7 @@ def signup(request: HttpRequest) -> HttpResponse:
                     actor=request.user, player=me, evenings=chosen,
                     status=form.cleaned_data["status"],
                 )
-        except ValidationError as exc:
-            for m in _validation_messages(exc):
-                messages.error(request, m)
-        else:
+        if not refused:
             messages.success(request, _(
                 "Your request is sent to the competition leader; you get an e-mail with his "
                 "decision. Until he approves it, the evening counts as a sign-off."
@@ -390,15 +385,12 @@ def leader_season(request: HttpRequest, season: str) -> HttpResponse:
     )
     if request.method == "POST" and request.POST.get("form") == "parameters":
         if params_form.is_valid():
-            try:
+            with refusal(request) as refused:
                 services.competition_set_parameters(
                     actor=request.user, competition=competition,
                     system=params_form.system, overrides=params_form.overrides(),
                 )
-            except ValidationError as exc:
-                for m in _validation_messages(exc):
-                    messages.error(request, m)
-            else:
+            if not refused:
                 messages.success(request, _("Parameters saved; the standings are recalculated."))
                 return redirect("competition:leader_season", season=season_obj.slug)
     deadline_form = DeadlineForm(
@@ -420,15 +412,12 @@ def leader_season(request: HttpRequest, season: str) -> HttpResponse:
                     choices=[("on", _("Change it and move these deadlines")),
                              ("", _("Change it, keep these deadlines"))] if open_ones else (),
                 )
-            try:
+            with refusal(request) as refused:
                 moves = services.competition_set_deadline(
                     actor=request.user, competition=competition, days_before=data["days_before"],
                     time=data["time"], move_evenings=data["move_evenings"],
                 )
-            except ValidationError as exc:
-                for m in _validation_messages(exc):
-                    messages.error(request, m)
-            else:
+            if not refused:
                 messages.success(request, _("The sign-up deadline is changed."))
                 messages.info(request, deadline_moved_message(moves))
             return redirect(back)

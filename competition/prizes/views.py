@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -19,7 +19,7 @@ from competition.season.selectors import season_or_404
 from competition.season.texts import calendar_refusal
 from core.dates import short_day
 from core.permissions import Perm
-from core.web import confirmation_page, confirmed, error_messages, form_error_messages, run_service
+from core.web import confirmation_page, confirmed, form_error_messages, refusal, run_service
 from members.decorators import any_permission_required
 
 from . import selectors as prize_selectors
@@ -272,12 +272,10 @@ def next_season(request: HttpRequest, season: str) -> HttpResponse:
         raise PermissionDenied
     form = NextSeasonForm(request.POST)
     if form.is_valid():
-        try:
+        with refusal(request) as refused:
             new = prize_services.season_start_next(actor=request.user, season=season_obj,
                                                    **form.cleaned_data)
-        except ValidationError as exc:
-            error_messages(request, exc)
-        else:
+        if not refused:
             messages.success(
                 request,
                 _("Season %(s)s set up with %(n)s players; check the calendar and ask last "
@@ -307,14 +305,12 @@ def next_season_preview(request: HttpRequest, season: str) -> HttpResponse:
     data = form.cleaned_data if request.method == "POST" else {
         **initial, "knsb_rounds": [], "closed": proposal["closed"]}
     if request.POST.get("make") == "1":
-        try:
+        with refusal(request) as refused:
             new = prize_services.season_start_next(
                 actor=request.user, season=old, name=data["name"], opening=data["opening"],
                 last_day=data["last_day"], knsb_rounds=data["knsb_rounds"], closed=data["closed"],
                 keep_fixed=data["keep_fixed"])
-        except ValidationError as exc:
-            error_messages(request, exc)
-        else:
+        if not refused:
             messages.success(request, _("Season %(s)s is set up with %(n)s players.")
                              % {"s": new, "n": new.players.count()})
             return redirect("competition:leader_season", season=new.slug)

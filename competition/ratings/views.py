@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 from competition.models import RatingImport, RatingImportStatus, Season
 from core.jobs import enqueue
 from core.singleline import NotSingleLine
+from core.web import refusal
 from members.decorators import any_permission_required
 
 from . import selectors, services
@@ -37,15 +38,12 @@ READ_TASK = "competition.ratings.tasks.read_rating_list"
 def index(request: HttpRequest) -> HttpResponse:
     form = UploadForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
-        try:
+        with refusal(request, form=form, field="file") as refused:
             ri = services.rating_import_create(
                 actor=request.user, upload=form.cleaned_data["file"],
                 number_kind=form.cleaned_data["number_kind"],
             )
-        except ValidationError as exc:
-            for m in exc.messages:
-                form.add_error("file", m)
-        else:
+        if not refused:
             if ri.status == RatingImportStatus.READING:
                 enqueue(READ_TASK, ri.pk)
             return redirect("ratings:detail", import_id=ri.pk)
@@ -64,16 +62,13 @@ def detail(request: HttpRequest, import_id: int) -> HttpResponse:
                            initial={**ri.mapping, "number_kind": ri.number_kind,
                                     "rating_kind": ri.rating_kind})
         if request.method == "POST" and form.is_valid():
-            try:
+            with refusal(request, form=form) as refused:
                 services.rating_import_set_mapping(
                     actor=request.user, rating_import=ri, mapping=form.mapping(),
                     number_kind=form.cleaned_data["number_kind"],
                     rating_kind=form.cleaned_data["rating_kind"] or None,
                 )
-            except ValidationError as exc:
-                for m in exc.messages:
-                    form.add_error(None, m)
-            else:
+            if not refused:
                 enqueue(READ_TASK, ri.pk)
                 return redirect("ratings:detail", import_id=ri.pk)
         context["form"] = form
@@ -90,14 +85,12 @@ def detail(request: HttpRequest, import_id: int) -> HttpResponse:
 @leader_required
 def save(request: HttpRequest, import_id: int) -> HttpResponse:
     ri = get_object_or_404(RatingImport, pk=import_id)
-    try:
+    with refusal(request) as refused:
         changed = services.ratings_apply(
             actor=request.user, rating_import=ri, confirmed=set(request.POST.getlist("confirm")),
             accept_kind=request.POST.get("accept_kind") == "1",
         )
-    except ValidationError as exc:
-        _errors(request, exc)
-    else:
+    if not refused:
         messages.success(request, _("Ratings saved: %(n)s members changed.") % {"n": changed})
     return redirect("ratings:detail", import_id=ri.pk)
 
@@ -106,11 +99,9 @@ def save(request: HttpRequest, import_id: int) -> HttpResponse:
 @leader_required
 def season_start(request: HttpRequest, season: str) -> HttpResponse:
     season_obj = get_object_or_404(Season, slug=season)
-    try:
+    with refusal(request) as refused:
         services.season_start_from_ratings(actor=request.user, season=season_obj)
-    except ValidationError as exc:
-        _errors(request, exc)
-    else:
+    if not refused:
         messages.success(request, _("The starting order follows the ratings now."))
     return redirect("competition:leader_season", season=season_obj.slug)
 
@@ -127,14 +118,12 @@ def competition_ratings(request: HttpRequest, season: str) -> HttpResponse:
             for m in errors:
                 messages.error(request, m)
     else:
-        try:
+        with refusal(request) as refused:
             services.competition_set_ratings(
                 actor=request.user, competition=season_obj.competition,
                 start_rating=form.cleaned_data["start_rating"],
                 trf_rating=season_obj.competition.trf_rating)
-        except ValidationError as exc:
-            _errors(request, exc)
-        else:
+        if not refused:
             messages.success(request, _("Ratings of the competition saved."))
     return redirect(reverse("competition:leader_season", args=[season_obj.slug]) + "#ratings")
 
@@ -150,12 +139,10 @@ def export(request: HttpRequest, season: str) -> HttpResponse:
     if request.method == "POST":
         if settings_form.is_valid():
             data = settings_form.cleaned_data
-            try:
+            with refusal(request) as refused:
                 services.trf_settings_set(actor=request.user, season=season_obj, city=data["city"],
                                           arbiter=data["arbiter"], rating=data["rating"])
-            except ValidationError as exc:
-                _errors(request, exc)
-            else:
+            if not refused:
                 messages.success(request, _("Saved: the next TRF file says so."))
                 return redirect("ratings:export", season=season_obj.slug)
         return render(request, "ratings/export.html",

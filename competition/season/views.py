@@ -47,7 +47,7 @@ from core.dates import short_day
 from core.formversion import posted_version
 from core.pagecache import cache_public_page, evening_version
 from core.permissions import Perm
-from core.web import confirmation_page, confirmed, form_error_messages, run_service
+from core.web import confirmation_page, confirmed, form_error_messages, refusal, run_service
 from members.addresses import club_base_url
 
 AUDIT_PAGE = 50
@@ -165,12 +165,9 @@ def undo_result(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("evening"), pk=game_id)
     back = reverse("competition:evening", args=[game.evening.date.isoformat()]) + f"#board-{game.board}"
     before = game.result
-    try:
+    with refusal(request) as refused:
         undone = services.result_undo(actor=request.user, game=game)
-    except ValidationError as exc:
-        for m in _validation_messages(exc):
-            messages.error(request, m)
-    else:
+    if not refused:
         labels = dict(Result.choices)
         messages.success(request, _("Board %(b)s undone: %(change)s.") % {
             "b": game.board, "change": f"{labels[before]} → {labels[undone.result]}"})
@@ -258,12 +255,9 @@ def leader(request: HttpRequest) -> HttpResponse:
             raise PermissionDenied
         if form.is_valid():
             data = form.cleaned_data
-            try:
+            with refusal(request, form=form) as refused:
                 season = services.season_set_up(actor=request.user, club=request.club, **data)
-            except ValidationError as exc:
-                for m in _validation_messages(exc):
-                    form.add_error(None, m)
-            else:
+            if not refused:
                 messages.success(request, _("Season %(s)s set up; check the calendar.") % {"s": season})
                 return redirect("competition:leader_season", season=season.slug)
     current = selectors.current_season()
@@ -332,15 +326,12 @@ def leader_evening_update(request: HttpRequest, evening_id: int) -> HttpResponse
     evening_obj = get_object_or_404(Evening.objects.select_related("season"), pk=evening_id)
     form = EveningForm(request.POST, season=evening_obj.season)
     if form.is_valid():
-        try:
+        with refusal(request, prefix=f"{short_day(evening_obj.date)}: ") as refused:
             services.evening_update(
                 actor=request.user, evening=evening_obj, kind=form.cleaned_data["kind"],
                 half=form.cleaned_data["half"], note=form.cleaned_data["note"],
             )
-        except ValidationError as exc:
-            for m in _validation_messages(exc):
-                messages.error(request, f"{short_day(evening_obj.date)}: {m}")
-        else:
+        if not refused:
             messages.success(request, _("%(d)s saved.") % {"d": short_day(evening_obj.date)})
     else:
         for errors in form.errors.values():

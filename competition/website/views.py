@@ -10,7 +10,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
-from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -21,7 +20,7 @@ from competition.prizes import selectors as prize_selectors
 from competition.season import selectors
 from core.pagecache import cache_public_page
 from core.permissions import Perm
-from core.web import error_messages
+from core.web import refusal
 
 from . import selectors as website_selectors
 from . import services
@@ -111,11 +110,9 @@ def website(request: HttpRequest) -> HttpResponse:
     form = EmbedOriginsForm(request.POST or None,
                             initial={"origins": "\n".join(current.embed_origins)})
     if request.method == "POST" and form.is_valid():
-        try:
+        with refusal(request) as refused:
             services.website_embed_origins_set(actor=request.user, origins=form.lines())
-        except ValidationError as exc:
-            error_messages(request, exc)
-        else:
+        if not refused:
             messages.success(request, _("The list of websites is saved."))
             return redirect("website:leader")
     absolute = request.build_absolute_uri

@@ -7,6 +7,7 @@ from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.test import override_settings
 from django_scopes import scopes_disabled
 
 from competition.models import Season
@@ -56,3 +57,32 @@ def test_with_several_clubs_a_command_asks_which_and_lists_them(tmp_path):
     # Club alfa's season is not found under the home club's name, nor the other way round.
     with pytest.raises(CommandError, match="no season"):
         call_command("export_season", "other", "--club", "alfa", stdout=StringIO())
+
+
+@pytest.mark.parametrize("command", ["export_season", "import_season", "backup", "load_demo"])
+def test_every_command_of_a_club_with_several_clubs_and_no_club_names_them(command, tmp_path, one_club):
+    """The commands' one policy, each kind: a command on a club's seasons (export,
+    import), the club's backup, and the demo's builder, which builds its Keizer club in
+    the club it is given. Before, ``load_demo`` (the one ``ClubCommand``) went on in the
+    installation's first club."""
+    Club.objects.create(name="Schaakclub Alfa", slug="alfa")
+    args = {"export_season": ["any"], "import_season": [str(_file(tmp_path))],
+            "backup": [str(tmp_path / "copy.json")], "load_demo": []}[command]
+    with pytest.raises(CommandError) as caught, override_settings(DEBUG=True):
+        call_command(command, *args, stdout=StringIO(), stderr=StringIO())
+    assert caught.value.returncode == 2
+    assert "--club" in str(caught.value) and "alfa" in str(caught.value) and home_club().slug in str(caught.value)
+    with scopes_disabled():
+        assert not Season.objects.exists()
+
+
+@override_settings(DEBUG=True)
+def test_load_demo_if_empty_on_a_database_with_a_season_does_nothing_whatever_the_clubs():
+    """``make run`` a second time: three demo clubs and no ``--club``, and it says so
+    instead of asking which club (the decoy club is the test database's second club,
+    and only it has a season here)."""
+    with scopes_disabled():
+        assert Club.objects.count() >= 2 and not Season.objects.filter(club=home_club()).exists()
+    out = StringIO()
+    call_command("load_demo", "--if-empty", stdout=out, stderr=StringIO())
+    assert "Demo not loaded" in out.getvalue()
