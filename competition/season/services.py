@@ -492,6 +492,7 @@ def _registration_check(
             by_leader=by_leader,
             force_majeure=force_majeure,
             current=current,
+            starts_at=evening.starts_at,
         )
     except SignupRefused as exc:
         raise ValidationError(
