@@ -12,6 +12,7 @@ from typing import Any
 from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
+from competition.events.engine.trf import fide_name
 from competition.models import (
     Evening,
     EveningKind,
@@ -114,14 +115,14 @@ def trf_club_defaults(season: Season) -> dict[str, str]:
     """What the TRF's records 022 (city) and 102 (chief arbiter) could say when the leader
     has not filled them in, from data the club has: the city of the club's venue (its
     last part after a comma, without a postcode) and the name of the club's arbiter when
-    it has exactly one. Empty where nothing is known."""
+    it has exactly one, as FIDE lists it ("De Haan, Yvonne"). Empty where nothing is known."""
     from members.models import Membership
 
     venue = (season.club.venue or "").strip()
     city = _POSTCODE.sub("", venue.rsplit(",", 1)[-1].strip()) if "," in venue else ""
     arbiters = list(Membership.objects.filter(club_id=season.club_id, role="arbiter")
                     .values_list("user__name", flat=True)[:2])
-    return {"city": city.strip(), "arbiter": arbiters[0] if len(arbiters) == 1 else ""}
+    return {"city": city.strip(), "arbiter": fide_name(arbiters[0]) if len(arbiters) == 1 else ""}
 
 
 def trf_missing(season: Season) -> list[str]:

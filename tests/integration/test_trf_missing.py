@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 
 from competition.models import Competition
+from members.models import Membership, User
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db
@@ -18,15 +19,19 @@ def test_the_export_page_warns_of_what_the_file_lacks_and_proposes_it(client, pl
     club = season.club
     club.venue = "Wijkcentrum De Pion, Dorpsstraat 1, 3511 AB Utrecht"
     club.save(update_fields=["venue"])
+    assert Membership.objects.filter(club=club, role="arbiter").count() == 1
+    arbiter = User.objects.get(memberships__club=club, memberships__role="arbiter")
+    arbiter.name = "Yvonne de Haan"
+    arbiter.save(update_fields=["name"])
     client.force_login(f.leader())
     url = reverse("ratings:export", args=[season.slug])
     html = client.get(url).content.decode()
     assert 'data-trf-missing="022 102"' in html
     assert "the city of the venue (record 022)" in html and "the chief arbiter (record 102)" in html
     assert 'href="#trf-club"' in html and 'id="trf-club"' in html
-    # Proposed from the club's data (the fixture's one arbiter is "Arbiter").
+    # Proposed from the club's data: the city of its venue, its one arbiter as FIDE writes him.
     assert 'name="city" value="Utrecht"' in html
-    assert 'name="arbiter" value="Arbiter"' in html
-    client.post(url, {"city": "Utrecht", "arbiter": "Arbiter", "rating": "fide"})
+    assert 'name="arbiter" value="De Haan, Yvonne"' in html
+    client.post(url, {"city": "Utrecht", "arbiter": "De Haan, Yvonne", "rating": "fide"})
     assert Competition.objects.get(season=season).venue_city == "Utrecht"
     assert "data-trf-missing" not in client.get(url).content.decode()
