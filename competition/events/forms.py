@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from competition.models import EventKind, Season, SwissEvent, SwissRound
+from competition.models import EventKind, Season, SwissEvent, SwissRound, TiebreakRules
 from competition.season.forms import DatePicker
 from competition.validators import single_line
 
@@ -60,6 +60,13 @@ class EventForm(forms.Form):
     rounds = forms.IntegerField(
         label=_("Rounds"), min_value=1, max_value=30, required=False,
         help_text=_("Empty: 9 for the rapid; for the blitz proposed by the number of players."),
+    )
+    rules = forms.ChoiceField(
+        label=_("Tie-break rules"), required=False,
+        choices=[("", _("By the event's date (FIDE 2026 from 1 March 2026 on)")),
+                 *TiebreakRules.choices],
+        help_text=_("The edition of FIDE's tie-break regulations; empty: the one in force on "
+                    "the event's date."),
     )
 
     def __init__(self, *args: Any, season: Season, **kwargs: Any) -> None:

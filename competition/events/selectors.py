@@ -356,7 +356,8 @@ def arbiter_page(event: SwissEvent) -> dict[str, Any]:
     context["missing_results"] = [
         g.board for g in context["games"] if g.white_points is None or g.black_points is None
     ]
-    context["proposed_rounds"] = propose_rounds(len(context["entrants"]))
+    # The proposal counts the players still in (a withdrawn player plays no round).
+    context["proposed_rounds"] = propose_rounds(len([e for e in context["entrants"] if not e.withdrawn]))
     context["can_open"] = rnd is None and len(context["rounds"]) < event.rounds
     context["tied"] = tied_for_first(context["rows"]) if context["finished"] else []
     context["can_playoff"] = (

@@ -37,6 +37,7 @@ from competition.models import (
     SwissEvent,
     SwissGame,
     SwissRound,
+    TiebreakRules,
 )
 from competition.season.services import Conflict, renumber
 from competition.validators import require_single_line
@@ -45,6 +46,7 @@ from core.pagecache import pages_changed
 from core.permissions import Actor, Perm, require
 from core.singleline import NotSingleLine
 
+from .engine import tiebreaks as swiss
 from .engine import trf
 from .engine.berger import playoff_rounds
 from .engine.dutch import (
@@ -76,6 +78,9 @@ RAPID_ROUND_START = dt.time(20, 30)  # docs/rules.md 7: rounds on a rapid evenin
 
 MANAGE = Perm.MANAGE_PAIRINGS
 ARBITER = Perm.ENTER_RESULTS
+# The arbiter runs the rapid and blitz events: he creates one of his club and enters its
+# players (importing a TRF file stays the leader's).
+CREATE = ARBITER
 
 __all__ = [
     "Conflict",
@@ -140,11 +145,14 @@ def event_create(
     half: Half | None = None,
     date: dt.date | None = None,
     rounds: int | None = None,
+    rules: str | None = None,
 ) -> SwissEvent:
     """A rapid competition (9 rounds unless told) or a blitz championship. A blitz without
     ``rounds`` follows ``propose_rounds`` of its number of entrants until the arbiter sets
-    the number (``event_set_rounds``)."""
-    require(actor, MANAGE, of=season)
+    the number (``event_set_rounds``). Without ``rules`` the tie-break rules are the
+    edition in force on the event's day (its date, else its half's start, else the
+    season's: ``tiebreaks.edition_on``)."""
+    require(actor, CREATE, of=season)
     if kind not in (EventKind.RAPID, EventKind.BLITZ):
         raise ValidationError({"kind": _("An event is a rapid competition or a blitz championship.")})
     name = name.strip()
@@ -158,6 +166,9 @@ def event_create(
     if rounds is not None and rounds < 1:
         raise ValidationError({"rounds": _("An event has at least one round.")})
     _check_event_date(season, kind, date)
+    if rules and rules not in TiebreakRules.values:
+        raise ValidationError({"rules": _("Unknown tie-break rules.")})
+    rules = rules or swiss.edition_on(date or (half.start_date if half else season.start_date))
     if rounds is None:
         rounds = RAPID_ROUNDS if kind == EventKind.RAPID else 1
         fixed = kind == EventKind.RAPID
@@ -165,10 +176,10 @@ def event_create(
         fixed = True
     event = SwissEvent.objects.create(
         season=season, kind=kind, name=name, half=half, date=date, rounds=rounds,
-        rounds_fixed=fixed,
+        rounds_fixed=fixed, rules=rules,
     )
     _record(actor, Action.EVENT_CREATE, event, kind=kind, name=name, rounds=rounds,
-            rounds_set=fixed)
+            rounds_set=fixed, rules=rules)
     return event
 
 
@@ -264,7 +275,7 @@ def entrant_add(
     optional rating, no account). Until a round is paired the start numbers follow the
     rating; later entrants get the next number (and a zero-point bye for the rounds they
     missed)."""
-    require(actor, MANAGE, of=event)
+    require(actor, CREATE, of=event)
     event = _lock_event(event)
     if event.kind == EventKind.BLITZ_PLAYOFF:
         raise ValidationError(_("A playoff's players are the players tied for first."))

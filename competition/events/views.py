@@ -58,6 +58,7 @@ def playoff_consequences() -> list[str]:
 
 arbiter_required = any_permission_required(services.ARBITER)
 manager_required = any_permission_required(services.MANAGE)
+creator_required = any_permission_required(services.CREATE)
 
 
 def _event(event_id: int) -> SwissEvent:
@@ -73,7 +74,9 @@ def events(request: HttpRequest) -> HttpResponse:
         request,
         "events/events.html",
         {"season": season, "events": sel.season_events(season),
-         "seasons": Season.objects.order_by("-start_date")},
+         "seasons": Season.objects.order_by("-start_date"),
+         "can_create": request.user.has_perm(services.CREATE),
+         "can_import": request.user.has_perm(services.MANAGE)},
     )
 
 
@@ -112,7 +115,7 @@ def arbiter(request: HttpRequest, event_id: int) -> HttpResponse:
     context = sel.arbiter_page(event_obj)
     context["buttons"] = result_buttons(event_obj)
     context["rounds_form"] = RoundsForm(initial={"rounds": event_obj.rounds})
-    context["can_manage"] = request.user.has_perm(services.MANAGE)
+    context["can_manage"] = request.user.has_perm(services.CREATE)
     if context.get("current") is not None:
         context["confirm_finish"] = " ".join(finish_consequences(context["current"].number))
     context["confirm_playoff"] = " ".join(playoff_consequences())
@@ -343,7 +346,7 @@ def playoff(request: HttpRequest, event_id: int) -> HttpResponse:
 # --- The leader's forms -----------------------------------------------------------------
 
 
-@manager_required
+@creator_required
 def event_new(request: HttpRequest) -> HttpResponse:
     season = season_or_404(request.GET.get("season") or request.POST.get("season"))
     form = EventForm(request.POST or None, season=season)
@@ -356,7 +359,7 @@ def event_new(request: HttpRequest) -> HttpResponse:
     return render(request, "events/event_new.html", {"season": season, "form": form})
 
 
-@manager_required
+@creator_required
 def entrants(request: HttpRequest, event_id: int) -> HttpResponse:
     event_obj = _event(event_id)
     form = EntrantsForm(request.POST if request.method == "POST" else None, event=event_obj)

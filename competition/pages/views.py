@@ -42,7 +42,7 @@ from competition.ratings import selectors as rating_selectors
 from competition.ratings.forms import CompetitionRatingsForm
 from competition.season import selectors, services
 from competition.season.charts import place_chart_svg
-from competition.season.engine.signup import is_late, sign_off_status
+from competition.season.engine.signup import is_late, sign_off_status, under_way
 from competition.season.forms import (
     REQUEST_CLUB_DUTY,
     DeadlineForm,
@@ -96,16 +96,17 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def _with_offers(request: HttpRequest, me: Player, statuses: list) -> list:
-    """(evening, status, explicit, offer): ``offer`` is the status the evening's button
-    posts (a sign-off when he counts as present, else a sign-up), or None when the service
-    would refuse it (``services.can_register``), so no button is shown."""
+    """(evening, status, explicit, offer, started): ``offer`` is the status the evening's
+    button posts (a sign-off when he counts as present, else a sign-up), or None when the
+    service would refuse it (``services.can_register``), so no button is shown;
+    ``started``: the evening is under way (the page says why there is no button)."""
     now = timezone.now()
     sign_off = sign_off_status(me.is_fixed)
     rows = []
     for evening, status, explicit in statuses:
         wanted = sign_off if status == Attendance.PRESENT else Attendance.PRESENT
         offer = wanted if services.can_register(request.user, me, evening, wanted, now) else None
-        rows.append((evening, status, explicit, offer))
+        rows.append((evening, status, explicit, offer, under_way(now, evening.starts_at)))
     return rows
 
 

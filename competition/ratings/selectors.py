@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
@@ -11,6 +12,7 @@ from typing import Any
 from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
+from competition.events.engine.trf import fide_name
 from competition.models import (
     Evening,
     EveningKind,
@@ -103,6 +105,32 @@ def export_player(pk: int, member: Any) -> ExportPlayer:
         fide_id=member.fide_id, knsb_number=member.knsb_number, federation=member.federation,
         sex=member.sex, title=member.title, birth_date=member.birth_date,
     )
+
+
+# A Dutch postcode before a city ("1234 AB Utrecht").
+_POSTCODE = re.compile(r"^\d{4}\s?[A-Za-z]{2}\s+")
+
+
+def trf_club_defaults(season: Season) -> dict[str, str]:
+    """What the TRF's records 022 (city) and 102 (chief arbiter) could say when the leader
+    has not filled them in, from data the club has: the city of the club's venue (its
+    last part after a comma, without a postcode) and the name of the club's arbiter when
+    it has exactly one, as FIDE lists it ("De Haan, Yvonne"). Empty where nothing is known."""
+    from members.models import Membership
+
+    venue = (season.club.venue or "").strip()
+    city = _POSTCODE.sub("", venue.rsplit(",", 1)[-1].strip()) if "," in venue else ""
+    arbiters = list(Membership.objects.filter(club_id=season.club_id, role="arbiter")
+                    .values_list("user__name", flat=True)[:2])
+    return {"city": city.strip(), "arbiter": fide_name(arbiters[0]) if len(arbiters) == 1 else ""}
+
+
+def trf_missing(season: Season) -> list[str]:
+    """The records a TRF file for rating leaves out because the leader has not filled
+    them in: "022" (the venue's city) and "102" (the chief arbiter)."""
+    competition = season.competition
+    return [record for record, value in (("022", competition.venue_city),
+                                         ("102", competition.chief_arbiter)) if not value]
 
 
 def season_export(

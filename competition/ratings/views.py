@@ -132,8 +132,13 @@ def competition_ratings(request: HttpRequest, season: str) -> HttpResponse:
 def export(request: HttpRequest, season: str) -> HttpResponse:
     season_obj = get_object_or_404(Season.objects.select_related("competition"), slug=season)
     competition = season_obj.competition
+    # What the leader has not filled in is proposed from the club's data (saved only when
+    # he saves the form); the page names what the file lacks until then.
+    defaults = selectors.trf_club_defaults(season_obj)
+    missing = selectors.trf_missing(season_obj)
     settings_form = TrfSettingsForm(request.POST or None, initial={
-        "city": competition.venue_city, "arbiter": competition.chief_arbiter,
+        "city": competition.venue_city or defaults["city"],
+        "arbiter": competition.chief_arbiter or defaults["arbiter"],
         "rating": competition.trf_rating,
     })
     if request.method == "POST":
@@ -147,7 +152,7 @@ def export(request: HttpRequest, season: str) -> HttpResponse:
                 return redirect("ratings:export", season=season_obj.slug)
         return render(request, "ratings/export.html",
                       {"season": season_obj, "form": ExportForm(season=season_obj),
-                       "settings_form": settings_form, "result": None})
+                       "settings_form": settings_form, "result": None, "missing": missing})
     form = ExportForm(request.GET or None, season=season_obj)
     result = None
     if request.GET and form.is_valid():
@@ -163,11 +168,11 @@ def export(request: HttpRequest, season: str) -> HttpResponse:
                 "(%(codes)s). Correct it first.") % {"what": exc.what, "codes": ", ".join(exc.codes)})
             return render(request, "ratings/export.html",
                           {"season": season_obj, "form": form, "settings_form": settings_form,
-                           "result": None})
+                           "result": None, "missing": missing})
         if request.GET.get("download") and result.rounds:
             response = HttpResponse(result.export.text, content_type="text/plain; charset=utf-8")
             response["Content-Disposition"] = f'attachment; filename="{result.filename}"'
             return response
     return render(request, "ratings/export.html",
                   {"season": season_obj, "form": form, "settings_form": settings_form,
-                   "result": result})
+                   "result": result, "missing": missing})

@@ -508,6 +508,7 @@ def _registration_check(
             force_majeure=force_majeure,
             current=current,
             taking_back=taking_back,
+            starts_at=evening.starts_at,
         )
     except SignupRefused as exc:
         raise ValidationError(

@@ -30,6 +30,9 @@ def refusal_texts() -> dict[Refusal, str]:
         Refusal.EVENING_STARTED: _(
             "The evening has started; ask the competition leader to record club duty."
         ),
+        Refusal.EVENING_UNDER_WAY: _(
+            "The evening is under way; only the competition leader changes it now."
+        ),
     }
 
 

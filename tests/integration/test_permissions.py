@@ -560,8 +560,9 @@ MATRIX: list[Row] = [
     _r("events:playoff",                POST, ["live_event"],            LOGIN,       403,   302,    302,   302,
        data=lambda w: {"confirm": "1"}, state=audit_and(events),
        label="POST playoff (event not finished: refused by rule)"),
-    _r("events:event_new",              GET,  [],                        LOGIN,       403,   403,    200,   200),
-    _r("events:event_new",              POST, [],                        LOGIN,       403,   403,    DONE,  DONE,
+    # The arbiter creates the rapid or blitz event he runs and enters its players (issue 32).
+    _r("events:event_new",              GET,  [],                        LOGIN,       403,   200,    200,   200),
+    _r("events:event_new",              POST, [],                        LOGIN,       403,   DONE,   DONE,  DONE,
        data=lambda w: {"season": w.season, "kind": "blitz", "name": "Nieuw toernooi",
                        "date": w.paired_date},  # a blitz names its evening
        state=audit_and(events)),
@@ -570,10 +571,10 @@ MATRIX: list[Row] = [
        data=lambda w: {"season": w.season, "name": "Geimporteerd",
                        "file": SimpleUploadedFile("e.trf", w.trf.encode())},
        state=audit_and(events)),
-    _r("events:entrants",               GET,  ["new_event"],             LOGIN,       403,   403,    200,   200),
-    _r("events:entrants",               POST, ["new_event"],             LOGIN,       403,   403,    DONE,  DONE,
+    _r("events:entrants",               GET,  ["new_event"],             LOGIN,       403,   200,    200,   200),
+    _r("events:entrants",               POST, ["new_event"],             LOGIN,       403,   DONE,   DONE,  DONE,
        data=lambda w: {"members": w.members}, state=audit_and(swiss_state("new_event"))),
-    _r("events:entrants",               POST, ["new_event"],             LOGIN,       403,   403,    DONE,  DONE,
+    _r("events:entrants",               POST, ["new_event"],             LOGIN,       403,   DONE,   DONE,  DONE,
        data=lambda w: {"guest_name": "Gast Bezoeker", "guest_rating": "1500"},
        state=audit_and(swiss_state("new_event")), label="POST events:entrants (a guest)"),
     # --- prizes: the playoffs (leader and arbiter) and the administrator's page

@@ -617,7 +617,7 @@ def test_a_player_cannot_pair_enter_results_or_create_events(paired_blitz, peopl
     with pytest.raises(PermissionDenied):
         swiss.event_create(actor=player, season=event.season, kind="blitz", name="Mine")
     with pytest.raises(PermissionDenied):
-        swiss.entrant_add(actor=people["arbiter"], event=event, member=player)
+        swiss.entrant_add(actor=player, event=event, member=player)
     game.refresh_from_db()
     assert game.white_points is None
 

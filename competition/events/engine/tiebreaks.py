@@ -23,6 +23,7 @@ See docs/swiss.md for the definitions and the decisions.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
@@ -31,6 +32,14 @@ from typing import Literal
 
 Rules = Literal["2024", "2026"]
 ONE = Fraction(1)
+# The 2026 edition of C.07 is in force from this day on (its Art. 16.4 caps).
+EDITION_2026_FROM = dt.date(2026, 3, 1)
+
+
+def edition_on(day: dt.date) -> Rules:
+    """The tie-break rules in force on ``day``: an event dated on or after 1 March 2026
+    takes the 2026 edition, an earlier one the 2024 edition."""
+    return "2026" if day >= EDITION_2026_FROM else "2024"
 
 
 class Kind(StrEnum):

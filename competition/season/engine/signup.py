@@ -45,6 +45,7 @@ class Refusal(enum.Enum):
         "can record an absence with notice or club duty for you."
     )
     EVENING_STARTED = "The evening has started; ask the competition leader to record club duty."
+    EVENING_UNDER_WAY = "The evening is under way; only the competition leader changes it now."
 
 
 class SignupRefused(ValueError):
@@ -82,6 +83,12 @@ def is_late(now: dt.datetime, deadline: dt.datetime) -> bool:
     return now >= deadline
 
 
+def under_way(now: dt.datetime, starts_at: dt.datetime) -> bool:
+    """The evening's games have started: a player's own sign-up or sign-off is refused
+    from then on (``decide_signup``), whatever his game or bye."""
+    return now >= starts_at
+
+
 def late_sign_off(*, current: str, requested: str, now: dt.datetime, deadline: dt.datetime) -> bool:
     """Whether a player's own change is a sign-off after the deadline by a player who
     counts as present: it scores as absent without notice (docs/rules.md 3), so the
@@ -103,13 +110,18 @@ def decide_signup(
     force_majeure: bool = False,
     current: str | None = None,
     taking_back: bool = False,
+    starts_at: dt.datetime | None = None,
 ) -> SignupDecision:
     """The status a request results in, or SignupRefused with the reason. ``current``
     is the player's status for the evening now: a sign-off given in time stays with
     notice when the same sign-off is saved again after the deadline (docs/rules.md 3:
-    what counts is when he signed off, not when the form was last sent)."""
+    what counts is when he signed off, not when the form was last sent). Once the games
+    have started (``starts_at``) a player changes nothing himself: his game or his bye is
+    under way, and only the leader records what happened."""
     if requested not in STATUSES:
         raise SignupRefused(Refusal.UNKNOWN_STATUS, status=requested)
+    if not by_leader and starts_at is not None and under_way(now, starts_at):
+        raise SignupRefused(Refusal.EVENING_UNDER_WAY)
     late = is_late(now, deadline)
     if late and requested == ABSENT_WITH_NOTICE and current == ABSENT_WITH_NOTICE:
         return SignupDecision(ABSENT_WITH_NOTICE, late)

@@ -169,3 +169,22 @@ def test_a_sign_off_given_in_time_keeps_its_notice_when_saved_again_late(by_lead
     late = decide_signup(fixed=True, requested=ABSENT_WITH_NOTICE, now=AFTER, deadline=DEADLINE,
                          by_leader=by_leader, current=PRESENT)
     assert late.status == ABSENT_WITHOUT_NOTICE
+
+
+def test_once_the_games_started_a_player_changes_nothing_himself_the_leader_still_does():
+    """Issue 32: a player whose game or bye is under way is not offered a sign-off."""
+    from competition.season.engine.signup import Refusal, sign_off_status, under_way
+
+    starts = DEADLINE + dt.timedelta(days=1, hours=2)
+    for fixed in (True, False):
+        with pytest.raises(SignupRefused) as refused:
+            decide_signup(fixed=fixed, requested=sign_off_status(fixed), now=starts,
+                          deadline=DEADLINE, by_leader=False, starts_at=starts)
+        assert refused.value.code == Refusal.EVENING_UNDER_WAY
+    # A minute before the games start a late sign-off is still his (without notice).
+    early = decide_signup(fixed=True, requested="absent_with_notice", now=starts - dt.timedelta(minutes=1),
+                          deadline=DEADLINE, by_leader=False, starts_at=starts)
+    assert early.status == "absent_without_notice"
+    assert decide_signup(fixed=True, requested="absent_with_notice", now=starts, deadline=DEADLINE,
+                         by_leader=True, force_majeure=True, starts_at=starts).status == "absent_with_notice"
+    assert under_way(starts, starts) and not under_way(starts - dt.timedelta(seconds=1), starts)

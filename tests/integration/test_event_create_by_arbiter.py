@@ -1,0 +1,70 @@
+"""Issue 32: the arbiter creates the blitz or rapid event he runs (of his own club) and
+enters its players; a new event takes the tie-break rules in force on its date (FIDE's
+2026 edition from 1 March 2026 on) unless the arbiter chooses the edition."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.core.exceptions import PermissionDenied
+from django.urls import reverse
+
+from competition.events import services
+from competition.events.engine.tiebreaks import edition_on
+from competition.models import SwissEvent
+from tests import factories as f
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_edition_follows_the_day():
+    assert edition_on(dt.date(2026, 2, 28)) == "2024"
+    assert edition_on(dt.date(2026, 3, 1)) == "2026"
+
+
+def test_the_arbiter_creates_a_blitz_and_enters_its_players(client):
+    season = f.season(players=4)
+    arbiter = f.arbiter()
+    client.force_login(arbiter)
+    events = client.get(reverse("events:events"), {"season": season.slug}).content.decode()
+    assert reverse("events:event_new") in events
+    assert reverse("events:event_import") not in events  # importing stays the leader's
+    day = season.evenings.order_by("date").first().date
+    response = client.post(reverse("events:event_new"), {
+        "season": season.slug, "kind": "blitz", "name": "Snelschaken", "date": day.isoformat()})
+    event = SwissEvent.objects.get(name="Snelschaken")
+    assert response.status_code == 302 and response.url == reverse("events:entrants", args=[event.pk])
+    members = [p.member_id for p in season.players.all()]
+    client.post(reverse("events:entrants", args=[event.pk]), {"members": members})
+    assert event.entrants.count() == 4
+    assert event.rules == "2026"  # dated after 1 March 2026
+
+
+def test_a_player_may_not_create_an_event():
+    season = f.season(players=2)
+    with pytest.raises(PermissionDenied):
+        services.event_create(actor=f.member(), season=season, kind="rapid", name="Rapid")
+
+
+def test_the_rules_follow_the_events_date_unless_chosen():
+    season = f.season(players=2, opening=dt.date(2025, 9, 5), last_day=dt.date(2026, 7, 10))
+    leader = f.leader()
+    halves = season.halves.order_by("start_date")
+    evenings = season.evenings.order_by("date")
+    winter = services.event_create(actor=leader, season=season, kind="blitz", name="Winter",
+                                   date=evenings.filter(date__lt=dt.date(2026, 1, 1)).first().date)
+    june = services.event_create(actor=leader, season=season, kind="blitz", name="Juni",
+                                 date=evenings.filter(date__gte=dt.date(2026, 3, 1)).first().date)
+    rapid = services.event_create(actor=leader, season=season, kind="rapid", name="Rapid",
+                                  half=halves.first())
+    chosen = services.event_create(actor=leader, season=season, kind="blitz", name="Gekozen",
+                                   date=june.date, rules="2024")
+    assert (winter.rules, june.rules, rapid.rules, chosen.rules) == ("2024", "2026", "2024", "2024")
+
+
+def test_the_event_form_offers_the_choice(client):
+    season = f.season(players=2)
+    client.force_login(f.leader())
+    html = client.get(reverse("events:event_new"), {"season": season.slug}).content.decode()
+    assert 'name="rules"' in html and 'value="2026"' in html
