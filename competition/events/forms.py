@@ -10,7 +10,14 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from competition.models import EventKind, Season, SwissEvent, SwissRound, TiebreakRules
+from competition.models import (
+    EventKind,
+    PairingEdition,
+    Season,
+    SwissEvent,
+    SwissRound,
+    TiebreakRules,
+)
 from competition.season.forms import DatePicker
 from competition.validators import single_line
 
@@ -67,6 +74,13 @@ class EventForm(forms.Form):
                  *TiebreakRules.choices],
         help_text=_("The edition of FIDE's tie-break regulations; empty: the one in force on "
                     "the event's date."),
+    )
+    pairing_edition = forms.ChoiceField(
+        label=_("Pairing rules"), required=False,
+        choices=[("", _("By the event's date (FIDE 2026 from 1 February 2026 on)")),
+                 *[c for c in PairingEdition.choices if c[0]]],
+        help_text=_("Blitz: the edition of the FIDE Dutch system the rounds are paired by; "
+                    "empty: the one in force on the event's date."),
     )
 
     def __init__(self, *args: Any, season: Season, **kwargs: Any) -> None:

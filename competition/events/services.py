@@ -30,6 +30,7 @@ from competition.models import (
     EveningKind,
     EventKind,
     Half,
+    PairingEdition,
     RatingKind,
     RoundStatus,
     Season,
@@ -146,12 +147,14 @@ def event_create(
     date: dt.date | None = None,
     rounds: int | None = None,
     rules: str | None = None,
+    pairing_edition: str = "",
 ) -> SwissEvent:
     """A rapid competition (9 rounds unless told) or a blitz championship. A blitz without
     ``rounds`` follows ``propose_rounds`` of its number of entrants until the arbiter sets
     the number (``event_set_rounds``). Without ``rules`` the tie-break rules are the
     edition in force on the event's day (its date, else its half's start, else the
-    season's: ``tiebreaks.edition_on``)."""
+    season's: ``tiebreaks.edition_on``); without ``pairing_edition`` a blitz is paired by
+    the Dutch system's edition in force on its date (``pairing_edition``)."""
     require(actor, CREATE, of=season)
     if kind not in (EventKind.RAPID, EventKind.BLITZ):
         raise ValidationError({"kind": _("An event is a rapid competition or a blitz championship.")})
@@ -169,6 +172,8 @@ def event_create(
     if rules and rules not in TiebreakRules.values:
         raise ValidationError({"rules": _("Unknown tie-break rules.")})
     rules = rules or swiss.edition_on(date or (half.start_date if half else season.start_date))
+    if pairing_edition not in PairingEdition.values:
+        raise ValidationError({"pairing_edition": _("Unknown pairing rules.")})
     if rounds is None:
         rounds = RAPID_ROUNDS if kind == EventKind.RAPID else 1
         fixed = kind == EventKind.RAPID
@@ -176,10 +181,10 @@ def event_create(
         fixed = True
     event = SwissEvent.objects.create(
         season=season, kind=kind, name=name, half=half, date=date, rounds=rounds,
-        rounds_fixed=fixed, rules=rules,
+        rounds_fixed=fixed, rules=rules, pairing_edition=pairing_edition,
     )
     _record(actor, Action.EVENT_CREATE, event, kind=kind, name=name, rounds=rounds,
-            rounds_set=fixed, rules=rules)
+            rounds_set=fixed, rules=rules, pairing_edition=pairing_edition or "by date")
     return event
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 
 from competition.events import services
@@ -68,3 +68,29 @@ def test_the_event_form_offers_the_choice(client):
     client.force_login(f.leader())
     html = client.get(reverse("events:event_new"), {"season": season.slug}).content.decode()
     assert 'name="rules"' in html and 'value="2026"' in html
+
+
+def test_the_arbiter_chooses_the_pairing_edition_or_leaves_it_to_the_date(client):
+    """A blitz is paired by the Dutch system's edition in force on its date (FIDE 2026
+    from 1 February 2026 on) unless the arbiter chooses one on the event's form."""
+    season = f.season(players=2)
+    client.force_login(f.arbiter())
+    html = client.get(reverse("events:event_new"), {"season": season.slug}).content.decode()
+    assert 'name="pairing_edition"' in html and 'value="2017"' in html
+    day = season.evenings.order_by("date").first().date.isoformat()
+    client.post(reverse("events:event_new"), {"season": season.slug, "kind": "blitz",
+                                              "name": "Oud", "date": day, "pairing_edition": "2017"})
+    client.post(reverse("events:event_new"), {"season": season.slug, "kind": "blitz",
+                                              "name": "Vandaag", "date": day})
+    chosen, by_date = SwissEvent.objects.get(name="Oud"), SwissEvent.objects.get(name="Vandaag")
+    assert (chosen.pairing_edition, services.pairing_edition(chosen)) == ("2017", "2017")
+    assert (by_date.pairing_edition, services.pairing_edition(by_date)) == ("", "2026")
+
+
+def test_unknown_pairing_rules_are_refused_and_nothing_is_saved():
+    season = f.season(players=2)
+    day = season.evenings.order_by("date").first().date
+    with pytest.raises(ValidationError, match="Unknown pairing rules"):
+        services.event_create(actor=f.leader(), season=season, kind="blitz", name="X",
+                              date=day, pairing_edition="1992")
+    assert not SwissEvent.objects.filter(name="X").exists()
