@@ -150,3 +150,29 @@ def test_the_import_takes_the_same_queries_for_6_and_20_players(n, django_assert
     with django_assert_max_num_queries(80):  # 76, for 6 players as for 20
         season = importing.history_import(actor=leader, raw=text, filename="s.trf", choices={})
     assert season.players.count() == n
+
+
+def test_the_next_season_from_an_imported_season_starts_in_its_final_order():
+    """A club without a season here: last season from a TRF, then the leader's next season
+    from it; its starting order is the imported final standings (the members; a former
+    player, no member of the club, stays in the archive)."""
+    from competition.prizes import services as prizes
+
+    names = ["Yvonne de Haan", "Piet Smit", "Anna Bakker", "Jan Nieuw", "Oud Lid"]
+    for name in names[:4]:
+        f.member(name=name)
+    # The start order is by rating (the lowest first here), the final order by the games.
+    text = f.trf_season(names, evenings=6, first=FIRST,
+                        ratings=[1500, 1600, 1700, 1800, 1900]).encode()
+    leader = f.leader()
+    old = importing.history_import(actor=leader, raw=text, filename="sevilla.trf", choices={})
+    last = old.evenings.order_by("date").last()
+    final = [s.player.member.name for s in Standing.objects.filter(snapshot__evening=last)
+             .order_by("rank").select_related("player__member")]
+    assert set(final) == set(names) and final != list(old.players.order_by("start")
+                                                      .values_list("member__name", flat=True))
+    proposal = prizes.next_season_proposal(old)
+    new = prizes.season_start_next(actor=leader, season=old, name="2026-2027",
+                                   opening=proposal["opening"], last_day=proposal["last_day"])
+    order = list(new.players.order_by("start").values_list("member__name", flat=True))
+    assert order == [n for n in final if n != "Oud Lid"]
