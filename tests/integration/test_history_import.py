@@ -176,3 +176,19 @@ def test_the_next_season_from_an_imported_season_starts_in_its_final_order():
                                    opening=proposal["opening"], last_day=proposal["last_day"])
     order = list(new.players.order_by("start").values_list("member__name", flat=True))
     assert order == [n for n in final if n != "Oud Lid"]
+
+
+def test_an_imported_game_is_in_the_head_to_head_and_the_season_on_the_players_page(club, client):
+    current, members = club
+    from competition.season import services as season_services
+
+    me = season_services.player_add(actor=f.admin(), season=current,
+                                    member=members["Yvonne de Haan"], kind="fixed")
+    old = importing.history_import(actor=f.leader(), raw=GAMES_CSV.encode(), filename="g.csv",
+                                   choices={})
+    page = client.get(reverse("competition:player", args=[me.pk]))
+    lines = {line.name: line.record for line in page.context["head_to_head"]}
+    piet, anna = lines["Piet Smit"], lines["Anna Bakker"]  # won 1-0; lost by forfeit (1-0r)
+    assert (piet.won, piet.games, piet.last_met) == (1, 1, FIRST)
+    assert (anna.games, anna.forfeits) == (0, 1)
+    assert old in {line.season for line in page.context["member_seasons"]}
