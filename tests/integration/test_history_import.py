@@ -13,6 +13,7 @@ from django.test import override_settings
 from django.urls import reverse
 
 from competition.history import importing
+from competition.history.historyfile import MAX_BYTES
 from competition.history.selectors import archive_index
 from competition.models import Game, Player, Season, Standing
 from members.models import Membership, User
@@ -110,9 +111,20 @@ def test_one_member_chosen_twice_saves_nothing(club):
     (b"datum;wit;zwart;uitslag\n5-9-2025;A;B;1-0\n5-9-2025;C;A;2-0\n", "regel 3"),
     (b"datum;wit;zwart;uitslag\n5-9-2025;A;B;1-0\n5-9-2025;C;A;0-1\n", "tweemaal"),
     (b"012 Club\n" + b"001    1      A".ljust(91) + b"   2 w 1\n", "regel 2"),  # no player 2
+    (bytes(range(256)) * 8, "geen tekstbestand"),  # binary junk
+    (b"datum;wit;zwart;uitslag\n5-9-2025;A\x81;B;1-0\n", "geen tekstbestand"),  # no cp1252
+    (b"PK\x03\x04" + b"xl/workbook.xml" * 10, "sla de spreadsheet op als CSV"),  # an .xlsx
+    ("BIG", "groter dan 2 MB"),  # one byte above the limit
+    ("NAME TWICE", "dezelfde naam, Jan Smit"),  # a TRF naming one player twice
 ])
 def test_a_bad_file_has_one_dutch_message_with_the_line_and_saves_nothing(club, client, content,
                                                                           message):
+    if content == "BIG":
+        line = b"5-9-2025;Anna Bakker;Piet Smit;1-0\n"
+        content = b"datum;wit;zwart;uitslag\n" + line * (MAX_BYTES // len(line) + 1)
+        content = content[:MAX_BYTES + 1]
+    elif content == "NAME TWICE":
+        content = f.trf_season(["Jan Smit", "Piet Smit", "Jan Smit"], evenings=2).encode()
     client.force_login(f.leader())
     before = _counts()
     with override_settings(LANGUAGE_CODE="nl"):
