@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from competition.events.engine import trf as trf_engine
 from competition.events.texts import trf_refusal
@@ -68,10 +69,20 @@ def _text(raw: bytes) -> str:
     if len(raw) > MAX_BYTES:
         raise _refuse(_("The file is larger than %(mb)s MB; a season's games are far less.")
                       % {"mb": MAX_BYTES // (1024 * 1024)})
+    if b"\x00" in raw[:4096] or raw.startswith(b"PK\x03\x04"):  # binary; a spreadsheet (zip)
+        raise _refuse(_(NOT_TEXT))
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        return raw.decode("cp1252", errors="replace")  # Sevilla writes Windows-1252
+        pass
+    try:
+        return raw.decode("cp1252")  # Sevilla writes Windows-1252
+    except UnicodeDecodeError:  # a byte Windows-1252 does not have: no text file
+        raise _refuse(_(NOT_TEXT)) from None
+
+
+NOT_TEXT = gettext_noop("The file is no text file (UTF-8 or Windows-1252): upload the TRF file "
+                        "from Sevilla, or save the spreadsheet as CSV.")
 
 
 def read_history(raw: bytes, filename: str = "") -> HistoryFile:
@@ -124,6 +135,13 @@ def _trf(text: str) -> HistoryFile:
                    number=national.get(p.number) or p.fide_id)
         for p in trf.players
     ]
+    seen: dict[str, FilePlayer] = {}
+    for player in players:
+        first = seen.setdefault(name_key(player.name), player)
+        if first is not player:
+            raise _refuse(_("Players %(a)s and %(b)s have the same name, %(name)s: one player "
+                            "twice, or two players to tell apart? Correct the name in the file.")
+                          % {"a": first.key, "b": player.key, "name": player.name})
     rounds = max(len(p.rounds) for p in trf.players)
     dates = _round_dates(trf, rounds)
     evenings = [FileEvening(date) for date in dates]

@@ -409,11 +409,13 @@ class NextPlayer:
 
 def next_season_players(season: Season, *, keep_fixed: bool = True) -> list[NextPlayer]:
     """Who the next season starts with and in which order: the active members of this
-    one; fixed players stay fixed (``keep_fixed``); Keizer in the final standings' order
-    (a player without a standing after them, in his old order), the ladder by its final
-    points, which become the start points. Reads only."""
+    one who are still members of the club (a season imported from a file has former
+    players too: they stay in its archive); fixed players stay fixed (``keep_fixed``);
+    Keizer in the final standings' order (a player without a standing after them, in his
+    old order), the ladder by its final points, which become the start points. Reads only."""
     old = Season.objects.select_related("competition").get(pk=season.pk)
-    members = list(Player.objects.filter(season=old, member__is_active=True)
+    members = list(Player.objects.filter(season=old, member__is_active=True,
+                                         member__memberships__club_id=old.club_id)
                    .select_related("member").order_by("start"))
 
     def kind(p: Player) -> str:

@@ -13,6 +13,7 @@ from django.test import override_settings
 from django.urls import reverse
 
 from competition.history import importing
+from competition.history.historyfile import MAX_BYTES
 from competition.history.selectors import archive_index
 from competition.models import Game, Player, Season, Standing
 from members.models import Membership, User
@@ -110,9 +111,20 @@ def test_one_member_chosen_twice_saves_nothing(club):
     (b"datum;wit;zwart;uitslag\n5-9-2025;A;B;1-0\n5-9-2025;C;A;2-0\n", "regel 3"),
     (b"datum;wit;zwart;uitslag\n5-9-2025;A;B;1-0\n5-9-2025;C;A;0-1\n", "tweemaal"),
     (b"012 Club\n" + b"001    1      A".ljust(91) + b"   2 w 1\n", "regel 2"),  # no player 2
+    (bytes(range(256)) * 8, "geen tekstbestand"),  # binary junk
+    (b"datum;wit;zwart;uitslag\n5-9-2025;A\x81;B;1-0\n", "geen tekstbestand"),  # no cp1252
+    (b"PK\x03\x04" + b"xl/workbook.xml" * 10, "sla de spreadsheet op als CSV"),  # an .xlsx
+    ("BIG", "groter dan 2 MB"),  # one byte above the limit
+    ("NAME TWICE", "dezelfde naam, Jan Smit"),  # a TRF naming one player twice
 ])
 def test_a_bad_file_has_one_dutch_message_with_the_line_and_saves_nothing(club, client, content,
                                                                           message):
+    if content == "BIG":
+        line = b"5-9-2025;Anna Bakker;Piet Smit;1-0\n"
+        content = b"datum;wit;zwart;uitslag\n" + line * (MAX_BYTES // len(line) + 1)
+        content = content[:MAX_BYTES + 1]
+    elif content == "NAME TWICE":
+        content = f.trf_season(["Jan Smit", "Piet Smit", "Jan Smit"], evenings=2).encode()
     client.force_login(f.leader())
     before = _counts()
     with override_settings(LANGUAGE_CODE="nl"):
@@ -150,3 +162,45 @@ def test_the_import_takes_the_same_queries_for_6_and_20_players(n, django_assert
     with django_assert_max_num_queries(80):  # 76, for 6 players as for 20
         season = importing.history_import(actor=leader, raw=text, filename="s.trf", choices={})
     assert season.players.count() == n
+
+
+def test_the_next_season_from_an_imported_season_starts_in_its_final_order():
+    """A club without a season here: last season from a TRF, then the leader's next season
+    from it; its starting order is the imported final standings (the members; a former
+    player, no member of the club, stays in the archive)."""
+    from competition.prizes import services as prizes
+
+    names = ["Yvonne de Haan", "Piet Smit", "Anna Bakker", "Jan Nieuw", "Oud Lid"]
+    for name in names[:4]:
+        f.member(name=name)
+    # The start order is by rating (the lowest first here), the final order by the games.
+    text = f.trf_season(names, evenings=6, first=FIRST,
+                        ratings=[1500, 1600, 1700, 1800, 1900]).encode()
+    leader = f.leader()
+    old = importing.history_import(actor=leader, raw=text, filename="sevilla.trf", choices={})
+    last = old.evenings.order_by("date").last()
+    final = [s.player.member.name for s in Standing.objects.filter(snapshot__evening=last)
+             .order_by("rank").select_related("player__member")]
+    assert set(final) == set(names) and final != list(old.players.order_by("start")
+                                                      .values_list("member__name", flat=True))
+    proposal = prizes.next_season_proposal(old)
+    new = prizes.season_start_next(actor=leader, season=old, name="2026-2027",
+                                   opening=proposal["opening"], last_day=proposal["last_day"])
+    order = list(new.players.order_by("start").values_list("member__name", flat=True))
+    assert order == [n for n in final if n != "Oud Lid"]
+
+
+def test_an_imported_game_is_in_the_head_to_head_and_the_season_on_the_players_page(club, client):
+    current, members = club
+    from competition.season import services as season_services
+
+    me = season_services.player_add(actor=f.admin(), season=current,
+                                    member=members["Yvonne de Haan"], kind="fixed")
+    old = importing.history_import(actor=f.leader(), raw=GAMES_CSV.encode(), filename="g.csv",
+                                   choices={})
+    page = client.get(reverse("competition:player", args=[me.pk]))
+    lines = {line.name: line.record for line in page.context["head_to_head"]}
+    piet, anna = lines["Piet Smit"], lines["Anna Bakker"]  # won 1-0; lost by forfeit (1-0r)
+    assert (piet.won, piet.games, piet.last_met) == (1, 1, FIRST)
+    assert (anna.games, anna.forfeits) == (0, 1)
+    assert old in {line.season for line in page.context["member_seasons"]}
