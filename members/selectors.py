@@ -37,6 +37,12 @@ def members_page(season: Season) -> dict[str, Any]:
         "under_way": under_way,
         "can_reorder": not under_way or season.competition.is_ladder,
         "can_order_by_rating": not under_way,
+        # Where the starting order can come from: the club's earlier seasons with games
+        # (played here, or last season imported from a file).
+        "earlier_seasons": [] if under_way else list(
+            Season.objects.filter(club_id=season.club_id, start_date__lt=season.start_date,
+                                  evenings__games__isnull=False)
+            .distinct().order_by("-start_date")),
     }
 
 

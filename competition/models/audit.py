@@ -33,6 +33,7 @@ class AuditAction(models.TextChoices):
     PLAYER_ADD = "player.add", _("player added")
     PLAYER_KIND = "player.kind", _("player kind changed")
     PLAYERS_ORDER_BY_RATING = "players.order_by_rating", _("starting order set by rating")
+    PLAYERS_ORDER_FROM_SEASON = "players.order_from_season", _("starting order from an earlier season")
     PLAYER_START = "player.start", _("starting position moved")
     MEMBER_ADD = "member.add", _("member added")
     MEMBER_CHANGE = "member.change", _("member changed")

@@ -448,6 +448,47 @@ def _final_ranks(season: Season) -> dict[int, int]:
 
 
 @transaction.atomic(durable=True)
+def starting_order_from_season(*, actor: Actor, season: Season, source: Season) -> tuple[list[Player], int]:
+    """``season``'s starting order from the final standings of ``source``, an earlier season
+    of the club (played here, or last season imported from a file by a club moving in):
+    its players who are in those standings in that order (as ``next_season_players``
+    gives it), the others after them by rating, highest first (docs/rules.md 4.1). Before
+    the first game only. Returns the players in their new order and how many of them
+    took their place from ``source``. The leader's, as the rest of the starting order on
+    the members page (``members.services.starting_order_by_rating``)."""
+    require(actor, Perm.MANAGE_REGISTRATIONS, of=season)
+    season = Season.objects.select_for_update(of=("self",)).select_related("competition").get(pk=season.pk)
+    if source.club_id != season.club_id or source.start_date >= season.start_date:
+        raise ValidationError(_("The starting order comes from an earlier season of the club."))
+    if Game.objects.filter(evening__season=season).exists():
+        raise ValidationError(
+            _("The season has games already: its starting order decides the standings and "
+              "no longer changes.")
+        )
+    if not Game.objects.filter(evening__season=source).exists():
+        raise ValidationError(_("%(season)s has no final standings to take the order from.")
+                              % {"season": source})
+    place = {c.player.member_id: c.start for c in next_season_players(source)}
+    players = list(Player.objects.select_for_update(of=("self",)).filter(season=season)
+                   .select_related("member"))
+    before = {str(p.pk): p.start for p in players}
+
+    def key(p: Player) -> tuple[Any, ...]:
+        if p.member_id in place:
+            return (0, place[p.member_id], "", p.pk)
+        return (1, -(p.rating or 0), p.member.name, p.pk)
+
+    ordered = sorted(players, key=key)
+    services.renumber(ordered, "start")
+    taken = sum(1 for p in players if p.member_id in place)
+    audit.record(actor=actor, action=Action.PLAYERS_ORDER_FROM_SEASON, season=season,
+                 before=before, after={"from": source.slug, "taken": taken,
+                                       "order": {str(p.pk): p.start for p in ordered}})
+    pages_changed()
+    return ordered, taken
+
+
+@transaction.atomic(durable=True)
 def season_start_next(
     *,
     actor: Actor,

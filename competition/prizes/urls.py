@@ -21,4 +21,5 @@ urlpatterns = [
     path("<slug:season>/manage/player-kind/", views.player_kind, name="player_kind"),
     path("<slug:season>/manage/next-season/", views.next_season, name="next_season"),
     path("<slug:season>/next-season/", views.next_season_preview, name="next_season_preview"),
+    path("<slug:season>/order-from-season/", views.order_from_season, name="order_from_season"),
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -285,6 +285,26 @@ def next_season(request: HttpRequest, season: str) -> HttpResponse:
     else:
         form_error_messages(request, form)
     return _manage_page(request, season_obj, form)
+
+
+@require_POST
+@any_permission_required(Perm.MANAGE_REGISTRATIONS)
+def order_from_season(request: HttpRequest, season: str) -> HttpResponse:
+    """The starting order from an earlier season's final standings (the members page's
+    form: a club that imported last season from a file starts this one from it)."""
+    target = season_or_404(season)
+    source = Season.objects.filter(club_id=target.club_id, slug=request.POST.get("source", "")).first()
+    with refusal(request) as refused:
+        if source is None:
+            raise ValidationError(_("Choose an earlier season of the club."))
+        ordered, taken = prize_services.starting_order_from_season(
+            actor=request.user, season=target, source=source)
+    if not refused:
+        messages.success(request, _(
+            "The starting order follows the final standings of %(source)s: %(taken)s of the "
+            "%(n)s players in their final order, the others after them by rating.")
+            % {"source": source, "taken": taken, "n": len(ordered)})
+    return redirect("members:index", season=target.slug)
 
 
 @login_required

@@ -204,3 +204,49 @@ def test_an_imported_game_is_in_the_head_to_head_and_the_season_on_the_players_p
     assert (piet.won, piet.games, piet.last_met) == (1, 1, FIRST)
     assert (anna.games, anna.forfeits) == (0, 1)
     assert old in {line.season for line in page.context["member_seasons"]}
+
+
+def test_a_club_moving_in_takes_its_first_seasons_order_from_the_imported_standings(client):
+    """The move-in's order: the first season is set up (the member import needs it), then
+    last season comes from a TRF; the members page then takes this season's starting order
+    from the imported final standings, a member who did not play there after them by
+    rating (issue 31: "whose final order can be the new season's starting order")."""
+    from competition.season import services as season_services
+
+    current = f.season(players=0)
+    names = ["Yvonne de Haan", "Piet Smit", "Anna Bakker", "Jan Nieuw", "Oud Lid"]
+    members = {name: f.member(name=name) for name in names[:4]}
+    newcomers = [f.member(name="Kees Laag", rating=1200), f.member(name="Bram Hoog", rating=2100)]
+    leader = f.leader()
+    for member in [*members.values(), *newcomers]:
+        season_services.player_add(actor=f.admin(), season=current, member=member)
+    text = f.trf_season(names, evenings=6, first=FIRST,
+                        ratings=[1500, 1600, 1700, 1800, 1900]).encode()
+    old = importing.history_import(actor=leader, raw=text, filename="sevilla.trf", choices={})
+    last = old.evenings.order_by("date").last()
+    final = [s.player.member.name for s in Standing.objects.filter(snapshot__evening=last)
+             .order_by("rank").select_related("player__member")]
+    client.force_login(leader)
+    page = client.get(reverse("members:index", args=[current.slug])).content.decode()
+    assert reverse("prizes:order_from_season", args=[current.slug]) in page
+    assert f'<option value="{old.slug}">' in page
+    response = client.post(reverse("prizes:order_from_season", args=[current.slug]),
+                           {"source": old.slug}, follow=True)
+    order = list(current.players.order_by("start").values_list("member__name", flat=True))
+    assert order == [n for n in final if n != "Oud Lid"] + ["Bram Hoog", "Kees Laag"]
+    assert "4 van de 6 spelers" in response.content.decode() or "4 of the 6 players" in response.content.decode()
+
+
+def test_the_order_comes_only_from_an_earlier_season_and_before_the_first_game():
+    from competition.prizes import services as prizes
+
+    season = f.season(players=4)
+    later = f.season(players=2, opening=dt.date(2027, 9, 3), last_day=dt.date(2028, 7, 13))
+    before = list(season.players.order_by("start").values_list("pk", flat=True))
+    with pytest.raises(ValidationError, match="earlier season"):
+        prizes.starting_order_from_season(actor=f.leader(), season=season, source=later)
+    with pytest.raises(ValidationError, match="no final standings"):
+        prizes.starting_order_from_season(actor=f.leader(), season=later, source=season)
+    with pytest.raises(PermissionDenied):
+        prizes.starting_order_from_season(actor=f.member(), season=later, source=season)
+    assert list(season.players.order_by("start").values_list("pk", flat=True)) == before
