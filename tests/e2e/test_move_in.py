@@ -159,6 +159,22 @@ def test_a_club_moves_in_within_one_evening(page, live_server, settings, screens
     _fits(page, "move-in-history-archive", screenshot)
     step("last season in the archive, with its standings")
 
+    # 5b. This season's starting order from last season's final standings.
+    page.goto(f"{P}/leader/members/{season.slug}/")
+    page.locator("form[data-order-from-season] button").click()
+    clicks += 1
+    expect(page.locator("ul.messages")).to_contain_text("De startvolgorde volgt de eindstand van")
+    with club_context(club):
+        from competition.models import Standing
+
+        last = Evening.objects.filter(season__name="2025").order_by("date").last()
+        final = [s.player.member_id for s in Standing.objects.filter(snapshot__evening=last)
+                 .order_by("rank").select_related("player")]
+        order = list(season.players.order_by("start").values_list("member_id", flat=True))
+    assert order[:6] == [m for m in final if m in order][:6]
+    _fits(page, "move-in-order-from-last-season", screenshot)
+    step("starting order taken from last season's final standings")
+
     # 6. The calendar: the second evening moves a day earlier.
     moved = evenings[1]
     page.goto(f"{P}/leader/evenings/{moved.pk}/move/")
