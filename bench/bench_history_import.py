@@ -1,10 +1,9 @@
-"""Moving in (issue 31): last season from a TRF file, and a member list of 200 members.
+"""Moving in (issue 31): last season from a TRF file (the member list: bench_member_import.py).
 
 Builds a club with a current season in a throwaway SQLite database (the test settings),
 writes a TRF file of a realistic season (``BENCH_PLAYERS`` 30 players, ``BENCH_EVENINGS``
-33 evenings, 20 of the players members already) and a member list of ``BENCH_MEMBERS``
-(200) new members, and times: reading and matching the TRF (the preview), importing it as
-an earlier season with its standings, and previewing and saving the member list. Prints
+33 evenings, 20 of the players members already), and times reading and matching the TRF
+(the preview) and importing it as an earlier season with its standings. Prints
 seconds and SQL queries of each step; asserts nothing.
 
 Run: .venv/bin/python bench/bench_history_import.py   (also part of ``make bench``)
@@ -24,8 +23,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 PLAYERS = int(os.environ.get("BENCH_PLAYERS", "30"))
 EVENINGS = int(os.environ.get("BENCH_EVENINGS", "33"))
-MEMBERS = int(os.environ.get("BENCH_MEMBERS", "200"))
-SITE = "http://testserver"
 
 
 def main() -> None:
@@ -41,10 +38,8 @@ def main() -> None:
 
     import core.jobs
     from competition.history import importing
-    from members import memberimport
     from members.clubs import home_club
     from members.context import club_context
-    from members.memberfile import read_table
     from tests import factories as f
 
     logging.disable(logging.INFO)
@@ -80,17 +75,6 @@ def main() -> None:
               f"{preview.file.games} games")
         timed("import with its standings", lambda: importing.history_import(
             actor=leader, raw=raw, filename="vorig.trf", choices={}))
-
-        rows = ["Relatienummer;Naam;Rating;E-mail"] + [
-            f"{8_600_000 + i};Achternaam{i}, Voornaam;{1000 + i % 1500};"
-            f"{f'nieuw{i}@example.org' if i % 10 else ''}" for i in range(MEMBERS)]
-        table = read_table("\n".join(rows).encode(), "leden.csv")
-        mapping = memberimport.guess_mapping(table.header)
-        print(f"member list of {MEMBERS} new members")
-        timed("preview", lambda: memberimport.preview(season=season, table=table, mapping=mapping))
-        added = timed("save (one transaction)", lambda: memberimport.members_import(
-            actor=leader, season=season, table=table, mapping=mapping, site_url=SITE))
-        print(f"  {len(added)} members added")
 
 
 if __name__ == "__main__":
