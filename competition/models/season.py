@@ -416,9 +416,12 @@ class Tempo(models.TextChoices):
 
 
 class GameQuerySet(models.QuerySet["Game"]):
+    # The games that ``Game.has_result``: one definition, in SQL, for any queryset of games.
+    HAS_RESULT = ~Q(result=Result.PENDING)
+
     def with_result(self) -> GameQuerySet:
-        """The games that ``Game.has_result`` (one definition, in SQL)."""
-        return self.exclude(result=Result.PENDING)
+        """The games that ``Game.has_result``."""
+        return self.filter(self.HAS_RESULT)
 
 
 GameManager = ScopedManager.from_queryset(GameQuerySet)

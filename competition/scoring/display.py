@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
@@ -10,8 +9,10 @@ from fractions import Fraction
 
 def round_points(value: Fraction) -> Decimal:
     """The exact value rounded to two decimals: 377/3 -> 125.67, 0.125 -> 0.13, -0.125 -> -0.13."""
-    cents = math.floor(abs(value) * 100 + Fraction(1, 2))
-    return Decimal(cents if value >= 0 else -cents).scaleb(-2)
+    # floor(|n/d| * 100 + 1/2) in integers: thousands of lines a recalculation
+    n, d = value.numerator, value.denominator
+    cents = (200 * abs(n) + d) // (2 * d)
+    return Decimal(cents if n >= 0 else -cents).scaleb(-2)
 
 
 def format_points(value: Fraction) -> str:

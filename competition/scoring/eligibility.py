@@ -5,7 +5,7 @@ the prize rules (``competition.prizes.engine``) build on it."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .presets import PERCENTAGE
@@ -39,7 +39,10 @@ class Eligibility:
     overridden: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        return {"player_id": self.player_id, "eligible": self.eligible,
+                "evenings": self.evenings, "absent_without_notice": self.absent_without_notice,
+                "games": self.games, "exempted": self.exempted, "reason": self.reason,
+                "overridden": self.overridden}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Eligibility:

@@ -8,9 +8,11 @@ absences with notice count on), docs/standings.md "Incremental recalculation". S
 chain of digests, one link per evening, tells which stored standings still hold: those
 whose link is unchanged. A result entered or corrected on evening k changes the links
 of k and of every later evening (the whole summer half after a winter evening), and
-nothing before k. The last evening of a half is never reused by its link alone: its
-snapshot also holds the explanation lines and the prize eligibility, which the
-administrator's overrides change too, so it is compared by its rows.
+nothing before k. The last evening of a half also holds the explanation lines (made
+from the same inputs) and the prize eligibility, which the competition's eligibility
+numbers and the administrator's overrides change too: the recalculation adds those to
+its link (`competition.season.standings.last_link`), so a half none of whose inputs
+changed is neither computed to its lines nor compared.
 
 `tests/unit/scoring/test_incremental.py` is the judge: on generated seasons with a
 correction anywhere, every standings whose link is unchanged equals the full

@@ -10,9 +10,10 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import hashlib
+import json
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ from competition.models import (
     EveningKind,
     EveningStatus,
     Game,
+    GameQuerySet,
     Half,
     Player,
     PlayerKind,
@@ -43,6 +45,7 @@ from competition.models import (
 )
 from competition.scoring import types as t
 from competition.scoring.display import round_points
+from competition.scoring.eligibility import EligibilityRule
 from competition.scoring.eligibility import half_eligibility as half_eligibility_rule
 from competition.scoring.incremental import LADDER, LINK_LENGTH, input_links
 from competition.scoring.keizer import compute_keizer_season
@@ -65,26 +68,40 @@ class SeasonData:
     evenings: tuple[t.Evening, ...]
     evening_ids: dict[dt.date, int]
     halves: dict[str, Half]
+    # The administrator's eligibility decisions by half kind: {player id: eligible}.
+    overrides: dict[str, dict[int, bool]] = field(default_factory=dict)
 
 
-def counted_evenings(season: Season, today: dt.date | None = None):
+def counted_evenings(season: Season, today: dt.date | None = None, *, rows: Any = None):
     """Playing evenings that count: published, and either played (date reached) or with a
-    result entered already."""
+    result entered already. ``rows(model)`` gives the queryset to read from (the model's
+    scoped manager unless told)."""
+    rows = rows or (lambda model: model.objects)
     today = today or club_today()
-    with_result = Game.objects.filter(evening=OuterRef("pk")).with_result()
+    with_result = rows(Game).filter(GameQuerySet.HAS_RESULT, evening=OuterRef("pk"))
     return (
-        Evening.objects.filter(
+        rows(Evening).filter(
             season=season, kind=EveningKind.PLAYING, status=EveningStatus.PUBLISHED
         )
         .filter(Q(date__lte=today) | Exists(with_result))
-        .select_related("half")
         .order_by("date")
     )
 
 
+def _season_rows(model: Any) -> Any:
+    """The rows of ``model`` without the club's filter: for reads bounded by a season that
+    was read in its club's scope (the caller's ``Season.objects``), which are that club's
+    rows already. Each query of a recalculation then costs one filter, not the club's
+    nested subqueries on top (built anew by the ORM every time); the row-level security
+    still binds in production (docs/architecture.md)."""
+    return model._base_manager
+
+
 def load_season_data(season: Season, today: dt.date | None = None) -> SeasonData:
+    """The season's inputs in the engine's terms, in a fixed number of queries (eight)."""
     competition = season.competition
     params = parse_parameters(competition.system, competition.parameters)
+    rows = _season_rows
     players = tuple(
         t.Player(
             id=pk,
@@ -94,41 +111,47 @@ def load_season_data(season: Season, today: dt.date | None = None) -> SeasonData
             fixed=kind == PlayerKind.FIXED,  # Player.is_fixed
             start_points=Fraction(start_points) if start_points is not None else None,
         )
-        for pk, name, rating, start, kind, start_points in Player.objects.filter(season=season)
+        for pk, name, rating, start, kind, start_points in rows(Player).filter(season=season)
         .order_by("start").values_list("pk", "member__name", "rating", "start", "kind",
                                        "start_points")
     )
-    evenings = list(counted_evenings(season, today))
-    ids = [e.pk for e in evenings]
+    halves = {h.kind: h for h in rows(Half).filter(season=season)}
+    kinds = {h.pk: h.kind for h in halves.values()}
+    evenings = list(counted_evenings(season, today, rows=rows).values_list("pk", "date", "half_id"))
+    ids = [pk for pk, _, _ in evenings]
     games: dict[int, list[t.Game]] = defaultdict(list)
-    for evening_id, white, black, result in Game.objects.filter(evening_id__in=ids).order_by(
+    for evening_id, white, black, result in rows(Game).filter(evening_id__in=ids).order_by(
             "board").values_list("evening_id", "white_id", "black_id", "result"):
         # not yet entered: the player was there, no score
         games[evening_id].append(t.Game(white, black, result or "postponed"))
     byes: dict[int, list[int]] = defaultdict(list)
-    for evening_id, player_id in Bye.objects.filter(evening_id__in=ids).values_list(
+    for evening_id, player_id in rows(Bye).filter(evening_id__in=ids).values_list(
             "evening_id", "player_id"):
         byes[evening_id].append(player_id)
     absent: dict[int, list[int]] = defaultdict(list)
     duty: dict[int, list[int]] = defaultdict(list)
-    for evening_id, player_id, status in Registration.objects.filter(
+    for evening_id, player_id, status in rows(Registration).filter(
         evening_id__in=ids,
         status__in=[Attendance.ABSENT_WITH_NOTICE, Attendance.CLUB_DUTY],
     ).order_by("pk").values_list("evening_id", "player_id", "status"):
         (absent if status == Attendance.ABSENT_WITH_NOTICE else duty)[evening_id].append(player_id)
+    overrides: dict[str, dict[int, bool]] = defaultdict(dict)
+    for half_id, player_id, eligible in rows(EligibilityOverride).filter(
+            half__season=season).values_list("half_id", "player_id", "eligible"):
+        overrides[kinds[half_id]][player_id] = eligible
     ladder = competition.is_ladder
     engine_evenings = []
-    for e in evenings:
-        in_game = {p for g in games[e.pk] for p in (g.white, g.black)} | set(byes[e.pk])
+    for pk, date, half_id in evenings:
+        in_game = {p for g in games[pk] for p in (g.white, g.black)} | set(byes[pk])
         engine_evenings.append(
             t.Evening(
-                date=e.date,
-                half=None if ladder else e.half.kind,  # type: ignore[union-attr]
-                games=tuple(games[e.pk]),
-                byes=tuple(byes[e.pk]),
+                date=date,
+                half=None if ladder else kinds[half_id],
+                games=tuple(games[pk]),
+                byes=tuple(byes[pk]),
                 # A player who was paired after all is not also absent.
-                absent_with_notice=tuple(p for p in absent[e.pk] if p not in in_game),
-                club_duty=tuple(p for p in duty[e.pk] if p not in in_game),
+                absent_with_notice=tuple(p for p in absent[pk] if p not in in_game),
+                club_duty=tuple(p for p in duty[pk] if p not in in_game),
             )
         )
     return SeasonData(
@@ -136,8 +159,9 @@ def load_season_data(season: Season, today: dt.date | None = None) -> SeasonData
         params=params,
         players=players,
         evenings=tuple(engine_evenings),
-        evening_ids={e.date: e.pk for e in evenings},
-        halves={h.kind: h for h in season.halves.all()},
+        evening_ids={date: pk for pk, date, _ in evenings},
+        halves=halves,
+        overrides=overrides,
     )
 
 
@@ -221,139 +245,183 @@ def _line_json(line: Any) -> dict[str, Any]:
     }
 
 
-def _standing(snapshot: StandingsSnapshot, row: Any, with_lines: bool) -> Standing:
+def _row_values(row: Any, with_lines: bool) -> dict[str, Any]:
+    """A standings row as its ``Standing`` stores it (every field but the snapshot): what
+    the digest fingerprints and what is written, made once."""
     s = row.stats
-    common = dict(
-        snapshot=snapshot,
-        player_id=row.player_id,
-        rank=row.rank,
-        games=s.games,
-        won=s.won,
-        drawn=s.drawn,
-        lost=s.lost,
-        whites=s.whites,
-        blacks=s.blacks,
-        byes=s.byes,
-        absent_with_notice=s.absent_with_notice,
-        absent_without_notice=s.absent_without_notice,
-        club_duty=s.club_duty,
-        game_points=round_points(s.game_points),
-        explanation=[_line_json(line) for line in row.lines] if with_lines else [],
-    )
+    values: dict[str, Any] = {
+        "player_id": row.player_id,
+        "rank": row.rank,
+        "games": s.games,
+        "won": s.won,
+        "drawn": s.drawn,
+        "lost": s.lost,
+        "whites": s.whites,
+        "blacks": s.blacks,
+        "byes": s.byes,
+        "absent_with_notice": s.absent_with_notice,
+        "absent_without_notice": s.absent_without_notice,
+        "club_duty": s.club_duty,
+        "game_points": round_points(s.game_points),
+        "explanation": [_line_json(line) for line in row.lines] if with_lines else [],
+    }
     if isinstance(row, t.LadderStanding):
-        return Standing(
-            score=round_points(row.score),
-            score_exact=str(row.score),
-            points=round_points(row.points),
-            pairing_points=round_points(row.pairing_points),
-            group=row.group,
-            **common,
-        )
-    return Standing(
-        score=round_points(row.total),
-        score_exact=str(row.total),
-        value=round_points(row.value),
-        **common,
-    )
+        values.update(score=round_points(row.score), score_exact=str(row.score),
+                      points=round_points(row.points),
+                      pairing_points=round_points(row.pairing_points), group=row.group)
+    else:
+        values.update(score=round_points(row.total), score_exact=str(row.total),
+                      value=round_points(row.value))
+    return values
 
 
-def half_eligibility(
-    season: Season, data: SeasonData, kind: str, result: Any
-) -> dict[str, dict[str, Any]]:
+def half_eligibility(data: SeasonData, kind: str, result: Any,
+                     rule: EligibilityRule) -> dict[str, dict[str, Any]]:
     """Who competes for a prize after the half's last counted evening (docs/rules.md 6), with
     the administrator's overrides: stored with the latest snapshot, so a page reads it
     with the standings instead of computing it."""
-    half = data.halves[kind]
-    overrides = dict(
-        EligibilityOverride.objects.filter(half=half).values_list("player_id", "eligible")
-    )
-    found = half_eligibility_rule(data.params, result.standings, data.evenings, kind,
-                                  season.competition.eligibility_rule, overrides)
+    found = half_eligibility_rule(data.params, result.standings, data.evenings, kind, rule,
+                                  data.overrides.get(kind, {}))
     return {str(player_id): e.to_json() for player_id, e in found.items()}
 
 
-def _digest(rows: Any, cycle: bool, with_lines: bool, cycle_orders: int = 0) -> str:
-    """A fingerprint of what a snapshot would store (repr is deterministic across
-    processes, unlike hash)."""
-    parts = [repr(cycle), repr(with_lines), repr(cycle_orders)]
-    for row in rows:
-        parts.append(repr(row) if with_lines else repr(replace(row, lines=())))
+def _digest(values: Sequence[Mapping[str, Any]], cycle: bool, with_lines: bool,
+            cycle_orders: int = 0) -> str:
+    """A fingerprint of what a snapshot stores: its rows as written (``_row_values``) and
+    its flags (repr of plain values is deterministic across processes, unlike hash)."""
+    parts = [repr((cycle, with_lines, cycle_orders))]
+    parts.extend(repr(row) for row in values)
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+def last_link(link: str, rule: EligibilityRule, overrides: Mapping[int, bool]) -> str:
+    """The link of a half's last snapshot: besides the inputs of its standings, it holds
+    the explanation lines (made from the same inputs) and the prize eligibility, which
+    also reads the competition's eligibility numbers and the administrator's overrides.
+    Never the link of the same evening stored while it was not the last (without lines)."""
+    part = f"last {link} {rule!r} {sorted(overrides.items())!r}"
+    return hashlib.sha256(part.encode()).hexdigest()[:LINK_LENGTH]
 
 
 def _planned_snapshots(
     season: Season, data: SeasonData, stored: dict[tuple[int, int], str] | None = None,
-) -> list[tuple[Half, int, Any, dict]]:
-    """What the recalculation stores, snapshot by snapshot: (half, evening id, rows,
-    {cycle, cycle_orders, digest, eligibility, with_lines}); rows is None for a snapshot
-    whose stored digest ``stored[(half id, evening id)]`` still holds.
+) -> list[tuple[Half, int, list[dict[str, Any]] | None, dict]]:
+    """What the recalculation stores, snapshot by snapshot: (half, evening id, rows as
+    ``_row_values``, {cycle, cycle_orders, digest, eligibility, with_lines}); rows is None
+    for a snapshot whose stored digest ``stored[(half id, evening id)]`` still holds.
 
-    A digest is two fingerprints of 32 hex digits: of the inputs the standings after that
-    evening depend on (``incremental.input_links``), then of the rows. A snapshot whose
-    inputs are unchanged is reused without making its rows (the engine makes history rows
-    when first read), except a half's last, whose lines and eligibility are compared by
-    the rows themselves: a result on evening k rewrites evening k and the later ones."""
+    A digest is two fingerprints of 32 hex digits: of the inputs the snapshot depends on
+    (``incremental.input_links``; for a half's last, ``last_link``), then of what it
+    stores. A snapshot whose inputs are unchanged is reused without making its rows (the
+    engine makes history rows and explanation lines when first read): a result on evening
+    k recomputes evening k and the later ones, and a half none of whose evenings changed
+    is not even explained."""
     stored = stored or {}
     links = input_links(data.params, data.players, data.evenings)
+    rule = season.competition.eligibility_rule
     planned = []
     for kind, result in compute(data).items():
         half = data.halves[kind]
-        history = list(result.history)
-        eligible: dict[str, dict[str, Any]] = {}
+        history = result.history
         for i, evening_rows in enumerate(history):
             last = i == len(history) - 1
             evening_id = data.evening_ids[evening_rows.date]
             link = links[(LADDER if kind == "season" else kind, evening_rows.date)]
-            if last:  # never the link of the same evening stored while not last (no lines)
-                link = hashlib.sha256(f"last {link}".encode()).hexdigest()[:LINK_LENGTH]
+            if last:
+                link = last_link(link, rule, data.overrides.get(kind, {}))
             cycle = getattr(evening_rows, "cycle", False)
             cycle_orders = getattr(evening_rows, "cycle_orders", 0)
-            fields: dict[str, Any] = {"cycle": cycle, "cycle_orders": cycle_orders, "eligibility": {},
-                      "with_lines": last}
+            fields: dict[str, Any] = {"cycle": cycle, "cycle_orders": cycle_orders,
+                                      "eligibility": {}, "with_lines": last}
             old = stored.get((half.pk, evening_id), "")
-            if not last and old[:LINK_LENGTH] == link:
+            if old[:LINK_LENGTH] == link:
                 planned.append((half, evening_id, None, dict(fields, digest=old)))
                 continue
-            rows = result.standings if last else evening_rows.rows
+            rows = [_row_values(row, last)
+                    for row in (result.standings if last else evening_rows.rows)]
             digest = _digest(rows, cycle, last, cycle_orders)
             if last:
-                eligible = half_eligibility(season, data, kind, result)
+                eligible = half_eligibility(data, kind, result, rule)
+                fields["eligibility"] = eligible
                 digest = hashlib.sha256((digest + repr(sorted(eligible.items()))).encode()
                                         ).hexdigest()
-            planned.append((half, evening_id, rows, dict(
-                fields, digest=link + digest[:LINK_LENGTH], eligibility=eligible if last else {})))
+            planned.append((half, evening_id, rows,
+                            dict(fields, digest=link + digest[:LINK_LENGTH])))
     return planned
 
 
 def _store(season: Season, data: SeasonData) -> tuple[int, bool]:
-    """Store what changed: (snapshots kept or written, whether anything was written or
-    deleted). A recalculation whose outcome equals what is stored writes nothing."""
+    """Store what changed: (snapshots kept or written, whether any standings were written
+    or deleted). A recalculation whose outcome equals what is stored writes no rows: a
+    snapshot whose inputs changed but whose rows did not only takes the new fingerprint."""
+    snapshots = _season_rows(StandingsSnapshot)
     stored = {
         (half_id, evening_id): (pk, digest)
-        for pk, half_id, evening_id, digest in StandingsSnapshot.objects.filter(
+        for pk, half_id, evening_id, digest in snapshots.filter(
             half__season=season
         ).values_list("pk", "half_id", "evening_id", "digest")
     }
     kept: list[int] = []
     changed = False
+    now = timezone.now()
     planned = _planned_snapshots(season, data, {key: d for key, (_, d) in stored.items()})
     for half, evening_id, rows, fields in planned:
-        with_lines = fields.pop("with_lines")
+        fields.pop("with_lines")
         pk, old_digest = stored.get((half.pk, evening_id), (None, ""))
-        if pk is not None and old_digest == fields["digest"]:
-            kept.append(pk)  # its inputs, or its rows, are what they were
-            continue
-        snapshot, _ = StandingsSnapshot.objects.update_or_create(
-            half=half, evening_id=evening_id, defaults=fields
-        )
-        kept.append(snapshot.pk)
-        snapshot.rows.all().delete()
-        Standing.objects.bulk_create(_standing(snapshot, row, with_lines) for row in rows)
+        if pk is None:
+            pk = snapshots.create(half=half, evening_id=evening_id, **fields).pk
+            kept.append(pk)
+        else:
+            kept.append(pk)
+            if old_digest == fields["digest"]:
+                continue  # its inputs are what they were
+            if old_digest[LINK_LENGTH:] == fields["digest"][LINK_LENGTH:]:
+                # New inputs, the same standings (a correction that moved nobody): only
+                # the fingerprint moves on.
+                snapshots.filter(pk=pk).update(digest=fields["digest"], computed_at=now)
+                continue
+            snapshots.filter(pk=pk).update(computed_at=now, **fields)
+            _season_rows(Standing).filter(snapshot_id=pk).delete()
+        _insert_standings(pk, rows or [])
         changed = True
     if len(kept) != len(stored):
-        StandingsSnapshot.objects.filter(half__season=season).exclude(pk__in=kept).delete()
+        snapshots.filter(half__season=season).exclude(pk__in=kept).delete()
         changed = True
     return len(kept), changed
+
+
+@functools.cache
+def _standings_insert_sql(vendor: str) -> str:
+    """One INSERT of a snapshot's rows from a single JSON parameter (PostgreSQL's
+    ``jsonb_to_recordset``), its columns read from the model."""
+    from django.db import connection
+
+    qn = connection.ops.quote_name
+    fields = [f for f in Standing._meta.concrete_fields if f.attname not in ("id", "snapshot_id")]
+    columns = ", ".join(qn(f.column) for f in fields)
+    types = ", ".join(f"{qn(f.attname)} {f.db_type(connection)}" for f in fields)
+    return (f"INSERT INTO {qn(Standing._meta.db_table)} ({qn('snapshot_id')}, {columns}) "
+            f"SELECT %s, {', '.join(qn(f.attname) for f in fields)} "
+            f"FROM jsonb_to_recordset(%s::jsonb) AS r({types})")
+
+
+def _insert_standings(snapshot_id: int, rows: list[dict[str, Any]]) -> None:
+    """Write a snapshot's rows (``_row_values``). On PostgreSQL in one statement with one
+    parameter, the rows as JSON: a results night writes a snapshot of 60 rows and their
+    explanation lines per result, and Django's bulk insert spends most of a
+    recalculation's CPU preparing and quoting its 1.300 parameters one by one. The
+    row-level security policies check these rows as any INSERT's. Elsewhere (SQLite) the
+    ORM's bulk insert."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        Standing.objects.bulk_create(Standing(snapshot_id=snapshot_id, **row) for row in rows)
+        return
+    if not rows:
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(_standings_insert_sql(connection.vendor),
+                       [snapshot_id, json.dumps(rows, default=str)])
 
 
 # How long a "recalculation waiting" mark holds at most: a task lost in a way the broker
@@ -392,17 +460,24 @@ def recalculation_started(half_id: int) -> None:
         pass  # the mark expires by itself
 
 
-def _recalculate_once(season_id: int, today: dt.date | None) -> tuple[int, int] | None:
+def _recalculate_once(season_id: int, today: dt.date | None,
+                      if_behind: bool = False) -> tuple[int, int] | None:
     """One pass in its own transaction: (snapshots kept or written, the inputs version
-    computed from), or None when another recalculation of the season holds its lock."""
+    computed from), or None when another recalculation of the season holds its lock.
+    ``if_behind``: nothing to do (0) when the stored standings were computed from the
+    season's inputs version already (a recalculation ran since this one was queued)."""
     with transaction.atomic():
-        if not _lock(season_id):
-            return None  # the holder runs again once it sees the version moved
-        # A plain read: no lock on the season row, so no writer waits for this
-        # transaction. The version is read before the inputs, so it is never newer
-        # than what is computed (at worst older: then the pass runs once more).
+        # A plain read in the club's scope (another club's season is not found): no lock
+        # on the season row, so no writer waits for this transaction. The version is read
+        # before the inputs, so it is never newer than what is computed (at worst older:
+        # then the pass runs once more). Every later query is bounded by this season.
         season = Season.objects.select_related("competition").get(pk=season_id)
         version = season.inputs_version
+        computed = _lock(season_id)
+        if computed is None:
+            return None  # the holder runs again once it sees the version moved
+        if if_behind and computed >= version:
+            return 0, version
         written, changed = _store(season, load_season_data(season, today))
         _computed_from(season_id, version)
         if changed:
@@ -415,26 +490,30 @@ def _recalculate_once(season_id: int, today: dt.date | None) -> tuple[int, int] 
 def _computed_from(season_id: int, version: int) -> None:
     """Record the inputs version the stored standings now reflect (also when nothing in
     them changed: they are not behind)."""
-    StandingsState.objects.filter(pk=season_id).update(
+    _season_rows(StandingsState).filter(pk=season_id).update(
         inputs_version=version, computed_at=timezone.now()
     )
 
 
-def _lock(season_id: int) -> bool:
-    """Take the season's StandingsState row for this transaction, without waiting: False
-    when another transaction holds it. The row is created by the first recalculation;
-    only then an INSERT (ON CONFLICT DO NOTHING, which would wait for a holder that
-    updated the row, so never tried while the row exists)."""
-    def take() -> bool:
-        return StandingsState.objects.select_for_update(skip_locked=True).filter(
-            season_id=season_id).values_list("pk", flat=True).first() is not None
+def _lock(season_id: int) -> int | None:
+    """Take the season's StandingsState row for this transaction, without waiting: the
+    inputs version its stored standings were computed from, or None when another
+    transaction holds it. The row is created by the first recalculation; only then an
+    INSERT (ON CONFLICT DO NOTHING, which would wait for a holder that updated the row,
+    so never tried while the row exists). Called for a season read in its club's scope."""
+    states = _season_rows(StandingsState)
 
-    if take():
-        return True
-    if StandingsState.objects.filter(season_id=season_id).exists():
-        return False  # there, but locked
-    StandingsState.objects.bulk_create([StandingsState(season_id=season_id)],
-                                       ignore_conflicts=True)
+    def take() -> int | None:
+        found = states.select_for_update(skip_locked=True).filter(
+            season_id=season_id).values_list("inputs_version", flat=True).first()
+        return found  # type: ignore[no-any-return]
+
+    computed = take()
+    if computed is not None:
+        return computed
+    if states.filter(season_id=season_id).exists():
+        return None  # there, but locked
+    states.bulk_create([StandingsState(season_id=season_id)], ignore_conflicts=True)
     return take()
 
 
@@ -442,9 +521,12 @@ def _inputs_version(season_id: int) -> int:
     return Season.objects.filter(pk=season_id).values_list("inputs_version", flat=True).get()
 
 
-def recalculate_season(season_id: int, today: dt.date | None = None) -> int:
+def recalculate_season(season_id: int, today: dt.date | None = None, *,
+                       if_behind: bool = False) -> int:
     """Compute and store the standings after every counted evening; returns the number of
     snapshots kept or written. Idempotent: the same inputs give the same rows.
+    ``if_behind`` (the tasks): only when the season's inputs moved since its stored
+    standings were computed.
 
     One recalculation of a season at a time (a lock row the writers never touch); one that
     finds another running returns 0 at once, since the other runs again while the
@@ -452,7 +534,7 @@ def recalculate_season(season_id: int, today: dt.date | None = None) -> int:
     transaction (an import) that check runs at the caller's commit."""
     written = 0
     while True:
-        outcome = _recalculate_once(season_id, today)
+        outcome = _recalculate_once(season_id, today, if_behind)
         if outcome is None:
             return written
         written, version = outcome
@@ -461,6 +543,7 @@ def recalculate_season(season_id: int, today: dt.date | None = None) -> int:
             return written
         if _inputs_version(season_id) == version:
             return written
+        if_behind = False  # it moved meanwhile: computed again, whatever the state says
 
 
 def _again_if_moved(season_id: int, version: int, today: dt.date | None) -> None:

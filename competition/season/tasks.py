@@ -11,7 +11,6 @@ from competition.season.standings import (
     recalculate_season,
     recalculation_started,
     seasons_behind,
-    standings_behind,
 )
 from core import mail
 from core.jobs import enqueue
@@ -33,9 +32,9 @@ def recalculate_half(half_id: int) -> int:
     each."""
     recalculation_started(half_id)  # a change from now on queues a task of its own
     season_id = Half.objects.filter(pk=half_id).values_list("season_id", flat=True).first()
-    if season_id is None or not standings_behind(season_id):
+    if season_id is None:
         return 0
-    return recalculate_season(season_id)
+    return recalculate_season(season_id, if_behind=True)
 
 
 @shared_task(
@@ -45,9 +44,7 @@ def recalculate_half(half_id: int) -> int:
 def recalculate_season_behind(season_id: int) -> int:
     """Recalculate a season whose standings are behind its inputs (queued by the catch-up
     in the season's club); nothing when a recalculation ran since."""
-    if not standings_behind(season_id):
-        return 0
-    return recalculate_season(season_id)
+    return recalculate_season(season_id, if_behind=True)
 
 
 @shared_task(name="competition.tasks.recalculate_stale_seasons", acks_late=True)

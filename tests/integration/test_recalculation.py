@@ -196,3 +196,79 @@ def test_recalculations_have_a_queue_of_their_own_that_every_worker_consumes():
     for command in ("scripts/serve.py", "docker-compose.yml", "bench/bench_federation.py",
                     "scripts/loadtest.py"):
         assert '"standings,celery,mail"' in (root / command).read_text(), command
+
+
+def test_a_half_none_of_whose_evenings_changed_is_neither_explained_nor_compared(
+    django_capture_on_commit_callbacks, monkeypatch
+):
+    """Two winter evenings and one summer evening played; a correction in the summer:
+    the winter half's last standings (lines and eligibility) are reused by their inputs'
+    fingerprint, so the only rows made and compared are the summer's."""
+    s = f.season(players=6)
+    arbiter = f.arbiter()
+    evenings = f.playing_evenings(s, "winter")[:2] + f.playing_evenings(s, "summer")[:1]
+    with django_capture_on_commit_callbacks(execute=True):
+        for evening in evenings:
+            evening_pair_and_publish(actor=None, system=True, evening_id=evening.pk,
+                                     now=evening.deadline)
+            for game in evening.games.all():
+                services.result_set(actor=arbiter, game=game, result="1-0")
+    winter = set(Standing.objects.filter(snapshot__half__kind="winter").values_list("pk", flat=True))
+    compared: list[bool] = []
+    digest = standings._digest
+    monkeypatch.setattr(standings, "_digest", lambda rows, cycle, with_lines, cycle_orders=0: (
+        compared.append(with_lines) or digest(rows, cycle, with_lines, cycle_orders)))
+    with django_capture_on_commit_callbacks(execute=True):
+        services.result_set(actor=arbiter, game=evenings[2].games.order_by("board").first(),
+                            result="0-1")
+    assert compared == [True]  # the summer's last evening only
+    assert set(Standing.objects.filter(snapshot__half__kind="winter").values_list("pk", flat=True)) == winter
+    assert standings.standings_current(s.pk)
+
+
+def test_new_inputs_with_the_same_standings_move_only_the_fingerprints(two_evenings, monkeypatch):
+    """A player's name is among the inputs the fingerprints read, and no standings change
+    with it: every snapshot takes its new fingerprint, no row is written or deleted, and
+    the visitors' cached pages stay."""
+    s, first, second, _ = two_evenings
+    bumps: list[int] = []
+    monkeypatch.setattr(standings, "bump_data_version", lambda: bumps.append(1))
+    rows = sorted(Standing.objects.values_list("pk", "snapshot_id", "rank", "score", "explanation"))
+    digests = dict(StandingsSnapshot.objects.values_list("pk", "digest"))
+    member = s.players.order_by("start").first().member
+    member.name = "Een Andere Naam"
+    member.save(update_fields=["name"])
+    assert recalculate_season(s.pk) == 2
+    assert sorted(Standing.objects.values_list("pk", "snapshot_id", "rank", "score",
+                                               "explanation")) == rows
+    after = dict(StandingsSnapshot.objects.values_list("pk", "digest"))
+    assert after.keys() == digests.keys()
+    for pk, old in digests.items():
+        assert after[pk] != old and after[pk][32:] == old[32:]  # the inputs' part moved
+    assert bumps == []
+    assert standings.standings_current(s.pk)
+
+
+def test_both_ways_of_writing_a_snapshots_rows_store_the_same_values(two_evenings, monkeypatch):
+    """PostgreSQL takes a snapshot's rows in one statement from JSON; any other database
+    through the ORM's bulk insert. Both store the same values, to the last decimal."""
+    from django.db import connection
+
+    s, first, second, _ = two_evenings
+    snapshot = StandingsSnapshot.objects.get(evening=second)
+    fields = [f.attname for f in Standing._meta.concrete_fields if f.attname not in ("id", "snapshot_id")]
+    season = Season.objects.select_related("competition").get(pk=s.pk)
+    data = standings.load_season_data(season)
+    written = {}
+    for vendor in ("sqlite", connection.vendor):
+        (half, _, rows, _), = [p for p in standings._planned_snapshots(season, data)
+                               if p[1] == second.pk]
+        Standing.objects.filter(snapshot=snapshot).delete()
+        monkeypatch.setattr(connection, "vendor", vendor)
+        standings._insert_standings(snapshot.pk, rows)
+        monkeypatch.undo()
+        written[vendor] = list(Standing.objects.filter(snapshot=snapshot).order_by("rank")
+                               .values_list(*fields))
+        assert len(written[vendor]) == 6
+    assert written["sqlite"] == written[connection.vendor]
+    assert standings.standings_current(s.pk)

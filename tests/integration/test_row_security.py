@@ -95,6 +95,32 @@ def test_a_club_cannot_write_a_row_into_another_clubs_season(two_clubs, as_app_r
         assert not Registration.objects.filter(evening=evening_b, player=player_b).exists()
 
 
+def test_the_recalculation_writes_its_rows_as_the_app_role_and_only_in_its_own_club(two_clubs, as_app_role):
+    """The recalculation reads the season's rows without the club's filter on top and writes
+    a snapshot's rows in one statement of its own (competition/season/standings.py): the
+    policies still bind both, so club A's work writes A's standings and cannot put a row
+    into B's snapshot."""
+    from competition.models import StandingsSnapshot
+    from competition.season import standings
+
+    a, b, seasons = two_clubs
+    for club in (a, b):
+        with club_context(club):
+            Game.objects.filter(evening__season=seasons[club.slug]).update(result="1-0")
+            assert standings.recalculate_season(seasons[club.slug].pk) == 1
+            assert standings.standings_current(seasons[club.slug].pk)
+    with club_context(a):
+        row = Standing.objects.filter(snapshot__half__season=seasons["club-a"]).values(
+            "player_id", "rank", "score", "score_exact", "explanation").first()
+    with platform_context():
+        theirs = StandingsSnapshot.objects.get(half__season=seasons["club-b"])
+        before = Standing.objects.filter(snapshot=theirs).count()
+    with club_context(a), pytest.raises(DatabaseError, match="row-level security"), transaction.atomic():
+        standings._insert_standings(theirs.pk, [dict(row, rank=99)])
+    with platform_context():
+        assert Standing.objects.filter(snapshot=theirs).count() == before
+
+
 def test_the_denormalised_club_follows_the_parent_row(two_clubs):
     a, b, seasons = two_clubs
     with connection.cursor() as cursor:

@@ -1,7 +1,11 @@
 """The point explanation adds up on screen: the rounding line (competition/scoring/display.py)."""
 
+import math
 from decimal import Decimal
 from fractions import Fraction
+
+from hypothesis import given
+from hypothesis import strategies as st
 
 from competition.scoring.display import round_points, rounding_difference
 
@@ -23,3 +27,20 @@ def test_lines_that_add_up_need_no_rounding_line():
 
 def test_a_gap_larger_than_rounding_is_not_hidden_as_rounding():
     assert rounding_difference([Decimal("60.00")], Decimal("65.00")) == 0
+
+
+def test_two_decimals_rounded_half_up_away_from_zero():
+    assert round_points(Fraction(377, 3)) == Decimal("125.67")
+    assert round_points(Fraction(1, 8)) == Decimal("0.13")
+    assert round_points(Fraction(-1, 8)) == Decimal("-0.13")
+    assert round_points(Fraction(-1, 300)) == Decimal("0.00")
+    assert round_points(Fraction(0)) == Decimal("0.00")
+    assert round_points(174) == Decimal("174.00")
+    assert str(round_points(Fraction(7, 2))) == "3.50"
+
+
+@given(st.fractions(max_denominator=10**6).filter(lambda v: abs(v) < 10**6))
+def test_the_rounding_is_the_exact_value_to_the_nearest_cent_halves_away_from_zero(value):
+    """Against the definition in exact arithmetic: floor(|v| × 100 + ½), signed."""
+    cents = math.floor(abs(value) * 100 + Fraction(1, 2))
+    assert round_points(value) == Decimal(cents if value >= 0 else -cents).scaleb(-2)

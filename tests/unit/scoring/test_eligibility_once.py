@@ -31,3 +31,16 @@ def test_the_ladder_counts_at_most_the_exempted_club_team_matches():
     assert counted_games(10, 6, 4) == (10, 4)
     assert enough_games(*counted_games(10, 6, 4), 14)
     assert not enough_games(*counted_games(9, 6, 4), 14)
+
+
+def test_an_eligibility_is_stored_with_every_field_and_read_back_the_same():
+    """to_json names each field by hand (the recalculation stores thousands): it must
+    keep up with the dataclass."""
+    from dataclasses import asdict
+
+    from competition.scoring.eligibility import Eligibility
+
+    e = Eligibility(player_id=7, eligible=False, evenings=10, absent_without_notice=4,
+                    games=5, exempted=1, reason="te vaak afwezig", overridden=True)
+    assert e.to_json() == asdict(e)
+    assert Eligibility.from_json(e.to_json()) == e
