@@ -1,6 +1,7 @@
 """Incremental against full recalculation (hypothesis): a correction anywhere in a
 generated season; the standings the recalculation reuses (`incremental.input_links`
-unchanged, not a half's last evening) must equal the full recalculation's, bit for bit,
+unchanged; a half's last evening, with its explanation lines, when it was the last
+before too) must equal the full recalculation's, bit for bit,
 for the fixpoint, lagging and frozen methods and the ladder; and it does reuse every
 evening of the half before the corrected one."""
 
@@ -37,17 +38,20 @@ OTHER = {"1-0": "0-1", "0-1": "1/2-1/2", "1/2-1/2": "1-0F", "1-0F": "postponed",
 
 def _stored(season: SeasonInput) -> dict[tuple[str, Any], tuple[str, bool]]:
     """{(half, date): (what a snapshot stores of those standings, whether it is the
-    half's last)} of a full recalculation."""
+    half's last)} of a full recalculation; a half's last holds the final rows with their
+    explanation lines."""
     out: dict[tuple[str, Any], tuple[str, bool]] = {}
     if isinstance(season.params, LadderParams):
         result = compute_ladder(season.params, season.players, season.evenings)
         for i, entry in enumerate(result.history):
-            out[(LADDER, entry.date)] = (repr(entry.rows), i == len(result.history) - 1)
+            last = i == len(result.history) - 1
+            out[(LADDER, entry.date)] = (repr(result.standings if last else entry.rows), last)
         return out
     for half, res in compute_keizer_season(season.params, season.players, season.evenings).items():
         for i, entry in enumerate(res.history):
-            out[(half, entry.date)] = (repr((entry.rows, entry.cycle, entry.cycle_orders)),
-                                       i == len(res.history) - 1)
+            last = i == len(res.history) - 1
+            rows = res.standings if last else entry.rows
+            out[(half, entry.date)] = (repr((rows, entry.cycle, entry.cycle_orders)), last)
     return out
 
 
@@ -102,7 +106,9 @@ def test_what_the_incremental_recalculation_reuses_equals_the_full_recalculation
     new_links = input_links(after.params, after.players, after.evenings)
     assert set(new_links) == set(new)
     for key, (rows, last) in new.items():
-        if key in old and old_links.get(key) == new_links[key] and not last and not old[key][1]:
+        # The shell reuses a snapshot whose link is unchanged and that was, and is, the
+        # half's last or not (its link is marked "last": standings.last_link).
+        if key in old and old_links.get(key) == new_links[key] and last == old[key][1]:
             assert old[key][0] == rows, key  # reused: must be what the full run stores
     # Reused indeed: every evening of the corrected one's half before it keeps its link.
     corrected = before.evenings[k]
