@@ -224,31 +224,50 @@ def compute(data: SeasonData) -> dict[str, Any]:
     return {str(kind): result for kind, result in halves.items()}
 
 
-def _line_json(line: Any) -> dict[str, Any]:
+def _line_json(line: Any, shown: dict[tuple[Any, Any], tuple[str | None, ...]]) -> dict[str, Any]:
+    """One explanation line as stored. ``shown`` keeps the numbers as text by their exact
+    values: a snapshot's thousands of lines repeat few distinct numbers (a ladder's
+    deltas and bonuses above all), each rounded and formatted once."""
     if isinstance(line, t.LadderLine):
+        key = (line.delta, line.bonus)
+        numbers = shown.get(key)
+        if numbers is None:
+            numbers = shown[key] = (str(round_points(line.delta)), str(round_points(line.bonus)),
+                                    str(round_points(line.delta + line.bonus)))
+        delta, bonus, points = numbers
         return {
             "date": line.date.isoformat(),
             "outcome": str(line.outcome),
             "opponent": line.opponent,
-            "delta": str(round_points(line.delta)),
-            "bonus": str(round_points(line.bonus)),
-            "points": str(round_points(line.delta + line.bonus)),
+            "delta": delta,
+            "bonus": bonus,
+            "points": points,
         }
+    key = (line.value, line.points)
+    numbers = shown.get(key)
+    if numbers is None:
+        numbers = shown[key] = (
+            str(round_points(line.value)) if line.value is not None else None,
+            str(round_points(line.points)), str(line.points))
+    value, points, exact = numbers
     return {
         "date": line.date.isoformat() if line.date else None,
         "outcome": str(line.outcome),
         "opponent": line.opponent,
-        "value": str(round_points(line.value)) if line.value is not None else None,
-        "points": str(round_points(line.points)),
-        "exact": str(line.points),
+        "value": value,
+        "points": points,
+        "exact": exact,
         "over_limit": line.over_limit,
     }
 
 
-def _row_values(row: Any, with_lines: bool) -> dict[str, Any]:
+def _row_values(row: Any, with_lines: bool,
+                shown: dict[tuple[Any, Any], tuple[str | None, ...]] | None = None) -> dict[str, Any]:
     """A standings row as its ``Standing`` stores it (every field but the snapshot): what
-    the digest fingerprints and what is written, made once."""
+    the digest fingerprints and what is written, made once. ``shown``: see ``_line_json``
+    (shared by a snapshot's rows)."""
     s = row.stats
+    shown = {} if shown is None else shown
     values: dict[str, Any] = {
         "player_id": row.player_id,
         "rank": row.rank,
@@ -263,7 +282,7 @@ def _row_values(row: Any, with_lines: bool) -> dict[str, Any]:
         "absent_without_notice": s.absent_without_notice,
         "club_duty": s.club_duty,
         "game_points": round_points(s.game_points),
-        "explanation": [_line_json(line) for line in row.lines] if with_lines else [],
+        "explanation": [_line_json(line, shown) for line in row.lines] if with_lines else [],
     }
     if isinstance(row, t.LadderStanding):
         values.update(score=round_points(row.score), score_exact=str(row.score),
@@ -337,7 +356,8 @@ def _planned_snapshots(
             if old[:LINK_LENGTH] == link:
                 planned.append((half, evening_id, None, dict(fields, digest=old)))
                 continue
-            rows = [_row_values(row, last)
+            shown: dict[tuple[Any, Any], tuple[str | None, ...]] = {}
+            rows = [_row_values(row, last, shown)
                     for row in (result.standings if last else evening_rows.rows)]
             digest = _digest(rows, cycle, last, cycle_orders)
             if last:
