@@ -40,9 +40,9 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
-from .jobs import enqueue_on_commit
-from .models import MAX_ATTEMPTS, Mail, MailState
-from .tenancy import current_tenant
+from core.jobs import enqueue_on_commit
+from core.models import MAX_ATTEMPTS, Mail, MailState
+from core.tenancy import current_tenant
 
 log = logging.getLogger(__name__)
 

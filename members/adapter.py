@@ -19,9 +19,9 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from .addresses import club_base_url, club_footer, club_sender, site_name
-from .context import current_club
-from .registration import record_registration, registration_open
+from members.addresses import club_base_url, club_footer, club_sender, site_name
+from members.context import current_club
+from members.registration import record_registration, registration_open
 
 
 @dataclass(frozen=True)

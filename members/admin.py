@@ -22,7 +22,7 @@ from competition.models import System
 from members.adminscope import OperatorOnlyAdmin, members_only
 from members.platform import clean_slug, club_create, is_operator
 
-from .models import Club, ClubDomain, User
+from members.models import Club, ClubDomain, User
 
 
 @admin.register(User)

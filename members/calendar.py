@@ -18,9 +18,9 @@ from competition.models import Evening, EveningKind, EveningStatus, Game, Player
 from competition.season.engine.signup import PRESENT, default_status
 from competition.season.ical import GAME_HOURS
 
-from .addresses import club_venue, site_name
-from .models import User
-from .names import public_name
+from members.addresses import club_venue, site_name
+from members.models import User
+from members.names import public_name
 
 
 def _event(uid: str, evening: Evening, summary: str, description: str, site_url: str,

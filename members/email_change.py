@@ -24,9 +24,9 @@ from django.utils.translation import gettext as _
 
 from core import mail
 
-from .addresses import club_footer, club_sender, club_subject, on_site, site_name
-from .context import current_club
-from .models import User
+from members.addresses import club_footer, club_sender, club_subject, on_site, site_name
+from members.context import current_club
+from members.models import User
 
 log = logging.getLogger(__name__)
 

@@ -13,8 +13,8 @@ from django.utils.translation import gettext_lazy as _
 from competition.models import PlayerKind
 from competition.validators import single_line
 
-from .memberimport import FIELDS
-from .models import PublicName
+from members.memberimport import FIELDS
+from members.models import PublicName
 
 
 class RatingField(forms.IntegerField):

@@ -23,9 +23,9 @@ from django.urls import reverse
 from core import mail
 from core.models import Mail
 
-from .addresses import club_base_url, club_footer, club_sender, club_subject, on_site, site_name
-from .context import current_club
-from .models import Club, User
+from members.addresses import club_base_url, club_footer, club_sender, club_subject, on_site, site_name
+from members.context import current_club
+from members.models import Club, User
 
 log = logging.getLogger(__name__)
 

@@ -30,10 +30,10 @@ from competition.models import Game, Player, PlayerKind, Season
 from core import mail
 from core.permissions import Actor
 
-from .addresses import club_sender, on_site, site_name
-from .context import current_club
-from .models import Club, JoinKind, JoinRequest, Membership, User
-from .roles import PLAYER, has_signed_in, join_club, other_clubs
+from members.addresses import club_sender, on_site, site_name
+from members.context import current_club
+from members.models import Club, JoinKind, JoinRequest, Membership, User
+from members.roles import PLAYER, has_signed_in, join_club, other_clubs
 
 
 def invite_existing(*, actor: Actor, season: Season, member: User, name: str, kind: str,

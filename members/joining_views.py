@@ -11,8 +11,8 @@ from django.utils.translation import gettext as _
 
 from core.web import run_service
 
-from . import joining
-from .context import current_club
+from members import joining
+from members.context import current_club
 
 
 @login_required

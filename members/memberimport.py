@@ -36,11 +36,11 @@ from competition.ratings.engine.lists import name_keys
 from core.permissions import Actor, require
 from core.singleline import is_single_line
 
-from . import invitations
-from .memberfile import Table
-from .models import Membership, User, forget_club_parts
-from .roles import PLAYER
-from .services import PERM, has_address, member_add_within, no_address
+from members import invitations
+from members.memberfile import Table
+from members.models import Membership, User, forget_club_parts
+from members.roles import PLAYER
+from members.services import PERM, has_address, member_add_within, no_address
 
 NEW, EXISTS, DUPLICATE, ERROR = "new", "exists", "duplicate", "error"
 FIELDS = ("knsb_number", "name", "first_name", "infix", "last_name", "email", "rating")

@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from competition.validators import single_line
 from core.timezones import validate_time_zone
 
-from .names import INITIALS, public_name
+from members.names import INITIALS, public_name
 
 
 class UserQuerySet(models.QuerySet["User"]):

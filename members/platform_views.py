@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from .addresses import club_home_url
-from .models import Club, JoinKind, JoinRequest, Membership
+from members.addresses import club_home_url
+from members.models import Club, JoinKind, JoinRequest, Membership
 
 
 def club_list(request: HttpRequest) -> HttpResponse:

@@ -23,9 +23,9 @@ from competition.models import (
     SwissGame,
 )
 
-from .context import current_club
-from .models import User
-from .names import public_name
+from members.context import current_club
+from members.models import User
+from members.names import public_name
 
 ACCOUNT_FIELDS = (
     "email", "name", "phone", "public_as", "pairing_mail", "notice_mail", "rating",

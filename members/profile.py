@@ -31,11 +31,11 @@ from core.dates import club_today
 from core.pagecache import pages_changed
 from core.permissions import Actor, Perm, person, require
 
-from . import email_change
-from .context import club_context, current_club
-from .models import Club, Membership, PublicName, User
-from .names import public_name
-from .roles import ADMINISTRATOR, account_rank, forget_roles
+from members import email_change
+from members.context import club_context, current_club
+from members.models import Club, Membership, PublicName, User
+from members.names import public_name
+from members.roles import ADMINISTRATOR, account_rank, forget_roles
 
 log = logging.getLogger(__name__)
 LEADER_PERM = Perm.MANAGE_REGISTRATIONS

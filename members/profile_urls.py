@@ -2,8 +2,8 @@
 
 from django.urls import path
 
-from . import joining_views
-from . import profile_views as views
+from members import joining_views
+from members import profile_views as views
 
 app_name = "me"
 

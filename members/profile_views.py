@@ -25,15 +25,15 @@ from competition.season import selectors as competition_selectors
 from competition.season.selectors import season_or_404
 from core.web import confirmation_page, confirmed, error_messages
 
-from . import privacy, profile
-from .addresses import club_venue, site_name
-from .calendar import member_calendar_ics
-from .context import current_club
-from .decorators import any_permission_required
-from .forms import EmailChangeForm, ProfileForm
-from .models import User
-from .roles import club_role
-from .selectors import my_clubs
+from members import privacy, profile
+from members.addresses import club_venue, site_name
+from members.calendar import member_calendar_ics
+from members.context import current_club
+from members.decorators import any_permission_required
+from members.forms import EmailChangeForm, ProfileForm
+from members.models import User
+from members.roles import club_role
+from members.selectors import my_clubs
 
 
 def _site_url(request: HttpRequest) -> str:

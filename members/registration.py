@@ -22,9 +22,9 @@ from competition.audit import Action
 from competition.models import Player, PlayerKind, Season
 from core.permissions import Actor, Perm, require
 
-from .context import current_club
-from .models import Club, JoinKind, JoinRequest, Membership, User
-from .roles import PLAYER, join_club
+from members.context import current_club
+from members.models import Club, JoinKind, JoinRequest, Membership, User
+from members.roles import PLAYER, join_club
 
 PERM = Perm.MANAGE_REGISTRATIONS
 

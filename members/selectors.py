@@ -6,9 +6,9 @@ from typing import Any
 
 from competition.models import Player, Season, still_member
 
-from .addresses import club_home_url
-from .models import Club, JoinKind, JoinRequest
-from .services import season_has_games
+from members.addresses import club_home_url
+from members.models import Club, JoinKind, JoinRequest
+from members.services import season_has_games
 
 
 def members_page(season: Season) -> dict[str, Any]:

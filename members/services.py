@@ -33,9 +33,9 @@ from core.tenancy import club_in_hand
 from members.context import current_club
 from members.roles import account_rank, has_signed_in, may_manage_account, other_clubs
 
-from . import invitations, joining
-from .models import Membership, User
-from .roles import ADMINISTRATOR, PLAYER, ROLES, club_role, join_club, set_club_role
+from members import invitations, joining
+from members.models import Membership, User
+from members.roles import ADMINISTRATOR, PLAYER, ROLES, club_role, join_club, set_club_role
 
 PERM = Perm.MANAGE_REGISTRATIONS
 NO_ADDRESS_DOMAIN = "geen-adres.invalid"

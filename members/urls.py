@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import profile_views, views
+from members import profile_views, views
 
 app_name = "members"
 

@@ -31,13 +31,13 @@ from core.web import (
     run_service,
 )
 
-from . import email_change, memberimport, registration, selectors, services
-from .context import current_club
-from .decorators import any_permission_required
-from .forms import MemberColumnsForm, MemberFileForm, MemberForm, PositionForm
-from .memberfile import Table, read_table
-from .models import JoinKind, User
-from .roles import has_signed_in, role_label
+from members import email_change, memberimport, registration, selectors, services
+from members.context import current_club
+from members.decorators import any_permission_required
+from members.forms import MemberColumnsForm, MemberFileForm, MemberForm, PositionForm
+from members.memberfile import Table, read_table
+from members.models import JoinKind, User
+from members.roles import has_signed_in, role_label
 
 leader_required = any_permission_required(services.PERM)
 
