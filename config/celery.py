@@ -24,7 +24,7 @@ from typing import Any, cast
 from celery import Celery, Task
 from celery.signals import before_task_publish, worker_init
 
-from core.tenancy import NoClub, club_context, current_club, platform_context
+from core.tenancy.context import NoClub, club_context, current_club, platform_context
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -85,7 +85,7 @@ class ClubTask(Task):
 
 
 # A club's task names its object first; its club is that object's, found by the path its
-# model's scoped manager declares (core.scoping: the one declaration of how a row finds
+# model's scoped manager declares (core.tenancy.scoping: the one declaration of how a row finds
 # its club). The beat's jobs queue them for every club, in no club of their own.
 CLUB_OF_ARGUMENT: dict[str, str] = {
     "competition.tasks.recalculate_half": "competition.Half",
@@ -101,7 +101,7 @@ def _club_of_argument(name: str, args: tuple[Any, ...]) -> Any:
     from django.apps import apps
     from django.db.models import Subquery
 
-    from core.scoping import club_path
+    from core.tenancy.scoping import club_path
     from members.models import Club
 
     if name not in CLUB_OF_ARGUMENT or not args or not isinstance(args[0], int):

@@ -42,7 +42,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core.jobs import enqueue_on_commit
 from core.models import MAX_ATTEMPTS, Mail, MailState
-from core.tenancy import current_tenant
+from core.tenancy.context import current_tenant
 
 log = logging.getLogger(__name__)
 

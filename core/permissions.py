@@ -19,7 +19,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import models
 from django.utils.translation import gettext as _
 
-from core.scoping import club_path
+from core.tenancy.scoping import club_path
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
@@ -47,7 +47,7 @@ class Perm(StrEnum):
 
 def club_of(obj: Any) -> int | None:
     """The id of the club ``obj`` belongs to (a club, a row with a club, or a row that
-    reaches its club by the path its scoped manager declares: ``core.scoping``), or None
+    reaches its club by the path its scoped manager declares: ``core.tenancy.scoping``), or None
     for anything else (no object: the current club decides)."""
     from members.models import Club
 

@@ -20,9 +20,8 @@ from django.utils.translation import gettext_lazy as _
 
 from competition.models import System
 from members.adminscope import OperatorOnlyAdmin, members_only
-from members.platform import clean_slug, club_create, is_operator
-
 from members.models import Club, ClubDomain, User
+from members.platform import clean_slug, club_create, is_operator
 
 
 @admin.register(User)

@@ -17,7 +17,6 @@ from icalendar import Calendar, Event
 from competition.models import Evening, EveningKind, EveningStatus, Game, Player, Registration
 from competition.season.engine.signup import PRESENT, default_status
 from competition.season.ical import GAME_HOURS
-
 from members.addresses import club_venue, site_name
 from members.models import User
 from members.names import public_name

@@ -1,7 +1,7 @@
 """The commands' one policy for the club they act on: ``--club <address>``; without it the
 only club, and with several clubs the command stops (exit status 2) and names them, never
 guessing the first (``add_club_argument``, ``club_from_options``; the command enters the
-club's context itself, ``core.tenancy.club_context``). A command that
+club's context itself, ``core.tenancy.context.club_context``). A command that
 reads only files (``pair_evening``, ``compute_standings``, ``swiss_pair``,
 ``swiss_tiebreaks``) needs no database and stays a plain ``BaseCommand``
 (tests/integration/test_file_tools_without_database.py)."""

@@ -1,5 +1,5 @@
 """The club a piece of work is for, as the apps enter it: ``club_context`` and
-``platform_context`` are core's (core/tenancy.py, the one club context); ``per_club`` is
+``platform_context`` are core's (core/tenancy/context.py, the one club context); ``per_club`` is
 the beat jobs' way to each club's part of their due work."""
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ from typing import TypeVar
 
 from django.db.models import Model
 
-from core.tenancy import club_context, current_club, current_club_id, platform_context
+from core.tenancy.context import club_context, current_club, current_club_id, platform_context
 
 T = TypeVar("T")
 
-# The context itself is core's (core/tenancy.py: one variable, one context manager); these
+# The context itself is core's (core/tenancy/context.py: one variable, one context manager); these
 # names stay here for the many call sites that enter it. ``current_club_id`` is the club
 # columns' default, which the migrations name here.
 __all__ = ["club_context", "current_club", "current_club_id", "per_club", "platform_context"]

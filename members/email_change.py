@@ -23,7 +23,6 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from core import mail
-
 from members.addresses import club_footer, club_sender, club_subject, on_site, site_name
 from members.context import current_club
 from members.models import User

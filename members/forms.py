@@ -12,7 +12,6 @@ from django.utils.translation import gettext_lazy as _
 
 from competition.models import PlayerKind
 from competition.validators import single_line
-
 from members.memberimport import FIELDS
 from members.models import PublicName
 

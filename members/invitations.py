@@ -22,8 +22,14 @@ from django.urls import reverse
 
 from core import mail
 from core.models import Mail
-
-from members.addresses import club_base_url, club_footer, club_sender, club_subject, on_site, site_name
+from members.addresses import (
+    club_base_url,
+    club_footer,
+    club_sender,
+    club_subject,
+    on_site,
+    site_name,
+)
 from members.context import current_club
 from members.models import Club, User
 

@@ -29,7 +29,6 @@ from competition.audit import Action
 from competition.models import Game, Player, PlayerKind, Season
 from core import mail
 from core.permissions import Actor
-
 from members.addresses import club_sender, on_site, site_name
 from members.context import current_club
 from members.models import Club, JoinKind, JoinRequest, Membership, User

@@ -10,7 +10,6 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from core.web import run_service
-
 from members import joining
 from members.context import current_club
 

@@ -35,7 +35,6 @@ from competition.models import AuditRecord, Player, PlayerKind, RatingKind, Seas
 from competition.ratings.engine.lists import name_keys
 from core.permissions import Actor, require
 from core.singleline import is_single_line
-
 from members import invitations
 from members.memberfile import Table
 from members.models import Membership, User, forget_club_parts

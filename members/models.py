@@ -13,8 +13,7 @@ from django.db.models.signals import post_delete, post_save
 from django.utils.translation import gettext_lazy as _
 
 from competition.validators import single_line
-from core.timezones import validate_time_zone
-
+from core.tenancy.timezones import validate_time_zone
 from members.names import INITIALS, public_name
 
 
@@ -27,7 +26,7 @@ class UserQuerySet(models.QuerySet["User"]):
         it is listed nowhere."""
         from django_scopes import ScopeError
 
-        from core.tenancy import current_club, in_all_clubs
+        from core.tenancy.context import current_club, in_all_clubs
 
         club = club or current_club()
         found = self.filter(is_active=True, registration_pending=False)
@@ -361,7 +360,7 @@ def club_part(user_id: int | None, club: Any = None, *, load: bool = False) -> C
     the club is read in one query, memoised for the request (or task) in this thread, so a
     page of 60 names costs one query whatever its size. ``load``: read the club's parts now
     even for no one (a page that shows names only sometimes keeps its query count)."""
-    from core.tenancy import current_club_id  # the club in hand (core/tenancy.py)
+    from core.tenancy.context import current_club_id  # the club in hand (core/tenancy/context.py)
 
     club = club if club is not None else current_club_id()
     if club is None or (user_id is None and not load):

@@ -22,7 +22,6 @@ from competition.models import (
     SwissEntrant,
     SwissGame,
 )
-
 from members.context import current_club
 from members.models import User
 from members.names import public_name

@@ -30,7 +30,6 @@ from competition.models import EveningStatus, Game, Player, PlayerKind, Registra
 from core.dates import club_today
 from core.pagecache import pages_changed
 from core.permissions import Actor, Perm, person, require
-
 from members import email_change
 from members.context import club_context, current_club
 from members.models import Club, Membership, PublicName, User

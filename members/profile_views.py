@@ -24,7 +24,6 @@ from competition.models import Player
 from competition.season import selectors as competition_selectors
 from competition.season.selectors import season_or_404
 from core.web import confirmation_page, confirmed, error_messages
-
 from members import privacy, profile
 from members.addresses import club_venue, site_name
 from members.calendar import member_calendar_ics

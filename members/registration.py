@@ -21,7 +21,6 @@ from competition import audit
 from competition.audit import Action
 from competition.models import Player, PlayerKind, Season
 from core.permissions import Actor, Perm, require
-
 from members.context import current_club
 from members.models import Club, JoinKind, JoinRequest, Membership, User
 from members.roles import PLAYER, join_club

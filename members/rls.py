@@ -14,7 +14,7 @@ Policies bind the role the application connects as in production, which must not
 the tables (``manage.py database_app_role``, docs/operations.md); the owner (migrations)
 and superusers are exempt, as PostgreSQL has it. The two settings follow the work in hand
 without any call site: an execute wrapper on every PostgreSQL connection compares what
-the connection has with the club context's (core/tenancy.py) before each query and, only
+the connection has with the club context's (core/tenancy/context.py) before each query and, only
 when they differ, sets them on the raw connection (not a Django query: no page's query
 count moves). A value set inside a transaction may be rolled back with it: it is
 remembered for as long as its transaction (or savepoint) stands, as a commit hook
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.tenancy import current_club_id, in_all_clubs
+from core.tenancy.context import current_club_id, in_all_clubs
 
 __all__ = ["install", "wanted"]
 

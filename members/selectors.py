@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from competition.models import Player, Season, still_member
-
 from members.addresses import club_home_url
 from members.models import Club, JoinKind, JoinRequest
 from members.services import season_has_games

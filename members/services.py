@@ -29,13 +29,22 @@ from competition.validators import require_single_line
 from core import mail
 from core.models import Mail, MailState
 from core.permissions import Actor, Perm, person, require
-from core.tenancy import club_in_hand
-from members.context import current_club
-from members.roles import account_rank, has_signed_in, may_manage_account, other_clubs
-
+from core.tenancy.context import club_in_hand
 from members import invitations, joining
+from members.context import current_club
 from members.models import Membership, User
-from members.roles import ADMINISTRATOR, PLAYER, ROLES, club_role, join_club, set_club_role
+from members.roles import (
+    ADMINISTRATOR,
+    PLAYER,
+    ROLES,
+    account_rank,
+    club_role,
+    has_signed_in,
+    join_club,
+    may_manage_account,
+    other_clubs,
+    set_club_role,
+)
 
 PERM = Perm.MANAGE_REGISTRATIONS
 NO_ADDRESS_DOMAIN = "geen-adres.invalid"

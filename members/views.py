@@ -30,7 +30,6 @@ from core.web import (
     refusal,
     run_service,
 )
-
 from members import email_change, memberimport, registration, selectors, services
 from members.context import current_club
 from members.decorators import any_permission_required

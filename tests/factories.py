@@ -7,7 +7,7 @@ import itertools
 
 from competition.models import PlayerKind, Season
 from competition.season import services
-from core.tenancy import club_in_hand
+from core.tenancy.context import club_in_hand
 from members.models import Club, User
 from members.roles import set_club_role
 

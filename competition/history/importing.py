@@ -37,7 +37,7 @@ from competition.season.standings import recalculate_season
 from core.pagecache import pages_changed
 from core.permissions import Actor, Perm, require
 from core.singleline import is_single_line
-from core.tenancy import club_in_hand
+from core.tenancy.context import club_in_hand
 from members.models import Membership, User
 from members.services import no_address
 

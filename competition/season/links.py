@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.urls import reverse
 
 from competition.models import Evening, Player
-from core.tenancy import club_in_hand
+from core.tenancy.context import club_in_hand
 from members.addresses import club_url
 from members.models import Club
 

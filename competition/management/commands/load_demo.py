@@ -27,7 +27,7 @@ from django.core.management.base import BaseCommand
 from competition.demo import PASSWORD, build_demo, build_other_clubs
 from competition.models import Season
 from config.celery import app
-from core.tenancy import club_context, platform_context
+from core.tenancy.context import club_context, platform_context
 from members.commands import add_club_argument, club_from_options
 from members.models import User
 

@@ -1,15 +1,16 @@
 """Club scoping of the queries: the manager every club-scoped model has.
 
-It is django-scopes' ``ScopedManager(club=path)`` (the same scope state, the same
-``ScopeError`` outside a scope, ``django_scopes.scopes_disabled()`` for the platform
-operator's work), with one difference: the club filter is a subquery on the model's first
-relation (``season_id IN (SELECT id FROM season WHERE club_id = %s)``) rather than a join.
-A join would put the season and club rows in every ``SELECT ... FOR UPDATE``, and lock
-them with the row the service meant (docs/architecture.md, "Many clubs").
+It is django-scopes' ``ScopedManager(club=path)`` (the same ``ScopeError`` outside a
+scope; the platform operator's work, where ``club_context`` entered ``scopes_disabled()``,
+unscoped), with two differences: whether the scoping is off is read from our own club
+context (``core.tenancy.context.scoping_off``), never from django-scopes' private state;
+and the club filter is a subquery on the model's first relation (``season_id IN
+(SELECT id FROM season WHERE club_id = %s)``) rather than a join. A join would put the
+season and club rows in every ``SELECT ... FOR UPDATE``, and lock them with the row the
+service meant (docs/architecture.md, "Many clubs").
 
 It lives in ``core`` (the bottom of the shell, importing no app) so that ``core``'s own
-club rows (the outbox, ``core.Mail``) are scoped as every feature's are;
-``members.scoping`` is its old name."""
+club rows (the outbox, ``core.Mail``) are scoped as every feature's are."""
 
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ from typing import Any
 from django.db import models
 from django_scopes import get_scope
 from django_scopes.manager import DisabledQuerySet
+
+from core.tenancy.context import scoping_off
 
 
 def club_filter(model: type[models.Model], path: str, club: Any) -> models.Q:
@@ -53,7 +56,7 @@ class OutOfScopeQuerySet(DisabledQuerySet):
     reads the club of each request (the field copies its queryset with ``all()``)."""
 
     def all(self) -> models.QuerySet:  # type: ignore[override,type-arg]
-        if get_scope().get("club") is not None or not get_scope().get("_enabled", True):
+        if get_scope().get("club") is not None or scoping_off():
             return self.model._default_manager.get_queryset()
         return self._clone()
 
@@ -79,10 +82,10 @@ class ScopedManager(models.Manager):  # type: ignore[type-arg]
         return self._club_path or self.model._default_manager._club_path  # type: ignore[attr-defined]
 
     def get_queryset(self) -> models.QuerySet:  # type: ignore[type-arg]
-        scope = get_scope()
         queryset = super().get_queryset()
-        if not scope.get("_enabled", True):
+        if scoping_off():  # the platform's work: our club context's record, not django-scopes' state
             return queryset
+        scope = get_scope()
         if scope.get("club") is None:  # no club in scope (``club_context(None)``: club=None)
             if self._platform_rows or getattr(self.model._default_manager, "_platform_rows", False):
                 return queryset.filter(**{f"{self.club_path}__isnull": True})

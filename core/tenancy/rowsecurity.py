@@ -1,5 +1,5 @@
 """Row-level security, derived from the one declaration of how a row finds its club: the
-path of its model's scoped manager (``core.scoping.ScopedManager(club=path)``).
+path of its model's scoped manager (``core.tenancy.scoping.ScopedManager(club=path)``).
 
 A club-scoped table either has a ``club_id`` of its own (the path is ``club``) or gets a
 denormalised copy, kept by a trigger from the parent row its path's first step names
@@ -32,7 +32,7 @@ class ClubTable(NamedTuple):
 def club_tables(models: Any) -> dict[str, ClubTable]:
     """Every club-scoped table of ``models`` (an iterable of model classes), by name, as
     its manager declares it."""
-    from core.scoping import club_path
+    from core.tenancy.scoping import club_path
 
     found = {}
     for model in models:

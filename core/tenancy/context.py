@@ -47,8 +47,8 @@ class Tenant:
 
     def tzinfo(self) -> dt.tzinfo:
         """The club's zone; the site's own for a stored name that is no zone (a page
-        never fails on it: core/timezones.py)."""
-        from core.timezones import zone_or_default
+        never fails on it: core/tenancy/timezones.py)."""
+        from core.tenancy.timezones import zone_or_default
 
         return zone_or_default(self.time_zone)
 
@@ -107,6 +107,13 @@ def tenant_key() -> str:
     return tenant.key if tenant is not None else "platform"
 
 
+def scoping_off() -> bool:
+    """Whether ``club_context`` entered django-scopes' ``scopes_disabled()`` for the work in
+    hand (the platform's, ``platform_context``): our own record of it, so the scoped
+    managers (core/tenancy/scoping.py) never read django-scopes' private state."""
+    return _work.get().every_club
+
+
 def in_all_clubs() -> bool:
     """Whether the work in hand is the platform's, over every club (and in no club)."""
     work = _work.get()
@@ -125,7 +132,7 @@ def club_context(club: Any, *, every_club: bool = False) -> Iterator[Any]:
     token = _work.set(_Work(Tenant.of(club) if club is not None else None, every_club))
     try:
         # django-scopes through its public API: ``club=None`` is "no club in scope"
-        # (core.scoping raises ScopeError for it, as for a missing scope).
+        # (core.tenancy.scoping raises ScopeError for it, as for a missing scope).
         with scopes_disabled() if every_club else scope(club=club):
             yield club
     finally:
