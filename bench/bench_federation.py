@@ -190,7 +190,7 @@ def build_clubs(n: int) -> list[dict]:
         Season,
     )
     from competition.season.seasonio import season_import
-    from members.context import club_context
+    from members.clubs.context import club_context
     from members.models import Club, Membership
     from tests.generate import random_season
 
@@ -311,7 +311,7 @@ def results_night(clubs: list[dict], rate, seconds: float) -> dict:
 
     from competition.models import Game, Result, StandingsState
     from competition.season import services
-    from members.context import club_context, platform_context
+    from members.clubs.context import club_context, platform_context
     from members.models import Club, Membership, User
 
     rng = random.Random(7)
@@ -499,7 +499,7 @@ def main() -> int:
         django.setup()
         from django.db import connections as dbs
 
-        from members.context import platform_context
+        from members.clubs.context import platform_context
 
         started = time.perf_counter()
         call_command("migrate", "--noinput", verbosity=0)

@@ -12,7 +12,7 @@ none. Every task is classified in ``core.jobs`` (``task_kind``): a club's task (
 service queues: ``core.jobs.TASKS``) without a club runs in the only club when there is
 exactly one (logged), and is refused otherwise; the beat's jobs
 (``core.jobs.PLATFORM_TASKS``) are the platform's and queue each club's part in that
-club (``members.context.per_club``); a task in neither list is refused
+club (``members.clubs.context.per_club``); a task in neither list is refused
 (``core.jobs.UnlistedTask``), never run with the scoping off."""
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
 write without a person behind it (the deadline job, a management command run by the
 operator) says so with ``system=True``, as Wagtail's ``skip_permission_checks`` does.
 
-A permission is a role's in a club (members/backends.py): ``require(actor, perm,
+A permission is a role's in a club (members/clubs/backends.py): ``require(actor, perm,
 of=obj)`` asks for it in ``obj``'s club (a season, an evening, a game ...), so a leader
 of club A is refused on club B's rows whatever the request's club; without ``of`` it is
 the current club's. Staff and superusers are the platform's operators: allowed everywhere.
@@ -32,7 +32,7 @@ else:
 
 
 class Perm(StrEnum):
-    """Every permission a role can hold (members/roles.py gives them to the roles), as
+    """Every permission a role can hold (members/clubs/roles.py gives them to the roles), as
     ``app_label.codename``: checks read ``require(actor, Perm.ENTER_RESULTS)``."""
 
     REGISTER_SELF = "competition.register_self"

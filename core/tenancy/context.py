@@ -3,10 +3,10 @@ manager (``club_context``), and read by everything that asks "which club?".
 
 It holds the club's id, address (slug), time zone and language (and its row, for the
 readers that need the model), or no club, and whether the work is the platform's over
-every club. A request (``members.middleware.ClubMiddleware``), a task (``config.celery``'s
+every club. A request (``members.clubs.middleware.ClubMiddleware``), a task (``config.celery``'s
 ``ClubTask``, from its ``club`` header) and a management command (``--club``) enter it;
 inside, queries, "today", the site's name, the cache keys, the e-mails' sender and
-language and PostgreSQL's row security (``members/rls.py``) are that club's. Nested
+language and PostgreSQL's row security (``members/clubs/rls.py``) are that club's. Nested
 contexts restore the outer one on exit, so two clubs' tasks in one worker never inherit
 each other's club.
 
@@ -142,6 +142,6 @@ def club_context(club: Any, *, every_club: bool = False) -> Iterator[Any]:
 def platform_context() -> Any:
     """The platform's own work (the beat's dispatcher and catch-ups, which visit every
     club's due work; the operator; the command line): in no club, the club scoping off and
-    PostgreSQL's row security open to every club (members/rls.py). A club's work inside it
+    PostgreSQL's row security open to every club (members/clubs/rls.py). A club's work inside it
     enters its club again."""
     return club_context(None, every_club=True)

@@ -4,7 +4,7 @@ path of its model's scoped manager (``core.tenancy.scoping.ScopedManager(club=pa
 A club-scoped table either has a ``club_id`` of its own (the path is ``club``) or gets a
 denormalised copy, kept by a trigger from the parent row its path's first step names
 (migration ``competition.0033_row_level_security``); each has one policy: the row's club
-is the connection's ``ranglijst.club_id``, or ``ranglijst.all_clubs`` is on (members/rls.py).
+is the connection's ``ranglijst.club_id``, or ``ranglijst.all_clubs`` is on (members/clubs/rls.py).
 ``club_tables`` says what the declaration asks for (the tests compare it with the
 database); ``enable`` is the migration helper a new club-scoped table's migration calls
 (docs/architecture.md, "Where a change goes")."""

@@ -63,7 +63,7 @@ class OutOfScopeQuerySet(DisabledQuerySet):
 
 class ScopedManager(models.Manager):  # type: ignore[type-arg]
     """The default manager of a club-scoped model, ``objects = ScopedManager(club=path)``:
-    every query is the current club's (``members.context.club_context``), and raises
+    every query is the current club's (``members.clubs.context.club_context``), and raises
     ``ScopeError`` with no club in scope. A model with its own queryset uses
     ``ScopedManager.from_queryset(TheQuerySet)(club=path)``."""
 

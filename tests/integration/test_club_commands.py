@@ -1,4 +1,4 @@
-"""``--club`` on the commands that act on one club's data (members/commands.py)."""
+"""``--club`` on the commands that act on one club's data (members/clubs/commands.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from django.test import override_settings
 
 from competition.models import Season
 from core.tenancy.context import platform_context
-from members.clubs import home_club
+from members.clubs.memo import home_club
 from members.models import Club
 from tests import factories
 

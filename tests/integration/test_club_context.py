@@ -19,9 +19,9 @@ from core.tenancy.context import (
     in_all_clubs,
     platform_context,
 )
-from members.clubs import home_club
+from members.clubs.memo import home_club
+from members.clubs.roles import set_club_role
 from members.models import User
-from members.roles import set_club_role
 from tests import factories as f
 from tests.generate import random_season
 

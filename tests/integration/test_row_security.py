@@ -1,4 +1,4 @@
-"""PostgreSQL row-level security, the backstop behind the club scoping (members/rls.py,
+"""PostgreSQL row-level security, the backstop behind the club scoping (members/clubs/rls.py,
 migration competition 0033): as a role that does not own the tables, a connection sees
 and writes only the rows of the club of the work in hand; with no club, none; the
 platform's own work sees all. Superusers (the test's own connection) are exempt, so each
@@ -13,7 +13,7 @@ from django.apps import apps
 from django.db import DatabaseError, connection, transaction
 
 from competition.models import Evening, Game, Player, Registration, Season, Standing
-from members.context import club_context, platform_context
+from members.clubs.context import club_context, platform_context
 from members.models import Club
 from tests import factories as f
 from tests.decoy import decoy
