@@ -22,7 +22,7 @@ admin.site.index_title = _("Administration")
 handler403 = "members.accounts.views.permission_denied"
 
 urlpatterns = [
-    # The admin signs in through allauth (its rate limits); see competition/roster/views.py.
+    # The admin signs in through allauth (its rate limits); see members/accounts/views.py.
     path("admin/login/", admin_login, name="admin_login"),
     path("healthz", health.healthz, name="healthz"),
     path("admin/", admin.site.urls),
