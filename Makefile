@@ -89,13 +89,13 @@ MYPY_TARGETS := competition/scoring competition/events/engine competition/prizes
 	competition/prizes/services.py competition/prizes/selectors.py \
 	competition/ratings/engine competition/ratings/services.py competition/ratings/selectors.py \
 	pairing/services.py pairing/selectors.py pairing/notices.py pairing/tasks.py \
-	core/permissions.py members/models.py members/services.py members/selectors.py \
-	members/memberfile.py members/memberimport.py competition/season/calendar_edits.py \
-	members/invitations.py competition/history/selectors.py \
+	core/permissions.py members/models.py competition/roster/services.py competition/roster/selectors.py \
+	competition/roster/memberfile.py competition/roster/memberimport.py competition/season/calendar_edits.py \
+	members/accounts/invitations.py members/clubs/selectors.py competition/history/selectors.py \
 	competition/website/services.py competition/website/selectors.py competition/api \
 	competition/club/services.py competition/club/selectors.py \
-	members/registration.py members/joining.py members/profile.py members/privacy.py members/names.py \
-	members/calendar.py
+	members/accounts/registration.py members/accounts/joining.py members/accounts/profile.py members/accounts/privacy.py members/names.py \
+	competition/pages/me/calendar.py
 
 lint: install
 	$(BIN)/ruff check .

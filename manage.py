@@ -23,10 +23,10 @@ def main() -> None:
 
 
 def _platform_work():
-    """The command line is the operator's: the platform's context (core/tenancy.py); a
+    """The command line is the operator's: the platform's context (core/tenancy/context.py); a
     command for one club enters that club's context itself (``--club``). A served request
     or a task sets its own club."""
-    from core.tenancy import platform_context  # loads Django's parts only when entered
+    from core.tenancy.context import platform_context  # loads Django's parts only when entered
 
     return platform_context()
 

@@ -192,7 +192,7 @@ def build_clubs(n: int) -> list[dict]:
         Season,
     )
     from competition.season.seasonio import season_import
-    from members.context import club_context
+    from members.clubs.context import club_context
     from members.models import Club, Membership
     from tests.generate import random_season
 
@@ -323,7 +323,7 @@ def _saver(share: list[dict], rate, seconds: float, seed: int, events, go) -> No
     django.setup()
     from competition.models import Game, Result, Season
     from competition.season import services
-    from members.context import club_context
+    from members.clubs.context import club_context
     from members.models import Club, User
 
     rng = random.Random(seed)
@@ -361,7 +361,7 @@ def results_night(clubs: list[dict], rate, seconds: float) -> dict:
     from django.db import close_old_connections, connections
 
     from competition.models import Game, StandingsState
-    from members.context import club_context, platform_context
+    from members.clubs.context import club_context, platform_context
     from members.models import Club, Membership, User
 
     share: list[list[dict]] = [[] for _ in range(SAVERS)]
@@ -545,7 +545,7 @@ def main() -> int:
         django.setup()
         from django.db import connections as dbs
 
-        from members.context import platform_context
+        from members.clubs.context import platform_context
 
         started = time.perf_counter()
         call_command("migrate", "--noinput", verbosity=0)

@@ -38,8 +38,8 @@ def main() -> None:
 
     import core.jobs
     from competition.history import importing
-    from members.clubs import home_club
-    from members.context import club_context
+    from members.clubs.context import club_context
+    from members.clubs.memo import home_club
     from tests import factories as f
 
     logging.disable(logging.INFO)

@@ -48,10 +48,10 @@ def main() -> None:
     from openpyxl import Workbook
 
     import core.jobs
-    from members import memberimport
-    from members.clubs import home_club
-    from members.context import club_context
-    from members.memberfile import read_table
+    from competition.roster import memberimport
+    from competition.roster.memberfile import read_table
+    from members.clubs.context import club_context
+    from members.clubs.memo import home_club
     from tests import factories as f
 
     logging.disable(logging.INFO)  # one line per invitation queued

@@ -26,8 +26,8 @@ ROUNDS = int(sys.argv[1]) if len(sys.argv) > 1 else 60
 
 
 def main() -> None:
-    from members.clubs import home_club
-    from members.context import club_context
+    from members.clubs.context import club_context
+    from members.clubs.memo import home_club
 
     setup_test_environment()  # the test client's host and cookie handling
     club_context(home_club()).__enter__()  # the installation's own club's rows

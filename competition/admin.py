@@ -39,7 +39,7 @@ from competition.season.services import (
     can_change_competition_settings,
     competition_settings_set,
 )
-from members.adminscope import ClubScopedAdmin, in_a_club
+from members.platform.adminscope import ClubScopedAdmin, in_a_club
 
 
 class ReadOnlyAdmin(ClubScopedAdmin):
@@ -143,7 +143,7 @@ class EveningAdmin(LeaderPageAdmin):
 @admin.register(Player)
 class PlayerAdmin(LeaderPageAdmin):
     """Players are added, changed and moved on the leader's members page
-    (``members.services``)."""
+    (``competition.roster.services``)."""
 
     list_display = ("start", "member", "season", "kind", "rating")
     list_filter = ("season", "kind")

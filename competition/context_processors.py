@@ -3,10 +3,10 @@ from django.utils.functional import SimpleLazyObject
 from competition.models import Player
 from competition.season import selectors
 from core.pagecache import versioned
-from members.addresses import site_name
-from members.context import current_club
-from members.roles import club_role
-from members.selectors import my_clubs
+from members.clubs.addresses import site_name
+from members.clubs.context import current_club
+from members.clubs.roles import club_role
+from members.clubs.selectors import my_clubs
 
 
 def _my_player_id(request):
@@ -34,7 +34,7 @@ def _platform_page(request) -> bool:
 
 
 def club(request):
-    """The club of the page (members/middleware.py): its name above every page, or the
+    """The club of the page (members/clubs/middleware.py): its name above every page, or the
     platform's ("Ranglijst") on a page of no club, which shows no club's menu."""
     platform = _platform_page(request)
     club = None if platform else getattr(request, "club", None) or current_club()

@@ -18,9 +18,9 @@ from django.utils import timezone
 from competition.models import Attendance, Evening, EveningKind, PlayerKind, Prize, Result, Season
 from competition.season import services
 from competition.season.standings import recalculate_season
-from core.tenancy import club_in_hand
-from members import roles
-from members.context import club_context
+from core.tenancy.context import club_in_hand
+from members.clubs import roles
+from members.clubs.context import club_context
 from members.models import Club, User
 
 PASSWORD = "schaken123"

@@ -1,6 +1,6 @@
 """The web server's access log without the personal calendar feed's secret.
 
-A member's feed is ``…/me/calendar/<secret>.ics`` (members/profile_urls.py): whoever reads
+A member's feed is ``…/me/calendar/<secret>.ics`` (competition/pages/me/urls.py): whoever reads
 the access log could subscribe to his games and evenings. gunicorn's access log (the
 format we ship: ``config/gunicorn.py``, used by the Dockerfile and docker-compose.yml)
 writes that path part as ``<hidden>``, in the request line, the path and every other

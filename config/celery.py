@@ -12,7 +12,7 @@ none. Every task is classified in ``core.jobs`` (``task_kind``): a club's task (
 service queues: ``core.jobs.TASKS``) without a club runs in the only club when there is
 exactly one (logged), and is refused otherwise; the beat's jobs
 (``core.jobs.PLATFORM_TASKS``) are the platform's and queue each club's part in that
-club (``members.context.per_club``); a task in neither list is refused
+club (``members.clubs.context.per_club``); a task in neither list is refused
 (``core.jobs.UnlistedTask``), never run with the scoping off."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from typing import Any, cast
 from celery import Celery, Task
 from celery.signals import before_task_publish, worker_init
 
-from core.tenancy import NoClub, club_context, current_club, platform_context
+from core.tenancy.context import NoClub, club_context, current_club, platform_context
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -85,7 +85,7 @@ class ClubTask(Task):
 
 
 # A club's task names its object first; its club is that object's, found by the path its
-# model's scoped manager declares (core.scoping: the one declaration of how a row finds
+# model's scoped manager declares (core.tenancy.scoping: the one declaration of how a row finds
 # its club). The beat's jobs queue them for every club, in no club of their own.
 CLUB_OF_ARGUMENT: dict[str, str] = {
     "competition.tasks.recalculate_half": "competition.Half",
@@ -101,7 +101,7 @@ def _club_of_argument(name: str, args: tuple[Any, ...]) -> Any:
     from django.apps import apps
     from django.db.models import Subquery
 
-    from core.scoping import club_path
+    from core.tenancy.scoping import club_path
     from members.models import Club
 
     if name not in CLUB_OF_ARGUMENT or not args or not isinstance(args[0], int):

@@ -18,7 +18,7 @@ from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from members.addresses import site_name
+from members.clubs.addresses import site_name
 
 log = logging.getLogger(__name__)
 

@@ -1,5 +1,5 @@
 """No club at this address (``/<unknown-slug>/…``): every path is a 404, rendered with the
-session and user known, as every other 404 (members/middleware.py). The site's URLs
+session and user known, as every other 404 (members/clubs/middleware.py). The site's URLs
 follow the catch-all only so that the 404 page can name them (sign-in, language)."""
 
 from django.http import Http404, HttpRequest, HttpResponse

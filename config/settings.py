@@ -64,16 +64,16 @@ MIDDLEWARE = [
     # Before the session: a cookie with a NUL is dropped before anything reads it.
     "config.middleware.RefuseNulBytesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    # The club of the request, from its host or /<slug>/ (members/middleware.py): before
+    # The club of the request, from its host or /<slug>/ (members/clubs/middleware.py): before
     # everything that reverses a URL or reads the club, the page cache included.
-    "members.middleware.ClubMiddleware",
+    "members.clubs.middleware.ClubMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # A request in no club (the admin, the platform's pages): the operator's work sees
-    # every club; a club's administrator's, his own club (members/middleware.py).
-    "members.middleware.PlatformWorkMiddleware",
+    # every club; a club's administrator's, his own club (members/clubs/middleware.py).
+    "members.clubs.middleware.PlatformWorkMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
@@ -256,8 +256,8 @@ CELERY_BEAT_SCHEDULE = {
 # --- Accounts ---------------------------------------------------------------------------
 AUTH_USER_MODEL = "members.User"
 AUTHENTICATION_BACKENDS = [
-    # The roles' permissions, per club (members/backends.py); first, and final for them.
-    "members.backends.ClubRoleBackend",
+    # The roles' permissions, per club (members/clubs/backends.py); first, and final for them.
+    "members.clubs.backends.ClubRoleBackend",
     "django.contrib.auth.backends.ModelBackend",
     "allauth.account.auth_backends.AuthenticationBackend",
 ]
@@ -271,12 +271,12 @@ ACCOUNT_USER_MODEL_USERNAME_FIELD = None
 ACCOUNT_LOGIN_METHODS = {"email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
 # The name the standings show is asked for at sign-up, never taken from the address.
-ACCOUNT_SIGNUP_FORM_CLASS = "members.forms.SignupForm"
+ACCOUNT_SIGNUP_FORM_CLASS = "members.accounts.forms.SignupForm"
 # ... and the sign-up costs the same whether or not the address has an account.
-ACCOUNT_FORMS = {"signup": "members.signup.SignupForm"}
-# A reset link goes only to the address a member signs in with (members/password_reset.py).
-ACCOUNT_FORMS["reset_password"] = "members.password_reset.ResetPasswordForm"
-# A new address replaces the old one only once its owner confirms it (members/email_change.py).
+ACCOUNT_FORMS = {"signup": "members.accounts.signup.SignupForm"}
+# A reset link goes only to the address a member signs in with (members/accounts/password_reset.py).
+ACCOUNT_FORMS["reset_password"] = "members.accounts.password_reset.ResetPasswordForm"
+# A new address replaces the old one only once its owner confirms it (members/accounts/email_change.py).
 ACCOUNT_CHANGE_EMAIL = True
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="mandatory")
@@ -304,13 +304,13 @@ ALLAUTH_TRUSTED_PROXY_COUNT = env.int("ALLAUTH_TRUSTED_PROXY_COUNT", default=0)
 API_RATE_LIMIT = env.str("API_RATE_LIMIT", default="300/m/ip")
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 # Setting the password from an invitation (or a reset) signs the member in: the link in
-# his mailbox proves the address (members/adapter.py takes him to his club's home). Safe
+# his mailbox proves the address (members/accounts/adapter.py takes him to his club's home). Safe
 # because a reset goes only to the account's own or a verified address, which nobody but
 # the person sets once he has signed in (docs/operations.md, "Signed in by a password reset").
 ACCOUNT_LOGIN_ON_PASSWORD_RESET = True
-ACCOUNT_ADAPTER = "members.adapter.AccountAdapter"
+ACCOUNT_ADAPTER = "members.accounts.adapter.AccountAdapter"
 # Public registration (/accounts/signup/): off, the leader adds members with an invitation.
-# On, a registration is a request the leader accepts or refuses (members/registration.py).
+# On, a registration is a request the leader accepts or refuses (members/accounts/registration.py).
 OPEN_REGISTRATION = env.bool("OPEN_REGISTRATION", default=False)
 LOGIN_REDIRECT_URL = "/"
 LOGIN_URL = "account_login"
@@ -338,10 +338,10 @@ USE_TZ = True
 CLUB_NAME = env.str("CLUB_NAME", default="Schaakclub De Pion")
 # One club served at "/" (today's addresses, the default), or, off, every club at
 # /<slug>/ and the list of clubs at "/"; a club's own host name serves it at "/" either
-# way (members/addresses.py, docs/operations.md "Clubs and their addresses").
+# way (members/clubs/addresses.py, docs/operations.md "Clubs and their addresses").
 RANGLIJST_SINGLE_CLUB = env.bool("RANGLIJST_SINGLE_CLUB", default=True)
 # The address (/<slug>/) of the club a single-club installation creates on migrate
-# (members/clubs.py); empty: made from CLUB_NAME.
+# (members/clubs/memo.py); empty: made from CLUB_NAME.
 CLUB_SLUG = env.str("CLUB_SLUG", default="")
 # Where the club plays: in the members' calendar feeds and on the privacy statement.
 CLUB_ADDRESS = env.str("CLUB_ADDRESS", default="Wijkcentrum De Pion, Dorpsstraat 1, 3511 AB Utrecht")
@@ -368,7 +368,7 @@ RATINGS_READING_STUCK_MINUTES = env.int("RATINGS_READING_STUCK_MINUTES", default
 
 # --- Static files -----------------------------------------------------------------------
 # Absolute: a relative one would take the script prefix of the first request that read
-# it, a club's /<slug>/ (members/middleware.py), and keep it for every later request.
+# it, a club's /<slug>/ (members/clubs/middleware.py), and keep it for every later request.
 STATIC_URL = "/static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]

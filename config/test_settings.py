@@ -38,7 +38,7 @@ STATIC_ROOT = VAR_DIR / "static"  # noqa: F405
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 # Tests read fresh pages; tests/integration/test_page_cache.py turns the cache on.
 PAGE_CACHE_SECONDS = 0
-# The club memo lives as long as the process (members/clubs.py): a query count never
+# The club memo lives as long as the process (members/clubs/memo.py): a query count never
 # depends on whether 30 seconds have passed; the signals still forget a changed club.
 CLUB_MEMO_SECONDS = 0
 # The read API's rate limit is tested on its own (test_api.py); the suite reads freely.

@@ -5,10 +5,10 @@ from django.utils.translation import gettext_lazy as _
 from competition.api.http import public_urls
 from competition.api.v1 import endpoints as api_v1
 from competition.pages import views as pages
+from competition.pages.me.views import allauth_email, privacy_statement
 from config import health
 from config.converters import DayConverter, IdConverter
-from members.profile_views import allauth_email, privacy_statement
-from members.views import admin_login, email_undo
+from members.accounts.views import admin_login, email_undo
 
 # Before any include(): every app's patterns write numbers as <id:...> (no leading zeros)
 # and dates as <day:...> (YYYY-MM-DD): one URL per object (config/converters.py).
@@ -19,10 +19,10 @@ register_converter(DayConverter, "day")
 admin.site.site_header = admin.site.site_title = "Ranglijst"
 admin.site.index_title = _("Administration")
 
-handler403 = "members.views.permission_denied"
+handler403 = "members.accounts.views.permission_denied"
 
 urlpatterns = [
-    # The admin signs in through allauth (its rate limits); see members/views.py.
+    # The admin signs in through allauth (its rate limits); see members/accounts/views.py.
     path("admin/login/", admin_login, name="admin_login"),
     path("healthz", health.healthz, name="healthz"),
     path("admin/", admin.site.urls),
@@ -38,13 +38,13 @@ urlpatterns = [
     path("archive/", include("competition.history.urls")),
     # Before competition.urls, whose leader/<season>/ would take "ratings" for a season.
     path("leader/ratings/", include("competition.ratings.urls")),
-    path("leader/members/", include("members.urls")),
+    path("leader/members/", include("competition.roster.urls")),
     path("leader/history/", include("competition.history.leader_urls")),
     # The read API; each version its own module, v1 stays when v2 comes.
     path("api/v1/", public_urls(api_v1.api.urls, api_v1.PARAMS)),
     # Embeds, feed and the leader's website page; before competition.urls (leader/<season>/).
     path("", include("competition.website.urls")),
-    path("me/", include("members.profile_urls")),
+    path("me/", include("competition.pages.me.urls")),
     path("privacy/", privacy_statement, name="privacy"),
     path("", include("competition.urls")),
 ]

@@ -9,4 +9,4 @@ class CoreConfig(AppConfig):
 
     def ready(self) -> None:
         # Register the mail tasks in every process, so services can queue them by name.
-        from . import tasks  # noqa: F401
+        from core import tasks  # noqa: F401

@@ -8,7 +8,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from core.tenancy import current_tenant
+from core.tenancy.context import current_tenant
 
 
 def short_day(day: dt.date) -> str:

@@ -55,7 +55,7 @@ RETIRED: frozenset[str] = frozenset({
 
 # The beat's jobs: the platform's own work. Each finds the due work across clubs and
 # queues (or, where the broker refuses, does) each club's part in that club's context
-# (``members.context.per_club``), so what it changes, the club's page version included,
+# (``members.clubs.context.per_club``), so what it changes, the club's page version included,
 # is that club's.
 PLATFORM_TASKS: frozenset[str] = frozenset({
     "pairing.tasks.close_due_evenings",

@@ -40,9 +40,9 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
-from .jobs import enqueue_on_commit
-from .models import MAX_ATTEMPTS, Mail, MailState
-from .tenancy import current_tenant
+from core.jobs import enqueue_on_commit
+from core.models import MAX_ATTEMPTS, Mail, MailState
+from core.tenancy.context import current_tenant
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +103,7 @@ def render_body(template: str, context: dict[str, Any]) -> str:
 
 def message(subject: str, body: str, to: Sequence[str], cc: Sequence[str] = (), *,
             sender: tuple[str | None, list[str]] = (None, [])) -> EmailMessage:
-    """One e-mail, from ``sender`` (From and Reply-To: the club's, ``members.addresses.
+    """One e-mail, from ``sender`` (From and Reply-To: the club's, ``members.clubs.addresses.
     club_sender``; the platform's default address without one); without a ``to`` the copy
     is the addressee."""
     cc = [c for c in cc if c not in to]
@@ -122,7 +122,7 @@ def queue(*, key: str, subject: str, body: str, to: Sequence[str],
     """In the caller's transaction: one outbox row, sent after commit. Queueing the same
     key twice writes one row; None when it was queued already or has no recipient.
     ``member`` is the member the mail is about (the leader's to-do list names him);
-    ``sender`` its From and Reply-To (the club's: ``members.addresses.club_sender``).
+    ``sender`` its From and Reply-To (the club's: ``members.clubs.addresses.club_sender``).
     An address in the reserved domain ``.invalid`` (a member without an address, a removed
     one, an imported season's player) is no recipient: it could never be delivered."""
     to, cc = _deliverable(to), _deliverable(cc)
@@ -146,7 +146,7 @@ def deliverable(addresses: Sequence[str]) -> list[str]:
 
 
 def sent_after_commit(mail_ids: list[int]) -> None:
-    """Send outbox rows written in bulk (``members.invitations.queue_many``) after
+    """Send outbox rows written in bulk (``members.accounts.invitations.queue_many``) after
     commit, ``BATCH_SIZE`` a task."""
     for start in range(0, len(mail_ids), BATCH_SIZE):
         enqueue_on_commit(SEND_TASK, mail_ids[start:start + BATCH_SIZE])

@@ -7,8 +7,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from core.scoping import ScopedManager
-from core.tenancy import current_club_id
+from core.tenancy.context import current_club_id
+from core.tenancy.scoping import ScopedManager
 
 
 class MailState(models.TextChoices):

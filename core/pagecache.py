@@ -29,7 +29,7 @@ from django.http import HttpRequest, HttpResponse, QueryDict
 from django.utils.connection import ConnectionProxy
 
 from core.dates import club_today
-from core.tenancy import tenant_key
+from core.tenancy.context import tenant_key
 
 # Pages live in a cache of their own that may evict (config/settings.py): never beside the
 # sign-in rate limits, which a flood of distinct pages would otherwise push out.
@@ -40,7 +40,7 @@ VERSION_KEY = "club-data-version"
 
 
 def _club_key(key: str) -> str:
-    """Every version, memo and page key is the current club's (core/tenancy.py): a
+    """Every version, memo and page key is the current club's (core/tenancy/context.py): a
     result in one club never moves, nor serves, another club's pages."""
     return f"{tenant_key()}:{key}"
 

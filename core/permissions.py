@@ -4,7 +4,7 @@
 write without a person behind it (the deadline job, a management command run by the
 operator) says so with ``system=True``, as Wagtail's ``skip_permission_checks`` does.
 
-A permission is a role's in a club (members/backends.py): ``require(actor, perm,
+A permission is a role's in a club (members/clubs/backends.py): ``require(actor, perm,
 of=obj)`` asks for it in ``obj``'s club (a season, an evening, a game ...), so a leader
 of club A is refused on club B's rows whatever the request's club; without ``of`` it is
 the current club's. Staff and superusers are the platform's operators: allowed everywhere.
@@ -19,7 +19,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import models
 from django.utils.translation import gettext as _
 
-from core.scoping import club_path
+from core.tenancy.scoping import club_path
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
@@ -32,7 +32,7 @@ else:
 
 
 class Perm(StrEnum):
-    """Every permission a role can hold (members/roles.py gives them to the roles), as
+    """Every permission a role can hold (members/clubs/roles.py gives them to the roles), as
     ``app_label.codename``: checks read ``require(actor, Perm.ENTER_RESULTS)``."""
 
     REGISTER_SELF = "competition.register_self"
@@ -47,7 +47,7 @@ class Perm(StrEnum):
 
 def club_of(obj: Any) -> int | None:
     """The id of the club ``obj`` belongs to (a club, a row with a club, or a row that
-    reaches its club by the path its scoped manager declares: ``core.scoping``), or None
+    reaches its club by the path its scoped manager declares: ``core.tenancy.scoping``), or None
     for anything else (no object: the current club decides)."""
     from members.models import Club
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from . import mail
-from .jobs import enqueue_in_club
+from core import mail
+from core.jobs import enqueue_in_club
 
 
 @shared_task(

@@ -1,5 +1,5 @@
 """The admin's platform-wide models, as a club's administrator may see them
-(members/adminscope.py): his club's members' accounts and addresses; the clubs and the
+(members/platform/adminscope.py): his club's members' accounts and addresses; the clubs and the
 role groups are the operator's."""
 
 from allauth.account.admin import EmailAddressAdmin as BaseEmailAddressAdmin
@@ -19,10 +19,9 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from competition.models import System
-from members.adminscope import OperatorOnlyAdmin, members_only
-from members.platform import clean_slug, club_create, is_operator
-
-from .models import Club, ClubDomain, User
+from members.models import Club, ClubDomain, User
+from members.platform.adminscope import OperatorOnlyAdmin, members_only
+from members.platform.services import clean_slug, club_create, is_operator
 
 
 @admin.register(User)

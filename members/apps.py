@@ -10,21 +10,22 @@ class MembersConfig(AppConfig):
         # Register the Celery tasks in every process, so services can queue them by name.
         from allauth.account.signals import password_reset
 
-        from . import clubs, tasks  # noqa: F401  (clubs: forget the home club on a change)
-        from .password_reset import verify_on_reset
+        from members import tasks  # noqa: F401
+        from members.accounts.password_reset import verify_on_reset
+        from members.clubs import memo  # noqa: F401  (forget the home club on a change)
 
         password_reset.connect(verify_on_reset, dispatch_uid="members.verify_on_reset")
 
-        # Row-level security follows the club of the work in hand (members/rls.py).
+        # Row-level security follows the club of the work in hand (members/clubs/rls.py).
         from django.db.backends.signals import connection_created
 
-        from .rls import install
+        from members.clubs.rls import install
 
         connection_created.connect(install, dispatch_uid="members.rls")
 
         # The club's part of a person is read anew by every task (members.models.club_part).
         from celery.signals import task_prerun
 
-        from .models import forget_club_parts
+        from members.models import forget_club_parts
 
         task_prerun.connect(forget_club_parts, dispatch_uid="members.forget_club_parts_task", weak=False)

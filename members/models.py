@@ -13,9 +13,8 @@ from django.db.models.signals import post_delete, post_save
 from django.utils.translation import gettext_lazy as _
 
 from competition.validators import single_line
-from core.timezones import validate_time_zone
-
-from .names import INITIALS, public_name
+from core.tenancy.timezones import validate_time_zone
+from members.names import INITIALS, public_name
 
 
 class UserQuerySet(models.QuerySet["User"]):
@@ -27,7 +26,7 @@ class UserQuerySet(models.QuerySet["User"]):
         it is listed nowhere."""
         from django_scopes import ScopeError
 
-        from core.tenancy import current_club, in_all_clubs
+        from core.tenancy.context import current_club, in_all_clubs
 
         club = club or current_club()
         found = self.filter(is_active=True, registration_pending=False)
@@ -123,7 +122,7 @@ class User(AbstractUser):
     title = models.CharField(_("title"), max_length=3, choices=Title.choices, blank=True)
     birth_date = models.DateField(_("date of birth"), null=True, blank=True)
     # A public registration (when the club allows it) is a request: until the leader
-    # accepts it the account is no member (members/registration.py).
+    # accepts it the account is no member (members/accounts/registration.py).
     registration_pending = models.BooleanField(_("registration awaits the leader"), default=False)
     # Phone, e-mail preferences, public name and calendar secret are each club's: they
     # live on the Membership (the properties below read the current club's).
@@ -220,7 +219,7 @@ class Club(models.Model):
     start_time = models.TimeField(_("first round starts"), default=dt.time(20, 15))
     venue = models.CharField(_("venue"), max_length=200, blank=True, validators=[single_line])
     language = models.CharField(_("language"), max_length=8, default="nl")
-    # The club's own choice (members/registration.py): anyone may ask to join at its address.
+    # The club's own choice (members/accounts/registration.py): anyone may ask to join at its address.
     open_registration = models.BooleanField(
         _("open registration"), default=False,
         help_text=_("Anyone may ask for an account on the sign-up page; the competition "
@@ -304,7 +303,7 @@ class JoinKind(models.TextChoices):
 
 
 class JoinRequest(models.Model):
-    """A person asked to join one club, or was asked to (members/joining.py): no member
+    """A person asked to join one club, or was asked to (members/accounts/joining.py): no member
     of it until the other side says yes. One open request per person and club."""
 
     user = models.ForeignKey("members.User", on_delete=models.CASCADE, related_name="join_requests",
@@ -318,7 +317,7 @@ class JoinRequest(models.Model):
                                related_name="+", verbose_name=_("season"))
     player_kind = models.CharField(_("kind of player"), max_length=10, blank=True)
     name = models.CharField(_("name"), max_length=120, blank=True)
-    # A corrected invitation (members.services.member_update): the player row the leader
+    # A corrected invitation (competition.roster.services.member_update): the player row the leader
     # made for the address he first typed, which the person takes over on accepting (his
     # starting position and any results stay with it).
     player = models.ForeignKey("competition.Player", on_delete=models.SET_NULL, null=True, blank=True,
@@ -350,7 +349,7 @@ class ClubPart:
 
 NO_PART = ClubPart()  # no club in hand: nothing of any club's
 # Not (or no longer) this club's member: his results stay under his initials. A member who
-# left took his choice with his membership (members.profile.membership_end); the public
+# left took his choice with his membership (members.accounts.profile.membership_end); the public
 # pages never fall back to his full name for it.
 FORMER_PART = ClubPart(public_as=PublicName.INITIALS)
 _parts = threading.local()
@@ -361,7 +360,7 @@ def club_part(user_id: int | None, club: Any = None, *, load: bool = False) -> C
     the club is read in one query, memoised for the request (or task) in this thread, so a
     page of 60 names costs one query whatever its size. ``load``: read the club's parts now
     even for no one (a page that shows names only sometimes keeps its query count)."""
-    from core.tenancy import current_club_id  # the club in hand (core/tenancy.py)
+    from core.tenancy.context import current_club_id  # the club in hand (core/tenancy/context.py)
 
     club = club if club is not None else current_club_id()
     if club is None or (user_id is None and not load):

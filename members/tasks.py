@@ -4,7 +4,7 @@ registered so a message already in the queue still finds its task."""
 
 from celery import shared_task
 
-from . import email_change, invitations
+from members.accounts import email_change, invitations
 
 
 @shared_task(name="members.tasks.send_invitation", acks_late=True)

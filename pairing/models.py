@@ -9,7 +9,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from core.models import MAX_ATTEMPTS as OUTBOX_MAX_ATTEMPTS
-from members.scoping import ScopedManager
+from core.tenancy.scoping import ScopedManager
 
 
 class NoticeKind(models.TextChoices):

@@ -38,7 +38,7 @@ from competition.models import (
 from competition.season import links
 from core import mail
 from core.jobs import enqueue_on_commit
-from members.addresses import club_footer, club_sender, club_subject
+from members.clubs.addresses import club_footer, club_sender, club_subject
 
 from .engine.corrections import BYE, Seat
 from .models import GAME_KINDS, NoticeKind, NoticeState, PairingNotice

@@ -16,7 +16,7 @@ from celery import shared_task
 
 from competition.models import Evening
 from core.jobs import enqueue
-from members.context import per_club
+from members.clubs.context import per_club
 
 from . import notices, services
 from .selectors import due_evenings, evening_is_due, evenings_with_unnotified_withdrawals

@@ -35,7 +35,7 @@ from core.web import (
     refusal,
     run_service,
 )
-from members.decorators import any_permission_required
+from members.clubs.decorators import any_permission_required
 
 from . import notices, services
 from . import selectors as pairing_selectors

@@ -167,8 +167,8 @@ def build_club(players: int = PLAYERS, evenings: int = EVENINGS, played: int = P
 
     from competition.models import EveningKind, PlayerKind, Result
     from competition.season import services
-    from members import roles
-    from members.clubs import home_club
+    from members.clubs import roles
+    from members.clubs.memo import home_club
     from members.models import User
     from pairing.services import evening_pair_and_publish
 
@@ -518,8 +518,8 @@ def main(argv: list[str] | None = None) -> int:
         started = time.perf_counter()
         call_command("migrate", "--noinput", verbosity=0)
         call_command("collectstatic", "--noinput", verbosity=0)
-        from members.clubs import home_club
-        from members.context import club_context
+        from members.clubs.context import club_context
+        from members.clubs.memo import home_club
 
         # This process reads and writes the installation's own club's rows, until the end
         # (the checks of the writes and the standings read them too). The context is kept

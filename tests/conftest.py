@@ -59,7 +59,7 @@ def pytest_runtest_teardown(item, nextitem):
     if nextitem is not None and getattr(item, "_empties_database", False):
         from pytest_django.plugin import blocking_manager_key
 
-        from members.clubs import forget_home_club
+        from members.clubs.memo import forget_home_club
         from tests.decoy import ensure_decoy
 
         forget_home_club()
@@ -81,8 +81,8 @@ def one_club(_home_club):
 def dutch_club(_home_club):
     """The test's club writes its e-mails in Dutch (``Club.language``; the tests run in
     English); the test goes on in the club as it is now."""
-    from members.clubs import home_club
-    from members.context import club_context
+    from members.clubs.context import club_context
+    from members.clubs.memo import home_club
 
     club = home_club()
     club.language = "nl"
@@ -94,7 +94,7 @@ def dutch_club(_home_club):
 @pytest.fixture(autouse=True)
 def _home_club(request):
     """A test that touches the database runs in the installation's own club, as a request
-    does (members/middleware.py): every query of a club-scoped model is the club's, and
+    does (members/clubs/middleware.py): every query of a club-scoped model is the club's, and
     one outside any club raises ``ScopeError`` (``with club_context(None)`` shows it).
     The decoy club B is in the database beside it (tests/decoy.py); a test of two clubs
     enters the other's ``club_context`` itself."""
@@ -112,8 +112,8 @@ def _home_club(request):
         request.getfixturevalue("transactional_db")
     else:
         request.getfixturevalue("db")
-    from members.clubs import forget_home_club, home_club
-    from members.context import club_context
+    from members.clubs.context import club_context
+    from members.clubs.memo import forget_home_club, home_club
 
     forget_home_club()
     with club_context(home_club()):

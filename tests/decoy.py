@@ -46,10 +46,10 @@ def build_decoy():
 
     from competition.models import PlayerKind
     from competition.season import services
-    from members.clubs import home_club
-    from members.context import club_context
+    from members.clubs.context import club_context
+    from members.clubs.memo import home_club
+    from members.clubs.roles import set_club_role
     from members.models import Club, User
-    from members.roles import set_club_role
     from pairing.services import evening_pair_and_publish
     from tests import factories as f
 
@@ -89,7 +89,7 @@ def remove_decoy() -> None:
     installation of one club, as it was before the decoy came. Its accounts go too, the
     one it shares with club A included."""
     from competition.models import Evening, Player, Season
-    from members.context import club_context
+    from members.clubs.context import club_context
     from members.models import Club, Membership, User
 
     club_b = Club.objects.filter(slug=SLUG).first()

@@ -98,7 +98,7 @@ def _same_club(cursor, tables: list[str], copied: int) -> None:
     since the build made anew under another id: the copy's club takes that id, in every
     club column (triggers and foreign-key checks are off here), so the test's club is the
     demo's."""
-    from core.tenancy import current_club
+    from core.tenancy.context import current_club
 
     club = current_club()
     if club is None or club.pk == copied:

@@ -7,9 +7,9 @@ import itertools
 
 from competition.models import PlayerKind, Season
 from competition.season import services
-from core.tenancy import club_in_hand
+from core.tenancy.context import club_in_hand
+from members.clubs.roles import set_club_role
 from members.models import Club, User
-from members.roles import set_club_role
 
 _seq = itertools.count(1)
 
@@ -99,7 +99,7 @@ def decoy_club(a_season: Season | None = None, *, shared: User | None = None) ->
     players of the same names, its own leader, and ``shared`` (by default a player of
     A's season) a member of both clubs. Returns ``{"club", "season", "leader", "shared"}``.
     Built in B's own club context; the caller's context is left as it was."""
-    from members.context import club_context
+    from members.clubs.context import club_context
 
     club_a = club_in_hand()
     if a_season is None:

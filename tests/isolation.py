@@ -33,9 +33,9 @@ from competition.models import (
 )
 from competition.season import services
 from core.models import Mail
-from members.context import club_context
+from core.tenancy.scoping import club_path
+from members.clubs.context import club_context
 from members.models import Club, Membership, User
-from members.scoping import club_path
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
 

@@ -18,8 +18,8 @@ def rolled_back(using: str = DEFAULT_DB_ALIAS) -> Iterator[None]:
     if transaction.get_connection(using).in_atomic_block:
         # tearDownClass closes the connection, which would end a test's own transaction.
         raise RuntimeError("rolled_back() is for module-scoped fixtures, outside a test")
-    from members.clubs import forget_home_club, home_club
-    from members.context import club_context
+    from members.clubs.context import club_context
+    from members.clubs.memo import forget_home_club, home_club
 
     class ModuleData(TestCase):
         databases = {using}
@@ -44,8 +44,8 @@ def rolled_back(using: str = DEFAULT_DB_ALIAS) -> Iterator[None]:
 @contextmanager
 def in_home_club() -> Iterator[None]:
     """Data a module-scoped fixture builds: the installation's own club's, as a test's."""
-    from members.clubs import forget_home_club, home_club
-    from members.context import club_context
+    from members.clubs.context import club_context
+    from members.clubs.memo import forget_home_club, home_club
 
     forget_home_club()
     with club_context(home_club()):

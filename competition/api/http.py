@@ -18,7 +18,7 @@ from django.urls import URLPattern, include, re_path
 from django.utils.cache import patch_vary_headers
 
 from core.pagecache import Params, cache_public_page
-from core.tenancy import current_club_id
+from core.tenancy.context import current_club_id
 
 ALLOWED = ("GET", "HEAD", "OPTIONS")
 CORS = {

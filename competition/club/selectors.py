@@ -9,8 +9,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from competition.models import AuditAction, AuditRecord, Evening, EveningStatus, Season
+from members.clubs.roles import ADMINISTRATOR, LEADER
 from members.models import Club, Membership
-from members.roles import ADMINISTRATOR, LEADER
 
 
 @dataclass(frozen=True)

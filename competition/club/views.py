@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from core.permissions import Perm
 from core.web import refusal
-from members.context import current_club
+from members.clubs.context import current_club
 from members.models import Club
 
 from . import services

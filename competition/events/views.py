@@ -22,7 +22,7 @@ from competition.season.selectors import season_or_404
 from core.formversion import posted_version
 from core.pagecache import cache_public_page
 from core.web import confirmation_page, confirmed, error_messages, refusal, run_service
-from members.decorators import any_permission_required
+from members.clubs.decorators import any_permission_required
 
 from . import selectors as sel
 from . import services

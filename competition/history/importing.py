@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 from competition import audit
 from competition.audit import Action
 from competition.models import Season
+from competition.roster.services import no_address
 from competition.scoring import types as t
 from competition.scoring.params import is_ladder, parse_parameters
 from competition.season.seasonio import SeasonImportError, write_season
@@ -37,9 +38,8 @@ from competition.season.standings import recalculate_season
 from core.pagecache import pages_changed
 from core.permissions import Actor, Perm, require
 from core.singleline import is_single_line
-from core.tenancy import club_in_hand
+from core.tenancy.context import club_in_hand
 from members.models import Membership, User
-from members.services import no_address
 
 from .historyfile import HistoryFile, read_history
 from .matching import Known, Match, Wanted, match_names

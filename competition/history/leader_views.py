@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from core.web import error_messages
-from members.decorators import any_permission_required
+from members.clubs.decorators import any_permission_required
 
 from . import importing
 from .historyfile import MAX_BYTES

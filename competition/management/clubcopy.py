@@ -58,10 +58,10 @@ from core.jobs import enqueue_on_commit
 from core.mail import SEND_TASK
 from core.models import Mail, MailState
 from core.pagecache import pages_changed
-from members.addresses import club_sender
-from members.context import club_context, platform_context
+from members.clubs.addresses import club_sender
+from members.clubs.context import club_context, platform_context
+from members.clubs.roles import ensure_groups
 from members.models import Club, ClubDomain, JoinRequest, Membership, User
-from members.roles import ensure_groups
 from pairing.models import NoticeState, PairingNotice
 
 
@@ -120,7 +120,7 @@ def club_backup(club: Club) -> str:
 def in_dependency_order(wanted: list[type[models.Model]]) -> list[type[models.Model]]:
     """Every model after the models its foreign keys point to (a parent's rows before its
     children's: on PostgreSQL a child's ``club_id`` is copied from its parent row as it is
-    inserted, members/rls.py), otherwise in the order given."""
+    inserted, members/clubs/rls.py), otherwise in the order given."""
     done: list[type[models.Model]] = []
     left = list(wanted)
     while left:

@@ -31,8 +31,8 @@ from django.db import models
 
 from competition.validators import single_line
 from competition.website.services import parse_origins
-from members.platform import SLUG, platform_segments
-from members.roles import ROLES
+from members.clubs.roles import ROLES
+from members.platform.services import SLUG, platform_segments
 
 CLUB_APPS = ("competition", "pairing")
 USER = "members.user"

@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 
 def seasons_to_home_club(apps, schema_editor):
-    from members.clubs import default_club_fields
+    from members.clubs.memo import default_club_fields
 
     Club = apps.get_model("members", "Club")
     Season = apps.get_model("competition", "Season")

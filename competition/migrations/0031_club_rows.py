@@ -4,11 +4,11 @@ club's website settings (one row per club, no longer one for the installation)."
 import django.db.models.deletion
 from django.db import migrations, models
 
-import members.context
+import members.clubs.context
 
 
 def rows_to_home_club(apps, schema_editor):
-    from members.clubs import default_club_fields
+    from members.clubs.memo import default_club_fields
 
     Club = apps.get_model("members", "Club")
     models_ = [apps.get_model("competition", name)
@@ -34,7 +34,7 @@ def rows_to_home_club(apps, schema_editor):
 def _fk(null, one=False):
     kind = models.OneToOneField if one else models.ForeignKey
     return kind(
-        null=null, default=members.context.current_club_id,
+        null=null, default=members.clubs.context.current_club_id,
         on_delete=django.db.models.deletion.CASCADE,
         related_name="website" if one else "+", to="members.club",
     )

@@ -1,4 +1,4 @@
-"""PostgreSQL row-level security on every club-owned table (members/rls.py).
+"""PostgreSQL row-level security on every club-owned table (members/clubs/rls.py).
 
 Each table either has a ``club_id`` of its own (Season; the root rows with a ``club``) or
 gets a denormalised one, kept by a trigger from its parent row (the trigger functions run

@@ -12,7 +12,7 @@ from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
 from competition.validators import single_line
-from members.scoping import ScopedManager
+from core.tenancy.scoping import ScopedManager
 
 
 class EventKind(models.TextChoices):

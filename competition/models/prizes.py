@@ -11,7 +11,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from competition.validators import single_line
-from members.scoping import ScopedManager
+from core.tenancy.scoping import ScopedManager
 
 
 class EligibilityOverride(models.Model):

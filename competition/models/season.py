@@ -17,8 +17,8 @@ from django.utils.translation import gettext_lazy as _
 
 from competition.scoring.eligibility import EligibilityRule
 from competition.validators import single_line
+from core.tenancy.scoping import ScopedManager
 from members.models import Membership
-from members.scoping import ScopedManager
 
 
 class System(models.TextChoices):
@@ -305,7 +305,7 @@ class Player(models.Model):
 
 def still_member() -> models.Exists:
     """A filter on ``Player``: its member is (still) a member of the season's club. A
-    member who left the club (``members.profile.membership_end``) keeps his ``Player``
+    member who left the club (``members.accounts.profile.membership_end``) keeps his ``Player``
     rows (his games and standings stay) but is no longer fixed, present or paired on any
     evening to come."""
     return models.Exists(Membership.objects.filter(

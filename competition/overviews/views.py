@@ -12,7 +12,7 @@ from competition.models import Half, HalfKind
 from competition.season import selectors as competition_selectors
 from competition.season.selectors import season_or_404
 from core.pagecache import cache_public_page, evening_version
-from members.addresses import site_name
+from members.clubs.addresses import site_name
 
 from . import selectors
 

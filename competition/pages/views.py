@@ -67,7 +67,7 @@ from core.csvsafe import SafeWriter
 from core.pagecache import cache_public_page, data_version, versioned
 from core.permissions import Perm
 from core.web import confirmation_page, confirmed, form_error_messages, refusal
-from members.context import current_club
+from members.clubs.context import current_club
 
 PUBLIC_ROWS = 8
 

@@ -455,7 +455,7 @@ def starting_order_from_season(*, actor: Actor, season: Season, source: Season) 
     gives it), the others after them by rating, highest first (docs/rules.md 4.1). Before
     the first game only. Returns the players in their new order and how many of them
     took their place from ``source``. The leader's, as the rest of the starting order on
-    the members page (``members.services.starting_order_by_rating``)."""
+    the members page (``competition.roster.services.starting_order_by_rating``)."""
     require(actor, Perm.MANAGE_REGISTRATIONS, of=season)
     season = Season.objects.select_for_update(of=("self",)).select_related("competition").get(pk=season.pk)
     if source.club_id != season.club_id or source.start_date >= season.start_date:

@@ -20,7 +20,7 @@ from competition.season.texts import calendar_refusal
 from core.dates import short_day
 from core.permissions import Perm
 from core.web import confirmation_page, confirmed, form_error_messages, refusal, run_service
-from members.decorators import any_permission_required
+from members.clubs.decorators import any_permission_required
 
 from . import selectors as prize_selectors
 from . import services as prize_services

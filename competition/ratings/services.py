@@ -31,7 +31,7 @@ from competition.season import services as competition_services
 from core.pagecache import pages_changed
 from core.permissions import Actor, Perm, person, require
 from core.singleline import CONTROL
-from members.context import per_club
+from members.clubs.context import per_club
 from members.models import User
 
 from .engine.errors import MISSING_COLUMN, NOT_READ, UNKNOWN_FORMAT, RatingListError
@@ -260,7 +260,7 @@ def rating_imports_end_stuck(*, now: dt.datetime | None = None) -> list[int]:
     RATINGS_READING_STUCK_MINUTES lost its task (a worker killed, a broker lost); it
     ends with a message and its file goes. Files in the upload folder that no import
     holds (a process killed between writing and storing) go after a day. Each import
-    ends in its club's context (``members.context.per_club``): the beat runs this as the
+    ends in its club's context (``members.clubs.context.per_club``): the beat runs this as the
     platform."""
     now = now or timezone.now()
     ended = per_club(RatingImport, rating_imports_stuck(now=now), rating_imports_end)

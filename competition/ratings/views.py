@@ -15,7 +15,7 @@ from competition.models import RatingImport, RatingImportStatus, Season
 from core.jobs import enqueue
 from core.singleline import NotSingleLine
 from core.web import refusal
-from members.decorators import any_permission_required
+from members.clubs.decorators import any_permission_required
 
 from . import selectors, services
 from .engine.lists import CSV_FIELDS

@@ -43,7 +43,7 @@ from core import mail
 from core.dates import short_day
 from core.pagecache import pages_changed
 from core.permissions import Actor, Perm, require
-from members.addresses import club_sender
+from members.clubs.addresses import club_sender
 
 MOVE, ADD, CANCEL = "move", "add", "cancel"
 PERM = Perm.MANAGE_CALENDAR

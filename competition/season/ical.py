@@ -23,7 +23,7 @@ from icalendar import Calendar, Event
 from competition.models import Evening, EveningKind, Season
 from competition.season import links
 from core.singleline import CONTROL
-from members.addresses import club_venue, site_name
+from members.clubs.addresses import club_venue, site_name
 
 GAME_HOURS = dt.timedelta(hours=3, minutes=45)
 

@@ -1,5 +1,5 @@
 """Absolute links for e-mails: they are written outside a request, so the address is the
-club's (``members.addresses.club_url``: ``SITE_URL`` and ``/<slug>``, or the club's own
+club's (``members.clubs.addresses.club_url``: ``SITE_URL`` and ``/<slug>``, or the club's own
 host name) rather than a request's host."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from __future__ import annotations
 from django.urls import reverse
 
 from competition.models import Evening, Player
-from core.tenancy import club_in_hand
-from members.addresses import club_url
+from core.tenancy.context import club_in_hand
+from members.clubs.addresses import club_url
 from members.models import Club
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from competition.models import Attendance, ClubDutyRequest, ClubDutyState, Registration
 from competition.season.engine.signup import default_status
 from core import mail
-from members.addresses import club_footer, club_sender, club_subject
+from members.clubs.addresses import club_footer, club_sender, club_subject
 
 DECIDED = (ClubDutyState.APPROVED, ClubDutyState.REFUSED)
 

@@ -53,9 +53,9 @@ from core.dates import club_tz
 from core.pagecache import pages_changed
 from core.permissions import Actor, Perm, require
 from core.singleline import is_single_line
-from core.tenancy import club_in_hand
+from core.tenancy.context import club_in_hand
+from members.clubs.roles import PLAYER
 from members.models import Club, Membership, User
-from members.roles import PLAYER
 
 IMPORT_DOMAIN = "import.invalid"
 _IMPORT_EMAIL = re.compile(r"^player-(-?\d+)(?:\.\d+)?@import\.invalid$")

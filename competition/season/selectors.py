@@ -45,7 +45,7 @@ from competition.season.engine.signup import default_status
 from core import mail
 from core.dates import club_today, club_tz
 from core.models import Mail, MailState
-from members.context import club_context, current_club
+from members.clubs.context import club_context, current_club
 from members.models import Club, JoinKind, User, club_part
 from members.names import public_name as public_name  # the API, feed and embeds name members so
 from members.names import public_name_of
@@ -487,7 +487,7 @@ def leader_todo(season: Season, now: dt.datetime) -> dict[str, Any]:
                 recipient=F("notices__recipient"), error=F("notices__last_error"))
         .order_by("date", "notices__id")
     )
-    # The accounts asking to join this club, and only this club (members.registration).
+    # The accounts asking to join this club, and only this club (members.accounts.registration).
     registrations = list(User.objects.filter(join_requests__club_id=season.club_id,
                                              join_requests__kind=JoinKind.REGISTRATION,
                                              is_active=True)
@@ -519,7 +519,7 @@ LEFT_SHOWN = dt.timedelta(days=14)
 def members_left(now: dt.datetime) -> list[dict[str, Any]]:
     """Who left the club (or was removed from it) in the last two weeks, newest first, and
     what it changed: the seasons he was a fixed player of, the boards of published
-    pairings still to play he sat on (``members.profile.membership_end``). One query."""
+    pairings still to play he sat on (``members.accounts.profile.membership_end``). One query."""
     today = now.astimezone(timezone.get_current_timezone()).date()
     rows = (AuditRecord.objects.filter(action=AuditAction.MEMBER_LEAVE, at__gte=now - LEFT_SHOWN)
             .select_related("actor").order_by("-at", "-pk"))
@@ -538,7 +538,7 @@ def failed_member_mails() -> list[dict[str, Any]]:
     """The given-up ``core.Mail`` rows the leader must know of, oldest first, in one
     query: invitations of members who still have no password (one who set his since needs
     none) and club duty decisions. Each with the member's name, what kind of mail, since
-    when, why in plain words and what the leader can do (``members.services.mail_retry``).
+    when, why in plain words and what the leader can do (``competition.roster.services.mail_retry``).
     E-mail address changes concern the member alone: never shown (``core.mail`` logs them)."""
     kinds = {mail.INVITATION: _("invitation to set his password"),
              mail.CLUB_DUTY: _("club duty decision")}

@@ -55,7 +55,7 @@ from core import jobs
 from core.dates import club_today
 from core.jobs import on_commit_here
 from core.pagecache import bump_data_version
-from core.tenancy import tenant_key
+from core.tenancy.context import tenant_key
 
 
 @dataclass(frozen=True)

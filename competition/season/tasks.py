@@ -14,7 +14,7 @@ from competition.season.standings import (
 )
 from core import mail
 from core.jobs import enqueue
-from members.context import per_club
+from members.clubs.context import per_club
 
 SEASON_TASK = "competition.tasks.recalculate_season"
 

@@ -48,7 +48,7 @@ from core.formversion import posted_version
 from core.pagecache import cache_public_page, evening_version
 from core.permissions import Perm
 from core.web import confirmation_page, confirmed, form_error_messages, refusal, run_service
-from members.addresses import club_base_url
+from members.clubs.addresses import club_base_url
 
 AUDIT_PAGE = 50
 

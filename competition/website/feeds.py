@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from competition.models import Evening
 from competition.season import selectors
-from members.addresses import site_name
+from members.clubs.addresses import site_name
 
 from . import selectors as website_selectors
 

@@ -1,4 +1,4 @@
-"""PostgreSQL row-level security on the outbox (core/rowsecurity.py; the club tables'
+"""PostgreSQL row-level security on the outbox (core/tenancy/rowsecurity.py; the club tables'
 policies are migration competition.0033_row_level_security): a club's mail (``club_id``)
 is seen and written only in that club's work or the platform's (``ranglijst.all_clubs``);
 a mail of no club (the platform's own: an e-mail address change asked on the platform's
@@ -6,8 +6,7 @@ pages) also by a connection in no club, never by a club's. Nothing happens on SQ
 
 from django.db import migrations
 
-from core import rowsecurity
-
+from core.tenancy import rowsecurity
 TABLE = "core_mail"
 
 

@@ -2,7 +2,7 @@
 
 from django.db import migrations
 
-from members.roles import ROLE_PERMISSIONS
+from members.clubs.roles import ROLE_PERMISSIONS
 
 PERMISSION_NAMES = {
     "register_self": "Can sign himself up and off",

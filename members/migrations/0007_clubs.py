@@ -73,7 +73,7 @@ ROLE_ORDER = ("player", "arbiter", "leader", "administrator")
 def create_home_club(apps, schema_editor):
     """The installation's club from the settings, and each member's role in it (the
     highest of his role groups): a single-club installation goes on as before."""
-    from members.clubs import default_club_fields
+    from members.clubs.memo import default_club_fields
 
     Club = apps.get_model("members", "Club")
     Membership = apps.get_model("members", "Membership")

@@ -44,7 +44,7 @@ def registration_per_club(apps, schema_editor):
     installation's first club included) keep what it said; a club added later starts
     closed. A registration still waiting asked every club: it now asks the installation's
     own club (the one of the settings' address), whose leader saw it first."""
-    from members.clubs import default_club_fields
+    from members.clubs.memo import default_club_fields
 
     Club = apps.get_model("members", "Club")
     User = apps.get_model("members", "User")

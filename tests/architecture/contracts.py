@@ -2,7 +2,7 @@
 anywhere in the project, across apps included.
 
 import-linter's ``acyclic_siblings`` only compares siblings inside one package, so a cycle
-between two apps (``members.forms`` → ``competition.models`` → ``members.forms``) slipped
+between two apps (``competition.roster.forms`` → ``competition.models`` → ``competition.roster.forms``) slipped
 past ``make lint``. This contract takes every import of the root packages, lazy ones
 inside functions included, and fails on each strongly connected group of modules.
 """

@@ -1,6 +1,6 @@
 """Every model is platform-wide or club-scoped, and says which (docs/architecture.md,
 "Many clubs"). A club-scoped model's default manager is the club's
-(``core.scoping.ScopedManager(club=path)``), its path leads to ``members.Club``, and
+(``core.tenancy.scoping.ScopedManager(club=path)``), its path leads to ``members.Club``, and
 each of its unique constraints includes the club or the parent row the path goes through
 (its season, evening ...) or another row of the club, so two clubs may hold the same
 name, date or number."""
@@ -11,7 +11,7 @@ import pytest
 from django.apps import apps
 from django.db import models
 
-from core.scoping import club_path
+from core.tenancy.scoping import club_path
 
 # Shared by every club: an account is national (e-mail, KNSB number, ratings), a club and
 # its host names are the platform's list, a membership joins the two. Of the other apps:
@@ -26,8 +26,8 @@ PLATFORM_WIDE = {
 }
 
 # Every other model is club-scoped, and its scoped manager is the one declaration of how
-# its rows find their club (core.scoping): the managers' filters, row-level security
-# (core/rowsecurity.py), the tasks' clubs (config/celery.py) and the permission check
+# its rows find their club (core.tenancy.scoping): the managers' filters, row-level security
+# (core/tenancy/rowsecurity.py), the tasks' clubs (config/celery.py) and the permission check
 # (core.permissions.club_of) all read it.
 CLUB_SCOPED = {
     m._meta.label: path for m in apps.get_models() if (path := club_path(m)) is not None

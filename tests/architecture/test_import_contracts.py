@@ -76,16 +76,16 @@ def _no_cycles_contract():
 
 def test_the_lint_contract_breaks_on_a_two_module_cycle_between_apps():
     graph = grimp.ImportGraph()
-    for module in ("members", "members.forms", "competition", "competition.models", "competition.season.views"):
+    for module in ("members", "members.accounts.forms", "competition", "competition.models", "competition.season.views"):
         graph.add_module(module)
     graph.add_import(importer="competition.season.views", imported="competition.models")
-    graph.add_import(importer="members.forms", imported="competition.models")
+    graph.add_import(importer="members.accounts.forms", imported="competition.models")
     assert _no_cycles_contract().check(graph, verbose=False).kept
 
-    graph.add_import(importer="competition.models", imported="members.forms")
+    graph.add_import(importer="competition.models", imported="members.accounts.forms")
     check = _no_cycles_contract().check(graph, verbose=False)
     assert not check.kept
-    assert check.metadata["cycles"] == [["competition.models", "members.forms", "competition.models"]]
+    assert check.metadata["cycles"] == [["competition.models", "members.accounts.forms", "competition.models"]]
 
 
 def test_the_lint_contracts_are_the_ones_make_lint_runs():
@@ -93,3 +93,33 @@ def test_the_lint_contracts_are_the_ones_make_lint_runs():
     assert any(c["type"] == "no_module_cycles" for c in CONFIG["contracts"])
     services = _contract("A service never imports a task")
     assert {"members.tasks", "competition.ratings.tasks"} <= set(services["forbidden_modules"])
+
+
+def _forbidden_contract(name_start: str):
+    from importlinter.configuration import configure
+    from importlinter.contracts.forbidden import ForbiddenContract
+
+    configure()  # import-linter's own adapters (its timer), as ``lint-imports`` sets them
+
+    options = _contract(name_start)
+    return ForbiddenContract(
+        name=options["name"],
+        session_options={"root_packages": list(PACKAGES),
+                         "include_external_packages": CONFIG["include_external_packages"]},
+        contract_options={k: v for k, v in options.items() if k not in ("name", "type")},
+    )
+
+
+@pytest.mark.parametrize(("contract", "importer"), [
+    ("The club is a layer below every feature", "members.clubs.context"),
+    ("The club is a layer below every feature", "core.tenancy.scoping"),
+    ("A person's account is below the season", "members.accounts.profile"),
+])
+def test_the_layer_contracts_break_on_an_import_back_up_the_house(contract, importer):
+    """The house as it is keeps each contract; one import from the club layer (or the
+    account) up into the season breaks it, as ``make lint`` would say."""
+    assert _forbidden_contract(contract).check(grimp.build_graph(*PACKAGES, cache_dir=None), verbose=False).kept
+    graph = grimp.build_graph(*PACKAGES, cache_dir=None)
+    graph.add_import(importer=importer, imported="competition.season.selectors")
+    check = _forbidden_contract(contract).check(graph, verbose=False)
+    assert not check.kept

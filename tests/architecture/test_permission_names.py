@@ -25,6 +25,6 @@ def test_no_permission_is_written_as_a_string_outside_the_enum():
 
 
 def test_every_role_permission_is_a_member_of_the_enum():
-    from members.roles import ROLE_PERMISSIONS
+    from members.clubs.roles import ROLE_PERMISSIONS
 
     assert {p for perms in ROLE_PERMISSIONS.values() for p in perms} == set(Perm)

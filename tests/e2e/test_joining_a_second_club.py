@@ -45,7 +45,7 @@ def _b_member():
 
 def _sign_in_as(page, email: str, club: str | None = None) -> None:
     """Signed in at a club he is a member of (``club``: the demo's when not given)."""
-    from members.clubs import home_club
+    from members.clubs.memo import home_club
 
     page.context.clear_cookies()
     page.goto(f"/{club or home_club().slug}/accounts/login/")
@@ -60,7 +60,7 @@ def test_a_member_of_another_club_is_invited_accepts_and_has_both_clubs(page, de
     from django.core import mail
 
     from competition.models import Player
-    from members.clubs import home_club
+    from members.clubs.memo import home_club
     from members.models import Membership
     from tests.decoy import decoy
 
@@ -108,7 +108,7 @@ def test_my_details_show_the_clubs_part_apart_and_the_phone_only_to_the_same_clu
     from django.urls import reverse
 
     from competition.models import Player
-    from members.clubs import home_club
+    from members.clubs.memo import home_club
     from members.models import Membership, User
     from tests import factories as f
     from tests.decoy import decoy

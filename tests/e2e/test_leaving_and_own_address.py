@@ -47,7 +47,7 @@ def test_the_person_changes_his_address_with_his_password_first(page, demo, sign
 
 
 def test_leaving_one_club_and_deleting_the_account_name_every_club(page, demo, sign_in, screenshot):
-    from members.clubs import home_club
+    from members.clubs.memo import home_club
     from members.models import Membership
 
     member, b = _two_clubs()

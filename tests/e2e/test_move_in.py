@@ -48,9 +48,9 @@ def test_a_club_moves_in_within_one_evening(page, live_server, settings, screens
     from django.core import mail
 
     from competition.models import Evening, Game, Player, Season
-    from members.context import club_context
+    from members.clubs.context import club_context
     from members.models import User
-    from members.platform import club_create
+    from members.platform.services import club_create
     from tests import factories as f
     from tests.decoy import ensure_decoy
 

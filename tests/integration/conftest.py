@@ -120,7 +120,7 @@ def real_worker():
 def open_registration(db):
     """Club A (the installation's) opens public registration: its own setting
     (``Club.open_registration``), no other club's."""
-    from members.clubs import home_club
+    from members.clubs.memo import home_club
 
     club = home_club()
     club.open_registration = True

@@ -22,8 +22,9 @@ from django.contrib.auth.models import Permission
 from django.core import mail
 from django.core.exceptions import ValidationError
 
+from competition.roster import services
 from competition.season.services import player_add
-from members import profile, services
+from members.accounts import profile
 from members.models import User
 from tests import factories as f
 
@@ -85,7 +86,7 @@ def test_a_leader_cannot_change_the_address_of_a_role_at_or_above_his(role):
 
 
 def test_staff_ranks_above_every_role_and_a_superuser_above_staff():
-    from members.roles import account_rank, may_manage_account
+    from members.clubs.roles import account_rank, may_manage_account
 
     player, leader, admin = f.member(), f.leader(), f.admin()
     staff = f.member(role=None)
@@ -223,8 +224,8 @@ def test_the_django_admin_refuses_a_staff_member_the_superusers_password(client)
 def two_clubs(settings):
     """Every club at its prefix; club B is the decoy, with its member shared with A."""
     settings.RANGLIJST_SINGLE_CLUB = False
-    from members.clubs import home_club
-    from members.context import club_context
+    from members.clubs.context import club_context
+    from members.clubs.memo import home_club
     from members.models import Membership
     from tests.decoy import SHARED_EMAIL, decoy
 
@@ -245,7 +246,7 @@ def _club_edit_url(club, player) -> str:
 
 def _a_sees(member: User, club) -> dict:
     member = User.objects.get(pk=member.pk)
-    from members.roles import club_role
+    from members.clubs.roles import club_role
 
     return {"name": member.name, "email": member.email, "knsb": member.knsb_number,
             "rating": member.rating, "role": club_role(member, club)}
@@ -257,7 +258,7 @@ def test_club_b_leader_cannot_take_over_club_a_administrator_who_plays_in_b(
     """The critical probe: A's administrator also plays in B; B's leader posts his member
     form with an address of his own. Nothing changes, nothing is sent, no reset reaches
     him; A's administrator still signs in at A, with his role."""
-    from members.context import club_context
+    from members.clubs.context import club_context
 
     b = two_clubs["b"]
     a_admin = f.admin(two_clubs["a"])
@@ -282,8 +283,8 @@ def test_club_b_leader_cannot_take_over_club_a_administrator_who_plays_in_b(
 def test_the_rank_check_is_not_per_current_club(two_clubs):
     """Even an account that never signed in is not B's leader's to reach when it is a
     member of A too, where it is the administrator (in B it is only a player)."""
-    from members.context import club_context
-    from members.roles import may_manage_account
+    from members.clubs.context import club_context
+    from members.clubs.roles import may_manage_account
 
     a_admin = f.admin(two_clubs["a"])
     a_admin.set_unusable_password()
@@ -313,7 +314,7 @@ def test_club_b_leader_leaves_a_shared_members_own_fields_as_they_are(client, tw
                                             "knsb_number": "8123456", "kind": player.kind})
     assert _a_sees(shared, two_clubs["a"]) == before
     with pytest.raises(ValidationError, match="also a member of another club"):
-        from members.context import club_context
+        from members.clubs.context import club_context
 
         with club_context(b):
             services.member_update(actor=two_clubs["b_leader"], player=player, name="Nieuwe Naam",
@@ -372,7 +373,7 @@ def test_the_leader_corrects_the_address_of_an_invitation_not_yet_accepted(
 
 
 def test_an_invitation_of_two_clubs_is_not_corrected_by_either(two_clubs):
-    from members.context import club_context
+    from members.clubs.context import club_context
 
     invited = f.member(name="Twee Clubs", club=two_clubs["a"])
     invited.set_unusable_password()
@@ -470,13 +471,13 @@ def test_his_own_change_to_an_address_in_use_is_answered_the_same(client, django
 def test_club_b_administrator_sets_no_fide_id_of_a_shared_member(two_clubs):
     """The roles page's FIDE id is the person's: B's administrator changes the shared
     member's role in B, not his FIDE id; A sees it unchanged."""
-    from members.context import club_context
+    from members.clubs.context import club_context
 
     shared = two_clubs["shared"]
     with club_context(two_clubs["b"]), pytest.raises(ValidationError, match="FIDE id is his own"):
         services.member_set_role(actor=two_clubs["b_admin"], member=shared, role="arbiter", fide_id="1503014")
     assert User.objects.get(pk=shared.pk).fide_id == shared.fide_id
-    from members.roles import club_role
+    from members.clubs.roles import club_role
 
     assert club_role(User.objects.get(pk=shared.pk), two_clubs["b"]) == "player"  # nothing saved
     with club_context(two_clubs["b"]):

@@ -30,8 +30,8 @@ from competition.models import (
     PlayoffBracket,
     PlayoffDate,
 )
-from members.clubs import home_club
-from members.context import club_context
+from members.clubs.context import club_context
+from members.clubs.memo import home_club
 from members.models import Membership, User
 from tests import factories as f
 from tests.architecture.test_club_models import CLUB_SCOPED

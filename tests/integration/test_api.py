@@ -34,7 +34,7 @@ from competition.models import (
 from competition.prizes import services as prizes
 from competition.season import services
 from core import pagecache
-from members.clubs import home_club
+from members.clubs.memo import home_club
 from members.models import Club, User
 from tests.demo_snapshot import demo_season
 from tests.isolation import UNIQUE_EVENTS, UNIQUE_SEASON, club_b, markers_in

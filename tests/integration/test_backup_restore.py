@@ -20,8 +20,8 @@ from competition.demo import build_demo
 from competition.management.clubcopy import in_dependency_order
 from competition.models import AuditAction, AuditRecord, Game, Season, Standing
 from core.models import Mail
-from members.clubs import home_club
-from members.context import club_context, platform_context
+from members.clubs.context import club_context, platform_context
+from members.clubs.memo import home_club
 from members.models import Club, ClubDomain, Membership, User
 from pairing.services import evening_pair_and_publish
 from tests import factories as f

@@ -13,8 +13,8 @@ from django.utils import translation
 
 from competition.events import services as swiss
 from competition.models import AuditRecord, SwissEvent
+from competition.roster import services as member_services
 from core.permissions import Perm
-from members import services as member_services
 from members.models import User
 from tests import factories as f
 
@@ -83,7 +83,7 @@ def test_a_blitz_needs_its_date_and_an_open_evening_in_the_season(client):
 
 
 def test_the_administrator_gives_roles_and_the_fide_id_on_a_dutch_page(client):
-    from members.services import role_of
+    from competition.roster.services import role_of
 
     admin = f.admin()
     member = f.member(name="Anna Arbiter", role="player")
@@ -99,7 +99,7 @@ def test_the_administrator_gives_roles_and_the_fide_id_on_a_dutch_page(client):
 
 
 def test_a_bad_role_or_fide_id_is_refused_and_nothing_saved(client):
-    from members.services import role_of
+    from competition.roster.services import role_of
 
     admin = f.admin()
     member = f.member(name="Bert Bord", role="player")

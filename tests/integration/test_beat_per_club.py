@@ -15,7 +15,7 @@ from competition.models import Season
 from competition.season.services import result_set
 from competition.season.standings import standings_behind
 from competition.season.tasks import recalculate_stale_seasons
-from members.context import club_context
+from members.clubs.context import club_context
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
 
@@ -72,7 +72,7 @@ def test_catch_up_from_no_club_recalculates_each_clubs_season_in_its_own_club(
 def test_deadline_job_from_no_club_pairs_each_clubs_evening_in_its_own_club(
         django_capture_on_commit_callbacks, monkeypatch):
     from competition.models import Evening
-    from members.context import current_club
+    from members.clubs.context import current_club
     from pairing import services as pairing_services
 
     s = f.season(players=4)

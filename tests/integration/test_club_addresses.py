@@ -1,4 +1,4 @@
-"""Clubs and their addresses (members/middleware.py): every club at /<slug>/ with the list
+"""Clubs and their addresses (members/clubs/middleware.py): every club at /<slug>/ with the list
 of clubs at "/" (RANGLIJST_SINGLE_CLUB off), a club's own host name at its root, and the
 platform's pages at the root under both modes."""
 
@@ -15,10 +15,10 @@ from django.utils import timezone
 
 from competition.season.selectors import season_or_404
 from core.pagecache import page_key
-from members.addresses import club_base_url, club_sender, club_url, reserved_slugs
-from members.clubs import home_club
-from members.context import club_context, current_club
-from members.middleware import ClubMiddleware
+from members.clubs.addresses import club_base_url, club_sender, club_url, reserved_slugs
+from members.clubs.context import club_context, current_club
+from members.clubs.memo import home_club
+from members.clubs.middleware import ClubMiddleware
 from members.models import Club, ClubDomain
 from pairing import notices
 from pairing import services as pairing_services

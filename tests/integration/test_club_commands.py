@@ -1,4 +1,4 @@
-"""``--club`` on the commands that act on one club's data (members/commands.py)."""
+"""``--club`` on the commands that act on one club's data (members/clubs/commands.py)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 from django.test import override_settings
-from django_scopes import scopes_disabled
 
 from competition.models import Season
-from members.clubs import home_club
+from core.tenancy.context import platform_context
+from members.clubs.memo import home_club
 from members.models import Club
 from tests import factories
 
@@ -51,7 +51,7 @@ def test_with_several_clubs_a_command_asks_which_and_lists_them(tmp_path):
     call_command("export_season", season.slug, "--club", home_club().slug, stdout=StringIO())
     # The same season name in another club: allowed, and it is that club's.
     call_command("import_season", str(_file(tmp_path)), "--name", season.name, "--club", "alfa", stdout=StringIO())
-    with scopes_disabled():  # the test looks across clubs
+    with platform_context():  # the test looks across clubs
         copy = Season.objects.get(club=alfa)
     assert copy.slug == season.slug and copy.pk != season.pk
     # Club alfa's season is not found under the home club's name, nor the other way round.
@@ -72,7 +72,7 @@ def test_every_command_of_a_club_with_several_clubs_and_no_club_names_them(comma
         call_command(command, *args, stdout=StringIO(), stderr=StringIO())
     assert caught.value.returncode == 2
     assert "--club" in str(caught.value) and "alfa" in str(caught.value) and home_club().slug in str(caught.value)
-    with scopes_disabled():
+    with platform_context():
         assert not Season.objects.exists()
 
 
@@ -81,7 +81,7 @@ def test_load_demo_if_empty_on_a_database_with_a_season_does_nothing_whatever_th
     """``make run`` a second time: three demo clubs and no ``--club``, and it says so
     instead of asking which club (the decoy club is the test database's second club,
     and only it has a season here)."""
-    with scopes_disabled():
+    with platform_context():
         assert Club.objects.count() >= 2 and not Season.objects.filter(club=home_club()).exists()
     out = StringIO()
     call_command("load_demo", "--if-empty", stdout=out, stderr=StringIO())

@@ -1,4 +1,4 @@
-"""The one club context (core/tenancy.py) and its refusals: work outside every club that
+"""The one club context (core/tenancy/context.py) and its refusals: work outside every club that
 needs a club raises, instead of being done in the installation's first club."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from django_scopes import ScopeError
 from competition.models import Season
 from competition.season import links, services
 from competition.season.seasonio import season_import
-from core.tenancy import (
+from core.tenancy.context import (
     NoClub,
     Tenant,
     club_context,
@@ -19,9 +19,9 @@ from core.tenancy import (
     in_all_clubs,
     platform_context,
 )
-from members.clubs import home_club
+from members.clubs.memo import home_club
+from members.clubs.roles import set_club_role
 from members.models import User
-from members.roles import set_club_role
 from tests import factories as f
 from tests.generate import random_season
 
@@ -47,6 +47,26 @@ def test_outside_every_club_a_club_scoped_query_raises_and_the_platform_sees_eve
             Season.objects.count()
     with platform_context():
         assert Season.objects.values("club").distinct().count() >= 1
+
+
+def test_the_scoping_is_off_only_where_our_club_context_turned_it_off():
+    """The scoped managers read our own record of ``scopes_disabled()`` (the platform's
+    context), never django-scopes' private state: django-scopes' ``scopes_disabled()``
+    entered by hand, beside the club context, opens no club's rows."""
+    from django_scopes import scopes_disabled
+
+    from core.tenancy.context import scoping_off
+
+    with club_context(None):
+        assert not scoping_off()
+        with scopes_disabled(), pytest.raises(ScopeError):
+            Season.objects.count()
+    with platform_context():
+        assert scoping_off()
+        with club_context(None):  # a club's (or no club's) work inside the platform's
+            assert not scoping_off()
+            with pytest.raises(ScopeError):
+                Season.objects.count()
 
 
 def test_a_service_that_creates_club_rows_has_no_fallback_to_the_first_club():

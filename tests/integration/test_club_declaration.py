@@ -1,6 +1,6 @@
 """The one declaration of how a row finds its club (each club-scoped model's scoped
-manager, core.scoping) is what the database holds: every club-scoped table has its club
-column and its policy (core/rowsecurity.py), and the security migration's table of
+manager, core.tenancy.scoping) is what the database holds: every club-scoped table has its club
+column and its policy (core/tenancy/rowsecurity.py), and the security migration's table of
 parents is the declaration's."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from django.apps import apps
 from django.db import connection
 
-from core import rowsecurity
+from core.tenancy import rowsecurity
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 rls_migration = importlib.import_module("competition.migrations.0033_row_level_security")

@@ -21,10 +21,10 @@ from django.db import transaction
 from icalendar import Calendar
 
 from core import mail
-from members import invitations
-from members.addresses import club_base_url
-from members.clubs import home_club
-from members.context import club_context
+from members.accounts import invitations
+from members.clubs.addresses import club_base_url
+from members.clubs.context import club_context
+from members.clubs.memo import home_club
 from members.models import User
 from pairing import notices
 from pairing import services as pairing_services

@@ -9,9 +9,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from members import profile
-from members.clubs import home_club
-from members.context import club_context
+from members.accounts import profile
+from members.clubs.context import club_context
+from members.clubs.memo import home_club
 from members.models import Membership, User, club_part
 from tests import factories as f
 from tests.decoy import SHARED_EMAIL, SLUG, decoy

@@ -10,8 +10,8 @@ import pytest
 from django.test import Client
 
 from competition.models import AuditAction, AuditRecord
-from members.clubs import home_club
-from members.context import club_context, platform_context
+from members.clubs.context import club_context, platform_context
+from members.clubs.memo import home_club
 from members.models import Club
 from tests import factories as f
 from tests.decoy import decoy

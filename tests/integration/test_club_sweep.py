@@ -26,10 +26,10 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from competition.models import Game, RatingImport, SwissGame
 from competition.season import services
 from core.models import Mail
-from members.clubs import home_club
-from members.context import club_context
+from core.tenancy.scoping import club_path
+from members.clubs.context import club_context
+from members.clubs.memo import home_club
 from members.models import Membership, User
-from members.scoping import club_path
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
 from tests.isolation import club_b, url_kind
@@ -38,7 +38,7 @@ from tests.transactions import rolled_back
 pytestmark = pytest.mark.django_db
 
 # Where a keyword names no club's object: the platform's own pages (they are at the site's
-# root, never under a club's prefix: members/addresses.py PLATFORM_PATHS), with the reason.
+# root, never under a club's prefix: members/clubs/addresses.py PLATFORM_PATHS), with the reason.
 PLATFORM = {
     "admin/": "the Django admin: the platform's, for operators (test_admin_audit.py scopes it)",
     "accounts/": "an account is the platform's (one e-mail, one password, national)",

@@ -12,8 +12,8 @@ from celery.signals import task_failure
 
 from config.celery import NoClub, app
 from core import jobs
-from members.clubs import home_club
-from members.context import club_context, current_club
+from members.clubs.context import club_context, current_club
+from members.clubs.memo import home_club
 from members.models import Club
 
 SEEN: list[tuple[str, str | None]] = []

@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from competition.models import Evening
-from members.context import club_context
+from members.clubs.context import club_context
 from members.models import Club
 from tests import factories as f
 
@@ -71,7 +71,7 @@ def test_a_club_with_the_defaults_gets_the_seasons_it_always_got():
 def test_the_clubs_default_rules_are_preselected_on_the_season_set_up_form(client):
     from django.urls import reverse
 
-    from members.clubs import home_club
+    from members.clubs.memo import home_club
 
     club = home_club()
     club.default_system = "classic"

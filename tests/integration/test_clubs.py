@@ -18,10 +18,10 @@ from competition.season.selectors import current_season
 from core import pagecache
 from core.dates import club_today
 from core.permissions import Perm, require
-from members.clubs import home_club
-from members.context import club_context, current_club
+from members.clubs.context import club_context, current_club
+from members.clubs.memo import home_club
+from members.clubs.roles import club_role, role_label, set_club_role
 from members.models import Club, Membership
-from members.roles import club_role, role_label, set_club_role
 from pairing.selectors import leader_emails
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
@@ -249,8 +249,7 @@ def test_player_add_refuses_a_member_of_another_club(clubs):
 
 
 def test_adding_a_new_member_makes_him_a_member_of_the_club(clubs):
-    from members import services as member_services
-
+    from competition.roster import services as member_services
     player = member_services.member_add(
         actor=f.leader(), season=clubs["season_a"], name="Nieuw Lid", email="nieuw@example.org",
         rating=1500, site_url="http://testserver")

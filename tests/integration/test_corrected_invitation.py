@@ -14,11 +14,11 @@ from django.core import mail
 from django.urls import reverse
 
 from competition.models import AuditAction, AuditRecord, Player
-from members import services
-from members.clubs import home_club
-from members.context import club_context
+from competition.roster import services
+from members.clubs.context import club_context
+from members.clubs.memo import home_club
+from members.clubs.roles import club_role
 from members.models import JoinRequest, Membership, User
-from members.roles import club_role
 from tests import factories as f
 from tests.decoy import decoy
 

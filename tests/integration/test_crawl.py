@@ -26,8 +26,8 @@ from django.core.management import call_command
 from django.test import Client, override_settings
 
 from core.models import Mail
-from members.clubs import home_club
-from members.context import club_context
+from members.clubs.context import club_context
+from members.clubs.memo import home_club
 from members.models import Membership, User
 from pairing.services import evening_pair_and_publish
 from tests.crawler import MAX_PAGES, crawl, links

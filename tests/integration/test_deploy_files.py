@@ -61,7 +61,7 @@ def test_migrate_runs_once_and_the_app_waits_for_it(compose):
 
 
 def test_the_app_connects_as_a_role_that_owns_no_table_and_only_migrate_as_the_owner(compose):
-    """Row-level security binds every role but the tables' owner (members/rls.py)."""
+    """Row-level security binds every role but the tables' owner (members/clubs/rls.py)."""
     services = compose["services"]
     for name in APP_SERVICES:
         assert services[name]["environment"]["DATABASE_URL"].startswith(

@@ -23,10 +23,10 @@ from competition.club.selectors import first_season_steps
 from competition.models import System
 from competition.season import services
 from core.models import Mail
-from members.clubs import home_club
-from members.context import club_context
+from members.clubs.context import club_context
+from members.clubs.memo import home_club
 from members.models import Club, User
-from members.platform import club_create
+from members.platform.services import club_create
 from pairing import services as pairing_services
 from tests import factories as f
 from tests.decoy import NAME as DECOY_NAME

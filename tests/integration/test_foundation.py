@@ -12,8 +12,8 @@ from django.db import IntegrityError, transaction
 
 from competition.models import Bye, Evening, Game, Half, Registration, Season
 from competition.season import services
-from members.clubs import home_club
-from members.roles import ROLE_PERMISSIONS, ROLES
+from members.clubs.memo import home_club
+from members.clubs.roles import ROLE_PERMISSIONS, ROLES
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db
@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_each_role_holds_exactly_its_explicit_permissions_in_its_club():
-    """A role is a membership in a club (members/backends.py); the role groups of the
+    """A role is a membership in a club (members/clubs/backends.py); the role groups of the
     single-club days grant nothing."""
     for role, perms in ROLE_PERMISSIONS.items():
         member = f.member(role=role)

@@ -13,11 +13,11 @@ from django.core import mail
 from django.urls import reverse
 
 from competition.models import AuditAction, AuditRecord, Player
-from members import joining
-from members.clubs import home_club
-from members.context import club_context
+from members.accounts import joining
+from members.clubs.context import club_context
+from members.clubs.memo import home_club
+from members.clubs.roles import club_role
 from members.models import JoinRequest, Membership, User
-from members.roles import club_role
 from tests import factories as f
 from tests.decoy import SLUG, decoy
 
@@ -87,8 +87,7 @@ def test_the_leaders_answer_is_the_same_for_a_new_and_an_existing_address(client
 
 
 def test_an_existing_account_is_invited_and_no_member_until_he_accepts(django_capture_on_commit_callbacks):
-    from members import services
-
+    from competition.roster import services
     season = f.season(players=3)
     existing = _b_member()
     b_before = _view(existing, decoy())
@@ -109,8 +108,7 @@ def test_an_existing_account_is_invited_and_no_member_until_he_accepts(django_ca
 
 
 def test_the_person_accepts_signed_in_with_one_click_and_b_is_unchanged(client):
-    from members import services
-
+    from competition.roster import services
     season = f.season(players=3)
     existing = _b_member()
     services.member_add(actor=f.leader(), season=season, name="Karel Bekend", email=existing.email,
@@ -132,8 +130,7 @@ def test_the_person_accepts_signed_in_with_one_click_and_b_is_unchanged(client):
 
 
 def test_declining_leaves_everything_as_it_was(client):
-    from members import services
-
+    from competition.roster import services
     season = f.season(players=3)
     existing = _b_member()
     services.member_add(actor=f.leader(), season=season, name="Karel Bekend", email=existing.email,
@@ -148,8 +145,7 @@ def test_declining_leaves_everything_as_it_was(client):
 def test_nobody_joins_without_an_invitation_and_a_bad_answer_saves_nothing(client):
     from django.core.exceptions import ValidationError
 
-    from members import services
-
+    from competition.roster import services
     season = f.season(players=3)
     existing = _b_member()
     client.force_login(existing)
@@ -167,8 +163,7 @@ def test_nobody_joins_without_an_invitation_and_a_bad_answer_saves_nothing(clien
 
 
 def test_another_persons_invitation_cannot_be_accepted(client):
-    from members import services
-
+    from competition.roster import services
     season = f.season(players=3)
     existing = _b_member()
     services.member_add(actor=f.leader(), season=season, name="Karel Bekend", email=existing.email,
@@ -207,8 +202,7 @@ def test_b_inviting_an_a_member_leaves_as_view_of_him_unchanged(client):
 
 def test_a_member_of_this_club_outside_the_season_is_added_to_it_at_once():
     """He is the club's already (no address is revealed): the leader adds him to the season."""
-    from members import services
-
+    from competition.roster import services
     season = f.season(players=3)
     member = f.member(name="Clublid Zonder Seizoen")
     player = services.member_add(actor=f.leader(), season=season, name="Clublid Zonder Seizoen",
@@ -220,8 +214,7 @@ def test_a_member_of_this_club_outside_the_season_is_added_to_it_at_once():
 def test_the_list_of_clubs_shows_him_the_invitation_and_the_way_to_answer_it(client):
     """"Mijn clubs" on ``/``: his own clubs first, then the clubs that invite him, each with
     the link to his answer; nobody else sees that invitation there."""
-    from members import services
-
+    from competition.roster import services
     season = f.season(players=2)
     existing = _b_member()
     services.member_add(actor=f.leader(), season=season, name="Karel Bekend", email=existing.email,

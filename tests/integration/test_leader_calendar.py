@@ -30,7 +30,7 @@ from competition.models import (
 from competition.season import calendar_edits
 from competition.season import services as season_services
 from core.models import Mail
-from members.context import club_context
+from members.clubs.context import club_context
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
 from tests.decoy import decoy

@@ -18,11 +18,12 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from competition.models import AuditAction, AuditRecord
+from competition.roster import services
 from competition.season import selectors
 from competition.season import services as season_services
 from core import mail
 from core.models import MAX_ATTEMPTS, Mail, MailState
-from members import profile, services
+from members.accounts import profile
 from tests import factories as f
 from tests.mailfakes import patch_send
 

@@ -16,11 +16,11 @@ from django.core.exceptions import ValidationError
 
 from competition.models import AuditAction, AuditRecord, Player, PlayerKind, Registration
 from competition.season import selectors as season_selectors
-from members import profile
-from members.clubs import home_club
-from members.context import club_context
+from members.accounts import profile
+from members.clubs.context import club_context
+from members.clubs.memo import home_club
+from members.clubs.roles import club_role
 from members.models import Membership, User
-from members.roles import club_role
 from pairing.selectors import evening_page, pairing_preview, present_players
 from pairing.services import evening_pair_and_publish
 from tests import factories as f

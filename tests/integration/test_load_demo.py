@@ -59,14 +59,14 @@ def test_load_demo_builds_three_clubs_from_the_three_rulebooks(django_capture_on
     Keizer club, each with its own people and a season under way in its own system; one
     account is a member of two clubs, with a role in each."""
 
-    from django_scopes import scopes_disabled
+    from core.tenancy.context import platform_context
 
     out = StringIO()
     # As from the shell: each write commits, and the work queued at a commit (the
     # recalculations, each club's own) runs then, in the club that queued it.
     with django_capture_on_commit_callbacks(execute=True):
         call_command("load_demo", stdout=out, stderr=StringIO())
-    with scopes_disabled():  # the platform's view: every club
+    with platform_context():  # the platform's view: every club
         _check_three_clubs(out.getvalue())
     _served_as_make_run_serves_them()
 

@@ -132,8 +132,8 @@ def test_the_club_is_built_and_checked_inside_the_clubs_context(loadtest, monkey
     """``make loadtest`` failed with a ScopeError in build_club: the club context was entered
     without keeping its reference, and closed at once (issue 30). The services are replaced
     here; what matters is the club ``build_club`` runs in."""
-    from members.clubs import home_club
-    from members.context import club_context, current_club
+    from members.clubs.context import club_context, current_club
+    from members.clubs.memo import home_club
 
     seen = []
 

@@ -10,7 +10,7 @@ from django.db import connection
 
 from core import mail
 from core.models import Mail
-from members.context import club_context, platform_context
+from members.clubs.context import club_context, platform_context
 from members.models import Club
 from tests.decoy import decoy
 from tests.integration.conftest import app_role
@@ -69,7 +69,7 @@ def test_as_the_app_role_club_a_cannot_read_club_bs_mail_even_in_plain_sql(as_ap
 
 
 def test_a_new_clubs_first_invitation_is_that_clubs_mail(settings):
-    from members.platform import club_create
+    from members.platform.services import club_create
     from tests import factories as f
 
     operator = f.member(role=None)

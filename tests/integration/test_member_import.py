@@ -17,9 +17,9 @@ from django.urls import reverse
 from openpyxl import Workbook
 
 from competition.models import AuditRecord, Player
+from competition.roster import memberimport, services
+from competition.roster.memberfile import read_table
 from core.models import Mail
-from members import memberimport, services
-from members.memberfile import read_table
 from members.models import Membership, User
 from tests import factories as f
 from tests.decoy import SHARED_EMAIL, decoy

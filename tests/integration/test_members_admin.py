@@ -15,8 +15,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.test import override_settings
 
 from competition.models import AuditAction, AuditRecord, Player, Result, Season
+from competition.roster import services
 from competition.season import services as competition_services
-from members import services
 from members.models import User
 from pairing.services import evening_pair_and_publish
 from tests import factories as f

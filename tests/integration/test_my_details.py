@@ -27,8 +27,8 @@ from competition.models import (
     Standing,
 )
 from competition.season import selectors
-from members import profile
-from members.clubs import home_club
+from members.accounts import profile
+from members.clubs.memo import home_club
 from members.models import User
 from pairing.services import evening_pair_and_publish, pairing_add_player, pairing_remove_player
 
@@ -158,7 +158,7 @@ def test_the_data_download_holds_his_data_and_no_one_elses_address(client, demo)
 def test_a_member_of_two_clubs_downloads_at_each_club_what_that_club_keeps(client, demo, settings):
     """The download is the club's document: at A's address A's rows and A's role, at B's
     B's; his account (national) in both, the other club's name in neither."""
-    from members.context import club_context
+    from members.clubs.context import club_context
     from tests.isolation import club_b
 
     settings.RANGLIJST_SINGLE_CLUB = False

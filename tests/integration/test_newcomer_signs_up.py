@@ -9,9 +9,9 @@ import pytest
 from django.core.exceptions import PermissionDenied
 
 from competition.models import Attendance, AuditRecord, Registration
+from competition.roster import services as members
 from competition.season import services
 from core.permissions import Perm
-from members import services as members
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db

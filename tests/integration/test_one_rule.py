@@ -20,7 +20,7 @@ from competition.season import services
 from competition.season.engine.signup import Refusal, decide_signup
 from competition.season.standings import recalculate_season
 from competition.season.texts import refusal_texts
-from members.clubs import home_club
+from members.clubs.memo import home_club
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
 

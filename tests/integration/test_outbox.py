@@ -101,7 +101,7 @@ def test_a_second_worker_claims_other_rows_without_waiting_for_the_first(monkeyp
     from django.db import connection, connections, transaction
     from django.utils import timezone
 
-    from members.context import club_context, current_club
+    from members.clubs.context import club_context, current_club
 
     monkeypatch.setattr("core.jobs.enqueue", lambda *args: True)  # committed, not sent yet
     ids = _queue(10)

@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from competition.models import Attendance, Evening, Player, PlayerKind, Season
 from competition.season import services
 from competition.season.standings import recalculate_season
-from members.context import current_club
+from members.clubs.context import current_club
 from members.models import Membership, User
 from pairing.services import evening_pair_and_publish
 from tests import factories as f

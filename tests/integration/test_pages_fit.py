@@ -16,7 +16,7 @@ from django.utils import translation
 from competition.events import services as swiss
 from competition.events.selectors import tiebreak_text
 from competition.season import services
-from members.clubs import home_club
+from members.clubs.memo import home_club
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db

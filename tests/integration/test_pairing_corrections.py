@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from competition.models import AuditRecord, Evening
-from members.context import club_context
+from members.clubs.context import club_context
 from pairing import notices, services
 from pairing.models import NoticeState, PairingNotice
 from tests import factories as f

@@ -176,9 +176,9 @@ def world(django_db_setup, django_db_blocker):
         # A stranger registered under an existing player's name (issue 23).
         pending = User.objects.create_user(email=ACCOUNTS["registered"], password="x",
                                            name=other.member.name, registration_pending=True)
-        from members.registration import record_registration
+        from members.accounts.registration import record_registration
         record_registration(pending, season.club)  # it asks to join this club
-        from members.profile import calendar_token
+        from members.accounts.profile import calendar_token
         token = calendar_token(me.member)
         from core.models import Mail, MailState
         failed = Mail.objects.create(key=f"club-duty:{duty.pk}:9", to=[asker.member.email],
@@ -711,7 +711,7 @@ MATRIX: list[Row] = [
        state=addresses, label="POST me:email (a wrong password: nothing asked)"),
     _r("me:leave",                     POST, [],                        LOGIN,       200,   200,    200,   200,
        data=lambda w: {}, state=memberships, label="POST me:leave (asks first)"),
-    # an invitation to join the club (members.joining): none here, so nothing to accept
+    # an invitation to join the club (members.accounts.joining): none here, so nothing to accept
     _r("me:join",                      GET,  [],                        LOGIN,       200,   200,    200,   200, registered=200),
     _r("me:join",                      POST, [],                        LOGIN,       200,   200,    200,   200, registered=200,
        data=lambda w: {"answer": "accept"}, state=audit_and(lambda w: Membership.objects.count()),

@@ -1,6 +1,6 @@
 """A new club, made by the platform operator and handed to its first leader (issue 20,
 "Done when"): the management command and the admin's "Add club" page go through one
-service (members/platform.py); a bad address is refused in words and nothing is saved."""
+service (members/platform/services.py); a bad address is refused in words and nothing is saved."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.management import CommandError, call_command
 
 from members.models import Club, Membership, User
-from members.platform import club_create, platform_segments
+from members.platform.services import club_create, platform_segments
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db

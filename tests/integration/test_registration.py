@@ -18,8 +18,8 @@ from competition.models import AuditAction, AuditRecord, Player
 from competition.ratings.services import member_refs
 from competition.season import services as competition_services
 from core.permissions import Perm
-from members import registration
-from members.clubs import home_club
+from members.accounts import registration
+from members.clubs.memo import home_club
 from members.models import Membership, User
 from tests import factories as f
 
@@ -176,8 +176,8 @@ def test_club_duty_decision_goes_only_to_the_leader_when_the_player_wants_no_not
 
 def _b_view(member: User, club) -> dict:
     """What club B shows of ``member``: his role there and his players."""
-    from members.context import club_context
-    from members.roles import club_role
+    from members.clubs.context import club_context
+    from members.clubs.roles import club_role
 
     with club_context(club):
         return {"role": club_role(member, club), "players": sorted(
@@ -209,7 +209,7 @@ def test_registration_is_each_clubs_own_setting_and_asks_the_club_of_its_address
 def test_a_registration_is_seen_and_decided_by_its_own_clubs_leader_alone(client, settings):
     from django.core.exceptions import ValidationError
 
-    from members.context import club_context
+    from members.clubs.context import club_context
     from tests.decoy import SLUG, decoy
 
     settings.RANGLIJST_SINGLE_CLUB = False

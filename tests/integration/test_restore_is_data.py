@@ -27,7 +27,7 @@ from competition.management.clubcopy import club_backup, in_dependency_order
 from competition.models import ClubWebsite, Season
 from core import mail as core_mail
 from core.models import Mail, MailState
-from members.context import club_context, platform_context
+from members.clubs.context import club_context, platform_context
 from members.models import Club, ClubDomain, Membership, User
 from pairing import notices
 from pairing.models import NoticeState, PairingNotice
@@ -257,7 +257,7 @@ def test_released_mails_go_out_from_the_clubs_address_never_the_files(app_role, 
     outbox.outbox.clear()
     with club_context(_toren()):  # the worker sends a club's mail in its club (core.jobs)
         core_mail.deliver()
-    # The club's name goes before the subject and the sender's address (members.addresses).
+    # The club's name goes before the subject and the sender's address (members.clubs.addresses).
     forged = next(m for m in outbox.outbox if m.subject.endswith("Je account"))
     assert parseaddr(forged.from_email)[1] == parseaddr(settings.DEFAULT_FROM_EMAIL)[1]
     assert forged.reply_to == ["bestuur@toren.example"]  # the club's own setting

@@ -22,7 +22,7 @@ from django.utils import timezone
 from competition.models import Game, Player, Season, Standing
 from competition.prizes.engine.report import compute
 from competition.season.engine.seasonfile import dump_season, load_season
-from members.clubs import home_club
+from members.clubs.memo import home_club
 from tests.generate import random_season
 
 ROOT = Path(__file__).resolve().parents[2]

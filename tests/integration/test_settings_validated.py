@@ -12,9 +12,9 @@ from django.utils import translation
 
 from competition.models import ClubWebsite
 from competition.website.services import parse_origin, website_embed_origins_set
-from members.context import club_context
+from members.clubs.context import club_context
 from members.models import Club, User
-from members.platform import club_create
+from members.platform.services import club_create
 from tests import factories as f
 from tests.decoy import decoy
 

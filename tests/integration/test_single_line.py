@@ -19,11 +19,11 @@ from django.urls import reverse
 
 from competition.events import services as events
 from competition.models import AuditRecord, Game, Season
+from competition.roster import services as member_services
 from competition.season import services
 from competition.season.engine.seasonfile import SeasonFileError, load_season
 from competition.season.standings import recalculate_season
-from members import services as member_services
-from members.clubs import home_club
+from members.clubs.memo import home_club
 from members.models import User
 from pairing.services import evening_pair_and_publish
 from tests import factories as f

@@ -1,4 +1,4 @@
-"""Issue 30: the club at /<slug>/ is memoised as a host name is (members/clubs.py,
+"""Issue 30: the club at /<slug>/ is memoised as a host name is (members/clubs/memo.py,
 ``club_for_slug``): once known, a cached visitor page under /<slug>/ costs no query and is
 still served while the database is down (it was a 503: the slug cost a query on every
 request); a renamed or deleted club's slug is forgotten at once."""
@@ -10,8 +10,8 @@ from django.db import OperationalError, connection
 from django.test import Client
 
 from core import pagecache
-from members import clubs as memo
-from members.context import club_context
+from members.clubs import memo
+from members.clubs.context import club_context
 from members.models import Club
 from tests import factories
 

@@ -10,8 +10,8 @@ from django.urls import reverse
 
 from competition.models import Attendance, PlayerKind, Registration
 from competition.season import selectors, services
-from members.clubs import home_club
-from members.context import club_context
+from members.clubs.context import club_context
+from members.clubs.memo import home_club
 from members.models import User
 from tests import factories as f
 from tests.decoy import NAME, SHARED_EMAIL, decoy

@@ -94,8 +94,8 @@ if sys.argv[1] == "worker":
                      "-Q", app.conf.task_default_queue])
 else:
     import json
-    from members.clubs import home_club
-    from members.context import club_context
+    from members.clubs.memo import home_club
+    from members.clubs.context import club_context
     from tests.integration import test_worker_killed as helpers
     with club_context(home_club()):  # the installation's club, as every test's
         print(json.dumps(getattr(helpers, sys.argv[1])(*sys.argv[2:])))

@@ -18,7 +18,7 @@ from competition.models import Evening, HalfKind, Player, Season, SwissEvent, Sw
 from competition.prizes import selectors as prize_selectors
 from competition.ratings import selectors as rating_selectors
 from competition.season import selectors
-from members.addresses import site_name
+from members.clubs.addresses import site_name
 
 from . import schemas as s
 

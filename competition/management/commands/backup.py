@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand
 from django.db import connection, transaction
 
 from competition.management.clubcopy import club_backup
-from members.commands import add_club_argument, club_from_options
+from members.clubs.commands import add_club_argument, club_from_options
 
 
 class Command(BaseCommand):

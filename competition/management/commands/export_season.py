@@ -12,8 +12,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from competition.models import Season
 from competition.season.engine.seasonfile import SeasonFileError
 from competition.season.seasonio import season_export
-from members.commands import add_club_argument, club_from_options
-from members.context import club_context
+from members.clubs.commands import add_club_argument, club_from_options
+from members.clubs.context import club_context
 
 BAD_INPUT = 2
 

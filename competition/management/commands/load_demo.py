@@ -5,7 +5,7 @@ blitz, prizes), a rank-difference ladder club and a classic Keizer club, each at
 address with its own members, leader, arbiter and administrator; one member belongs to
 two clubs. ``--one-club`` loads the Keizer club alone.
 
-Its club (the commands' one policy, members/commands.py): the Keizer club is built in
+Its club (the commands' one policy, members/clubs/commands.py): the Keizer club is built in
 ``--club``, else in the installation's only club (a fresh installation has one); with
 several clubs and no ``--club`` it stops and names them. ``--if-empty`` on a database that
 has a season already does nothing first, whatever the clubs (``make run`` a second time).
@@ -27,8 +27,8 @@ from django.core.management.base import BaseCommand
 from competition.demo import PASSWORD, build_demo, build_other_clubs
 from competition.models import Season
 from config.celery import app
-from core.tenancy import club_context, platform_context
-from members.commands import add_club_argument, club_from_options
+from core.tenancy.context import club_context, platform_context
+from members.clubs.commands import add_club_argument, club_from_options
 from members.models import User
 
 

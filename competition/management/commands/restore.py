@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from competition.management.clubcopy import RestoreRefused, club_restore
 from competition.models import Season
-from members.context import club_context
+from members.clubs.context import club_context
 
 
 class Command(BaseCommand):

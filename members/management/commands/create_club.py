@@ -1,5 +1,5 @@
 """``manage.py create_club``: the platform operator creates a club and invites its first
-leader (members/platform.py), as the admin's "Add club" page does."""
+leader (members/platform/services.py), as the admin's "Add club" page does."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from competition.models import System
 from members.models import User
-from members.platform import club_create
+from members.platform.services import club_create
 
 
 class Command(BaseCommand):

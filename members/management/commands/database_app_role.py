@@ -1,6 +1,6 @@
 """``manage.py database_app_role NAME``: the PostgreSQL role the application runs as.
 
-Row-level security (members/rls.py) binds every role but the tables' owner, so web,
+Row-level security (members/clubs/rls.py) binds every role but the tables' owner, so web,
 worker and beat must not connect as the owner: run this as the owner (after ``migrate``,
 as docker-compose.yml's one-shot ``migrate`` service does) to create the role if it is
 missing, set its password, and give it what the application needs and nothing more:
