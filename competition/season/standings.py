@@ -338,7 +338,7 @@ def _planned_snapshots(
     stored = stored or {}
     links = input_links(data.params, data.players, data.evenings)
     rule = season.competition.eligibility_rule
-    planned = []
+    planned: list[tuple[Half, int, list[dict[str, Any]] | None, dict[str, Any]]] = []
     for kind, result in compute(data).items():
         half = data.halves[kind]
         history = result.history
