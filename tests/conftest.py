@@ -44,11 +44,18 @@ def _uses_database(request) -> bool:
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
     """The test database, with the decoy club B beside the installation's club A
-    (tests/decoy.py): every test runs with a second club present."""
+    (tests/decoy.py): every test runs with a second club present. On PostgreSQL with
+    ``RANGLIJST_TEST_AS_APP_ROLE=1`` (CI) every query from here on runs as the
+    application's role (tests/approle.py): migrated as the owner, tested as the app."""
+    from tests.approle import become_app_role, leave_app_role
     from tests.decoy import ensure_decoy
 
     with django_db_blocker.unblock():
+        become_app_role()
         ensure_decoy()
+    yield
+    with django_db_blocker.unblock():
+        leave_app_role()
 
 
 @pytest.hookimpl(wrapper=True)

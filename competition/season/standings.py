@@ -97,8 +97,11 @@ def _season_rows(model: Any) -> Any:
     return model._base_manager
 
 
-def load_season_data(season: Season, today: dt.date | None = None) -> SeasonData:
-    """The season's inputs in the engine's terms, in a fixed number of queries (eight)."""
+def load_season_data(season: Season, today: dt.date | None = None, *,
+                     with_overrides: bool = False) -> SeasonData:
+    """The season's inputs in the engine's terms, in a fixed number of queries (seven;
+    eight ``with_overrides``, the administrator's eligibility decisions the recalculation
+    stores with each half's last standings)."""
     competition = season.competition
     params = parse_parameters(competition.system, competition.parameters)
     rows = _season_rows
@@ -136,9 +139,10 @@ def load_season_data(season: Season, today: dt.date | None = None) -> SeasonData
     ).order_by("pk").values_list("evening_id", "player_id", "status"):
         (absent if status == Attendance.ABSENT_WITH_NOTICE else duty)[evening_id].append(player_id)
     overrides: dict[str, dict[int, bool]] = defaultdict(dict)
-    for half_id, player_id, eligible in rows(EligibilityOverride).filter(
-            half__season=season).values_list("half_id", "player_id", "eligible"):
-        overrides[kinds[half_id]][player_id] = eligible
+    if with_overrides:
+        for half_id, player_id, eligible in rows(EligibilityOverride).filter(
+                half__season=season).values_list("half_id", "player_id", "eligible"):
+            overrides[kinds[half_id]][player_id] = eligible
     ladder = competition.is_ladder
     engine_evenings = []
     for pk, date, half_id in evenings:
@@ -498,7 +502,7 @@ def _recalculate_once(season_id: int, today: dt.date | None,
             return None  # the holder runs again once it sees the version moved
         if if_behind and computed >= version:
             return 0, version
-        written, changed = _store(season, load_season_data(season, today))
+        written, changed = _store(season, load_season_data(season, today, with_overrides=True))
         _computed_from(season_id, version)
         if changed:
             # Visitors' pages move on once, after the new standings are committed; a
@@ -598,7 +602,7 @@ def standings_current(season_id: int, today: dt.date | None = None) -> bool:
     fresh = {
         (half.pk, evening_id): fields["digest"]
         for half, evening_id, _rows, fields in _planned_snapshots(
-            season, load_season_data(season, today))
+            season, load_season_data(season, today, with_overrides=True))
     }
     stored = {
         (half_id, evening_id): digest

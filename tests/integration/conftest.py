@@ -134,6 +134,9 @@ def app_role(role: str) -> Iterator[None]:
     security (as production's application role), inside the test's transaction. Each
     module names its own role: the test processes share one PostgreSQL cluster."""
     with connection.cursor() as cursor:
+        cursor.execute("SELECT current_user")
+        before = cursor.fetchone()[0]  # the suite's own app role in CI (tests/approle.py)
+        cursor.execute("RESET ROLE")  # the owner creates the role
         cursor.execute(f"DROP ROLE IF EXISTS {role}")
         cursor.execute(f"CREATE ROLE {role} NOLOGIN NOSUPERUSER NOBYPASSRLS")
         cursor.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {role}")
@@ -141,4 +144,4 @@ def app_role(role: str) -> Iterator[None]:
         cursor.execute(f"SET ROLE {role}")
     yield
     with connection.cursor() as cursor:
-        cursor.execute("RESET ROLE")
+        cursor.execute(f'SET ROLE "{before}"')

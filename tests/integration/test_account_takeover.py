@@ -232,7 +232,7 @@ def two_clubs(settings):
     b = decoy()
     shared = User.objects.get(email=SHARED_EMAIL)
     with club_context(b):
-        b_player = shared.players.get(season__club=b)
+        b_player = shared.players.select_related("season").get(season__club=b)
     b_leader = User.objects.filter(memberships__club=b, memberships__role="leader").first()
     b_admin = User.objects.filter(memberships__club=b, memberships__role="administrator").first()
     assert {m.club_id for m in Membership.objects.filter(user=shared)} == {home_club().pk, b.pk}

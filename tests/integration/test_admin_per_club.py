@@ -30,7 +30,7 @@ from competition.models import (
     PlayoffBracket,
     PlayoffDate,
 )
-from members.clubs.context import club_context
+from members.clubs.context import club_context, platform_context
 from members.clubs.memo import home_club
 from members.models import Membership, User
 from tests import factories as f
@@ -132,7 +132,11 @@ def _url(label: str, view: str, *args) -> str:
 def _listed(client, label: str, query: str = "") -> set[int]:
     response = client.get(_url(label, "changelist") + query)
     assert response.status_code == 200, (label, response.status_code)
-    return set(response.context["cl"].queryset.values_list("pk", flat=True)), response
+    # The page's queryset, read here after the request: its club filter was set in the
+    # request's context; the platform's view reads exactly those rows again (under the
+    # row security, the test's own club would see only its own).
+    with platform_context():
+        return set(response.context["cl"].queryset.values_list("pk", flat=True)), response
 
 
 def test_every_model_in_the_admin_is_proven_here(world):

@@ -37,8 +37,12 @@ def _standings():
 
 
 def _wipe():
-    """An empty, migrated database: what a new server has before the restore."""
-    call_command("flush", interactive=False, verbosity=0)
+    """An empty, migrated database: what a new server has before the restore (made by the
+    owner, as ``migrate`` is; the restore then runs as the test's role)."""
+    from tests.approle import as_owner
+
+    with as_owner():
+        call_command("flush", interactive=False, verbosity=0)
     assert not Season.objects.exists() and not AuditRecord.objects.exists()
 
 
@@ -295,7 +299,9 @@ def _ids_as_in(objects) -> None:
         model = apps.get_model(o["model"])
         if model._meta.app_label != "auth" and not model._meta.pk.is_relation:
             first[model._meta.db_table] = min(o["pk"], first.get(model._meta.db_table, o["pk"]))
-    with connection.cursor() as cursor:
+    from tests.approle import as_owner
+
+    with as_owner(), connection.cursor() as cursor:  # the test arranges the sequences
         for table, pk in first.items():
             if connection.vendor == "postgresql":
                 cursor.execute("SELECT setval(pg_get_serial_sequence(%s, 'id'), %s, false)", [table, pk])
@@ -310,13 +316,16 @@ def _assert_every_row_has_its_club(club) -> None:
     if connection.vendor != "postgresql":
         return
     rls = importlib.import_module("competition.migrations.0033_row_level_security")
-    with connection.cursor() as cursor:
+    # Straight SQL over every club's rows: the platform's view (the row security shows a
+    # connection with no club nothing).
+    with platform_context(), connection.cursor() as cursor:
         for table in (*rls.NATIVE, *rls.PARENTS):
             cursor.execute(f'SELECT count(*) FROM "{table}" WHERE club_id IS NULL')
             assert cursor.fetchone()[0] == 0, table
         cursor.execute('SELECT count(*) FROM "competition_game" WHERE club_id = %s', [club.pk])
-        with club_context(club):
-            assert cursor.fetchone()[0] == Game.objects.count() > 0
+        games = cursor.fetchone()[0]
+    with club_context(club):
+        assert games == Game.objects.count() > 0
 
 
 def _games_of(club):

@@ -49,18 +49,22 @@ def app_role(monkeypatch):
     """A context in which the connection is the application's role, made by the command
     production uses (``database_app_role``), inside the test's transaction (so rolled back
     with it)."""
+    from tests.approle import as_owner, current_role
+
     monkeypatch.setenv("APP_DB_PASSWORD", "probe0only0inside0a0test")
-    call_command("database_app_role", ROLE, stdout=StringIO())
+    with as_owner():  # as production runs it: the owner, after migrate
+        call_command("database_app_role", ROLE, stdout=StringIO())
 
     @contextmanager
     def switched():
+        before = current_role()
         with connection.cursor() as cursor:
             cursor.execute(f"SET ROLE {ROLE}")
         try:
             yield
         finally:
             with connection.cursor() as cursor:
-                cursor.execute("RESET ROLE")
+                cursor.execute(f'SET ROLE "{before}"')
 
     return switched
 

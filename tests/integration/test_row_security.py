@@ -154,10 +154,13 @@ def test_the_app_role_command_makes_a_role_bound_by_the_policies(monkeypatch):
 
     from django.core.management import CommandError, call_command
 
+    from tests.approle import as_owner
+
     monkeypatch.setenv("APP_DB_PASSWORD", "letters0and0digits")
     out = StringIO()
-    call_command("database_app_role", "ranglijst_probe_app", stdout=out)
-    call_command("database_app_role", "ranglijst_probe_app", stdout=out)  # again: no harm
+    with as_owner():  # as production runs it: the owner, after migrate
+        call_command("database_app_role", "ranglijst_probe_app", stdout=out)
+        call_command("database_app_role", "ranglijst_probe_app", stdout=out)  # again: no harm
     assert "created" in out.getvalue() and "updated" in out.getvalue()
     with connection.cursor() as cursor:
         cursor.execute("SELECT rolsuper, rolbypassrls, rolcanlogin FROM pg_roles WHERE rolname = %s",
