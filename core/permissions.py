@@ -15,7 +15,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import ObjectDoesNotExist, PermissionDenied
 from django.db import models
 from django.utils.translation import gettext as _
 
@@ -45,6 +45,10 @@ class Perm(StrEnum):
     OVERRIDE_ELIGIBILITY = "competition.override_eligibility"
 
 
+# The club of a row whose parent the row-level security hides (club_of): no club's id.
+UNSEEN_CLUB = 0
+
+
 def club_of(obj: Any) -> int | None:
     """The id of the club ``obj`` belongs to (a club, a row with a club, or a row that
     reaches its club by the path its scoped manager declares: ``core.tenancy.scoping``), or None
@@ -60,7 +64,14 @@ def club_of(obj: Any) -> int | None:
     path = club_path(type(obj)) if isinstance(obj, models.Model) else None
     if path is None or "__" not in path:
         return None
-    return club_of(getattr(obj, path.split("__", 1)[0]))
+    try:
+        parent = getattr(obj, path.split("__", 1)[0])
+    except ObjectDoesNotExist:
+        # A parent the row-level security hides: another club's row, in this club's
+        # work. No one holds a role in club 0, so the check refuses (never "the
+        # current club decides").
+        return UNSEEN_CLUB
+    return club_of(parent)
 
 
 def require(actor: Actor | None, perm: str, *, system: bool = False, of: Any = None) -> None:

@@ -71,11 +71,15 @@ def _sequences(cursor) -> list[str]:
 
 
 def take(season_pk: int) -> Snapshot:
-    """Every table's rows (COPY, in PostgreSQL's text format) and every sequence's value."""
+    """Every table's rows (COPY, in PostgreSQL's text format) and every sequence's value,
+    read by the owner (every club's rows, whatever the row security lets the suite's role
+    see)."""
+    from tests.approle import as_owner
+
     quote = connection.ops.quote_name
     tables = []
     sequences = []
-    with connection.cursor() as cursor:
+    with as_owner(), connection.cursor() as cursor:
         raw = cursor.cursor
         for table in _tables(cursor):
             data = bytearray()
@@ -87,7 +91,7 @@ def take(season_pk: int) -> Snapshot:
             cursor.execute(f"SELECT last_value, is_called FROM {sequence}")
             last_value, is_called = cursor.fetchone()
             sequences.append((sequence, last_value, is_called))
-    with connection.cursor() as cursor:
+    with as_owner(), connection.cursor() as cursor:
         cursor.execute("SELECT club_id FROM competition_season WHERE id = %s", [season_pk])
         club_pk = cursor.fetchone()[0]
     return Snapshot(season_pk, club_pk, tuple(tables), tuple(sequences))
@@ -117,9 +121,13 @@ def restore(snapshot: Snapshot) -> None:
     from django.contrib.contenttypes.models import ContentType
 
     from core import pagecache
+    from tests.approle import as_owner
 
     quote = connection.ops.quote_name
-    with transaction.atomic(), connection.cursor() as cursor:
+    # The copy is put back by the owner (triggers off, COPY, sequences set: an owner's
+    # work, as a restore of the database's own files would be); the test then reads and
+    # writes it as the suite's role (tests/approle.py).
+    with transaction.atomic(), as_owner(), connection.cursor() as cursor:
         raw = cursor.cursor
         tables = _tables(cursor)
         # Not SET LOCAL: inside a module's transaction (tests/transactions.py) this is a

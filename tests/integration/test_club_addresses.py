@@ -89,7 +89,8 @@ def test_the_same_season_slug_in_two_clubs_is_each_clubs_own(client, clubs):
     alfa, beta = clubs
     a, b = _season(alfa), _season(beta)
     b.slug, b.name = a.slug, a.name
-    b.save(update_fields=["slug", "name"])
+    with club_context(beta):
+        b.save(update_fields=["slug", "name"])
     for club, season in ((alfa, a), (beta, b)):
         response = client.get(f"/{club.slug}/leader/{season.slug}/", follow=False)
         # The leader's season page asks for a leader; the season is found in its club

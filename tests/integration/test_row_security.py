@@ -230,3 +230,20 @@ def test_a_setting_rolled_back_with_its_savepoint_is_set_again(two_clubs, monkey
             assert _setting() == str(b.pk)
         assert _setting() == str(a.pk)
     assert sent == [str(a.pk), str(b.pk), str(b.pk), str(a.pk)]
+
+
+def test_a_row_whose_club_the_row_security_hides_is_refused_not_an_error(two_clubs, as_app_role):
+    """The permission check finds a row's club through its parents (core/permissions.py,
+    ``club_of``); in club A's work a parent of club B's row is hidden: the check refuses,
+    as for any other club, and never stops with "does not exist"."""
+    from django.core.exceptions import PermissionDenied
+
+    from core.permissions import Perm, require
+
+    a, b, seasons = two_clubs
+    with club_context(a):
+        arbiter = f.arbiter(a)
+    with club_context(b):
+        game_b = Game.objects.select_related("evening").filter(evening__season=seasons["club-b"]).first()
+    with club_context(a), pytest.raises(PermissionDenied):
+        require(arbiter, Perm.ENTER_RESULTS, of=game_b)
