@@ -92,7 +92,7 @@ def test_removing_in_club_b_leaves_club_a_view_of_the_shared_member_unchanged(cl
     f.join(shared, "leader", home_club())  # he is A's competition leader
     before = _a_sees(shared)
     with club_context(b):
-        player = Player.objects.get(member=shared, season__club=b)
+        player = Player.objects.select_related("season").get(member=shared, season__club=b)
     b_leader = User.objects.filter(memberships__club=b, memberships__role="leader").first()
     client.force_login(b_leader)
     asked = client.post(_remove_url(b, player), {}).content.decode()

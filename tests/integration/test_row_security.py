@@ -247,3 +247,23 @@ def test_a_row_whose_club_the_row_security_hides_is_refused_not_an_error(two_clu
         game_b = Game.objects.select_related("evening").filter(evening__season=seasons["club-b"]).first()
     with club_context(a), pytest.raises(PermissionDenied):
         require(arbiter, Perm.ENTER_RESULTS, of=game_b)
+
+
+def test_ci_runs_every_test_as_a_role_the_row_security_binds():
+    """CI asks for it (.ci/run); where asked, this test's connection is that role: no
+    superuser, no exemption from the policies, owner of no table."""
+    from pathlib import Path
+
+    from django.conf import settings
+
+    from tests import approle
+
+    assert "export RANGLIJST_TEST_AS_APP_ROLE=1" in (Path(settings.BASE_DIR) / ".ci" / "run").read_text()
+    if not approle.wanted():
+        return  # a developer's run as the owner: test_row_security's own SET ROLE tests still bind
+    assert approle.current_role() == approle.app_role_name()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT rolsuper, rolbypassrls FROM pg_roles WHERE rolname = current_user")
+        assert cursor.fetchone() == (False, False)
+        cursor.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'public' AND tableowner = current_user")
+        assert cursor.fetchone()[0] == 0
