@@ -415,7 +415,7 @@ def _store(season: Season, data: SeasonData) -> tuple[int, bool]:
 
 
 @functools.cache
-def _standings_insert_sql(vendor: str) -> str:
+def _standings_insert_sql() -> str:
     """One INSERT of a snapshot's rows from a single JSON parameter (PostgreSQL's
     ``jsonb_to_recordset``), its columns read from the model."""
     from django.db import connection
@@ -444,7 +444,7 @@ def _insert_standings(snapshot_id: int, rows: list[dict[str, Any]]) -> None:
     if not rows:
         return
     with connection.cursor() as cursor:
-        cursor.execute(_standings_insert_sql(connection.vendor),
+        cursor.execute(_standings_insert_sql(),
                        [snapshot_id, json.dumps(rows, default=str)])
 
 

@@ -13,6 +13,16 @@ from tests import factories as f
 pytestmark = pytest.mark.django_db
 
 
+def _compared(monkeypatch) -> list[bool]:
+    """The snapshots whose rows the recalculation makes and compares, as they are compared:
+    True for a half's last (with its lines)."""
+    compared: list[bool] = []
+    digest = standings._digest
+    monkeypatch.setattr(standings, "_digest", lambda rows, cycle, with_lines, cycle_orders=0: (
+        compared.append(with_lines) or digest(rows, cycle, with_lines, cycle_orders)))
+    return compared
+
+
 @pytest.fixture
 def two_evenings(django_capture_on_commit_callbacks):
     s = f.season(players=6)
@@ -139,10 +149,7 @@ def test_a_result_on_a_later_evening_reuses_the_earlier_standings_without_making
                 services.result_set(actor=arbiter, game=game, result="1-0")
     before = {e.pk: set(Standing.objects.filter(snapshot__evening=e).values_list("pk", flat=True))
               for e in evenings}
-    compared: list[bool] = []
-    digest = standings._digest
-    monkeypatch.setattr(standings, "_digest", lambda rows, cycle, with_lines, cycle_orders=0: (
-        compared.append(with_lines) or digest(rows, cycle, with_lines, cycle_orders)))
+    compared = _compared(monkeypatch)
     with django_capture_on_commit_callbacks(execute=True):
         services.result_set(actor=arbiter, game=evenings[2].games.order_by("board").first(),
                             result="0-1")
@@ -214,10 +221,7 @@ def test_a_half_none_of_whose_evenings_changed_is_neither_explained_nor_compared
             for game in evening.games.all():
                 services.result_set(actor=arbiter, game=game, result="1-0")
     winter = set(Standing.objects.filter(snapshot__half__kind="winter").values_list("pk", flat=True))
-    compared: list[bool] = []
-    digest = standings._digest
-    monkeypatch.setattr(standings, "_digest", lambda rows, cycle, with_lines, cycle_orders=0: (
-        compared.append(with_lines) or digest(rows, cycle, with_lines, cycle_orders)))
+    compared = _compared(monkeypatch)
     with django_capture_on_commit_callbacks(execute=True):
         services.result_set(actor=arbiter, game=evenings[2].games.order_by("board").first(),
                             result="0-1")
