@@ -2,7 +2,12 @@
 
 A page is stored with the club's *data version*, which moves on once after each committed
 write: at the write's commit, or, when the write scheduled a recalculation, when that
-recalculation has stored the new standings (``pages_changed``, ``recalculation_scheduled``). A page is served while its version is current or
+recalculation has stored the new standings (``pages_changed``, ``recalculation_scheduled``).
+The data version has two parts: the club's writes, and its standings. A page of one half
+(its standings, cross table, evenings) names the half (``cache_public_page(half=...)``)
+and is stored with the club's writes and that half's own standings version instead: a
+result in the summer half leaves the winter half's pages cached, and a result of one club
+any other club's pages. A page is served while its version is current or
 it is younger than ``PAGE_STALE_SECONDS`` (a few seconds: the standings reach everyone
 "within seconds", and a busy results evening does not re-render every player's page after
 every board). After that, the first visitor renders the page anew; visitors arriving while he does get the previous version (so a burst of visitors
@@ -36,7 +41,13 @@ from core.tenancy.context import tenant_key
 PAGES = "pages"
 cache: Any = ConnectionProxy(caches, PAGES)
 
-VERSION_KEY = "club-data-version"
+VERSION_KEY = "club-data-version"  # the club's writes, other than its standings
+STANDINGS_KEY = "standings-version"  # any of the club's standings stored anew
+
+
+def _half_key(half_id: int) -> str:
+    """The version of one half's standings (moved with ``STANDINGS_KEY``)."""
+    return f"half-version:{half_id}"
 
 
 def _club_key(key: str) -> str:
@@ -55,8 +66,33 @@ def _version(key: str) -> str:
     return str(found)
 
 
+def _versions(*keys: str) -> str:
+    """Several of the club's versions in one round trip, joined (see ``_version``)."""
+    full = [_club_key(key) for key in keys]
+    found = cache.get_many(full)
+    missing = [key for key in full if key not in found]
+    if missing:
+        for key in missing:
+            cache.add(key, time.time_ns() // 1000, None)
+        found.update(cache.get_many(missing))
+    return ".".join(str(found.get(key)) for key in full)
+
+
 def data_version() -> str:
+    """The version of everything the club shows: its writes and all its standings."""
+    return _versions(VERSION_KEY, STANDINGS_KEY)
+
+
+def writes_version() -> str:
+    """The version of the club's writes alone, without its standings: for what no result
+    changes (which half an address shows)."""
     return _version(_club_key(VERSION_KEY))
+
+
+def half_version(half_id: int) -> str:
+    """The version of a page that shows one half: the club's writes and the half's own
+    standings."""
+    return _versions(VERSION_KEY, _half_key(half_id))
 
 
 def evening_version(day: str) -> str:
@@ -72,10 +108,16 @@ def _bump(key: str) -> None:
         cache.set(key, time.time_ns() // 1000, None)
 
 
-def bump_data_version() -> None:
-    """The recalculation's own bump, after it has stored the new standings."""
-    key = _club_key(VERSION_KEY)
-    transaction.on_commit(lambda: _bump(key))
+def standings_changed(half_ids: Collection[int]) -> None:
+    """The recalculation's own bump, after it has stored the new standings of these
+    halves: their pages, and every page that shows all the club's standings, move on."""
+    keys = [_club_key(STANDINGS_KEY)] + [_club_key(_half_key(h)) for h in sorted(half_ids)]
+
+    def bump() -> None:
+        for key in keys:
+            _bump(key)
+
+    transaction.on_commit(bump)
 
 
 # One bump per committed write (see docs/architecture.md, "One invalidation story"). A
@@ -159,13 +201,15 @@ def recalculation_scheduled() -> None:
         state.recalculation = True
 
 
-def versioned(parts: tuple[Any, ...], compute: Callable[[], Any], timeout: int = 3600) -> Any:
+def versioned(parts: tuple[Any, ...], compute: Callable[[], Any], timeout: int = 3600, *,
+              standings: bool = True) -> Any:
     """``compute()`` once per version of the club's data (and ``parts``): for the small
     reads every request of a page repeats (which season, half and standings it shows).
-    Off, like the page cache, when ``PAGE_CACHE_SECONDS`` is 0 (the test suite)."""
+    ``standings=False``: once per version of the club's writes, for what no standings
+    change. Off, like the page cache, when ``PAGE_CACHE_SECONDS`` is 0 (the test suite)."""
     if settings.PAGE_CACHE_SECONDS <= 0:
         return compute()
-    version = data_version()
+    version = data_version() if standings else writes_version()
     key = "memo:" + hashlib.sha256(repr((tenant_key(), version, *parts)).encode()).hexdigest()
     found = cache.get(key)
     if found is None:
@@ -222,23 +266,28 @@ def cache_public_page(
     *,
     version: Callable[..., str] | None = None,
     params: Params | None = None,
+    half: Callable[..., int | None] | None = None,
 ):
     """Decorator; ``version(request, *args, **kwargs)`` adds a page's own version (the
     evening page: its sign-ups) to the club's; ``params`` names the query parameters the
-    page reads (see ``page_key``)."""
+    page reads (see ``page_key``). ``half(request, *args, **kwargs)``: the one half whose
+    standings and games the page shows (None: not known, all of them); it must not read
+    the database on every visit (``versioned(..., standings=False)``)."""
     if view is None:
-        return functools.partial(cache_public_page, version=version, params=params)
+        return functools.partial(cache_public_page, version=version, params=params, half=half)
 
     @functools.wraps(view)
     def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
         if not _cacheable(request):
             return view(request, *args, **kwargs)
-        current = data_version() + "." + (version(request, *args, **kwargs) if version else "")
         # The page is rendered from the parameters of its key alone, so that what is
         # stored is what any request with that key would get (links to the page too).
         query = normalised_query(request, params or {})
         request.GET = QueryDict(query)
         request.META["QUERY_STRING"] = query
+        shown = half(request, *args, **kwargs) if half else None
+        current = (half_version(shown) if shown else data_version()) + "." + (
+            version(request, *args, **kwargs) if version else "")
         key = page_key(request, params or {})
         stored = cache.get(key)  # (version, stored at, content, content type, headers)
         if stored is not None and (

@@ -27,19 +27,21 @@ def _half(season: str, half: str) -> Half:
                              season=season_obj, kind=half)
 
 
-@cache_public_page
+@cache_public_page(half=lambda request, season, half: competition_selectors.shown_half_id(season, half))
 def cross_table(request: HttpRequest, season: str, half: str) -> HttpResponse:
     context = selectors.half_cross_table(_half(season, half))
     return render(request, "overviews/crosstable.html", context)
 
 
-@cache_public_page
+@cache_public_page(half=lambda request, season, half: competition_selectors.shown_half_id(season, half))
 def evening_matrix(request: HttpRequest, season: str, half: str) -> HttpResponse:
     context = selectors.half_evening_matrix(_half(season, half))
     return render(request, "overviews/matrix.html", context)
 
 
-@cache_public_page(version=lambda request, date: evening_version(date), params=SEASON_PARAM)
+@cache_public_page(version=lambda request, date: evening_version(date), params=SEASON_PARAM,
+                   half=lambda request, date: competition_selectors.evening_half_id(
+                       date, request.GET.get("season")))
 def pairing_sheet(request: HttpRequest, date: str) -> HttpResponse:
     try:
         day = dt.date.fromisoformat(date)

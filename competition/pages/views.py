@@ -64,7 +64,7 @@ from competition.season.views import (
     deadline_moved_message,
 )
 from core.csvsafe import SafeWriter
-from core.pagecache import cache_public_page, data_version, versioned
+from core.pagecache import cache_public_page, half_version, versioned
 from core.permissions import Perm
 from core.web import confirmation_page, confirmed, form_error_messages, refusal
 from members.clubs.context import current_club
@@ -204,7 +204,8 @@ def _chosen_snapshot(request: HttpRequest, snapshots: list[Any]) -> Any:
     raise Http404(_("No standings after that evening."))
 
 
-@cache_public_page(params=STANDINGS_PARAMS)
+@cache_public_page(params=STANDINGS_PARAMS,
+                   half=lambda request, season=None, half=None: selectors.shown_half_id(season, half))
 def standings(request: HttpRequest, season: str | None = None, half: str | None = None):
     # Which standings an address shows changes only with the club's data (or the day).
     season_obj, half_obj, snapshots = versioned(
@@ -223,7 +224,7 @@ def standings(request: HttpRequest, season: str | None = None, half: str | None 
     # The body is cached per version of the club's data and of these standings, per
     # length and sort order (the language is added in the template).
     body_key = ":".join(str(part) for part in (
-        data_version(), half_obj.pk, snapshot.pk if snapshot else 0,
+        half_version(half_obj.pk), half_obj.pk, snapshot.pk if snapshot else 0,
         snapshot.computed_at.timestamp() if snapshot else 0, int(show_all),
         _sort_key(request, table_class.base_columns),
     ))

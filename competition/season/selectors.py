@@ -45,6 +45,7 @@ from competition.season.engine.signup import default_status
 from core import mail
 from core.dates import club_today, club_tz
 from core.models import Mail, MailState
+from core.pagecache import versioned
 from members.clubs.context import club_context, current_club
 from members.models import Club, JoinKind, User, club_part
 from members.names import public_name as public_name  # the API, feed and embeds name members so
@@ -636,6 +637,40 @@ def season_or_404(slug: str | None = None) -> Season:
     if season is None:
         raise Http404(_("No season has been set up yet."))
     return season
+
+
+def shown_half_id(season: str | None, half: str | None) -> int | None:
+    """The half a standings, cross-table or matrix address shows (by the season's slug
+    and the half's kind; without them the current ones), for the page cache's version of
+    that half. Remembered per version of the club's writes: no result moves it. None
+    where the address shows no half (the page is a 404)."""
+
+    def find() -> int | None:
+        try:
+            season_obj = season_or_404(season)
+        except Http404:
+            return None
+        if half:
+            return season_obj.halves.filter(kind=half).values_list("pk", flat=True).first()
+        running = running_half(season_obj)
+        return running.pk if running else None
+
+    return versioned(("shown-half", season, half, club_today()), find,  # type: ignore[no-any-return]
+                     standings=False)
+
+
+def evening_half_id(day: str, season: str | None) -> int | None:
+    """The half of the evening an evening address shows (``evening_by_date``), as
+    ``shown_half_id``."""
+
+    def find() -> int | None:
+        try:
+            evening = evening_by_date(dt.date.fromisoformat(day), season)
+        except ValueError:
+            return None
+        return evening.half_id if evening is not None else None
+
+    return versioned(("evening-half", day, season), find, standings=False)  # type: ignore[no-any-return]
 
 
 # --- The sign-up deadline setting -------------------------------------------------------

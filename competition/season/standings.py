@@ -54,7 +54,7 @@ from competition.scoring.params import parse_parameters
 from core import jobs
 from core.dates import club_today
 from core.jobs import on_commit_here
-from core.pagecache import bump_data_version
+from core.pagecache import standings_changed
 from core.tenancy.context import tenant_key
 
 
@@ -374,9 +374,9 @@ def _planned_snapshots(
     return planned
 
 
-def _store(season: Season, data: SeasonData) -> tuple[int, bool]:
-    """Store what changed: (snapshots kept or written, whether any standings were written
-    or deleted). A recalculation whose outcome equals what is stored writes no rows: a
+def _store(season: Season, data: SeasonData) -> tuple[int, set[int]]:
+    """Store what changed: (snapshots kept or written, the halves whose standings or
+    their inputs' fingerprints were written or deleted). A recalculation whose outcome equals what is stored writes no rows: a
     snapshot whose inputs changed but whose rows did not only takes the new fingerprint."""
     snapshots = _season_rows(StandingsSnapshot)
     stored = {
@@ -386,7 +386,7 @@ def _store(season: Season, data: SeasonData) -> tuple[int, bool]:
         ).values_list("pk", "half_id", "evening_id", "digest")
     }
     kept: list[int] = []
-    changed = False
+    changed: set[int] = set()
     now = timezone.now()
     planned = _planned_snapshots(season, data, {key: d for key, (_, d) in stored.items()})
     for half, evening_id, rows, fields in planned:
@@ -401,16 +401,19 @@ def _store(season: Season, data: SeasonData) -> tuple[int, bool]:
                 continue  # its inputs are what they were
             if old_digest[LINK_LENGTH:] == fields["digest"][LINK_LENGTH:]:
                 # New inputs, the same standings (a correction that moved nobody): only
-                # the fingerprint moves on.
+                # the fingerprint moves on, and the half's pages, which show the inputs
+                # (the corrected game) beside the standings.
                 snapshots.filter(pk=pk).update(digest=fields["digest"], computed_at=now)
+                changed.add(half.pk)
                 continue
             snapshots.filter(pk=pk).update(computed_at=now, **fields)
             _season_rows(Standing).filter(snapshot_id=pk).delete()
         _insert_standings(pk, rows or [])
-        changed = True
+        changed.add(half.pk)
     if len(kept) != len(stored):
+        kept_set = set(kept)
+        changed.update(half_id for (half_id, _), (pk, _) in stored.items() if pk not in kept_set)
         snapshots.filter(half__season=season).exclude(pk__in=kept).delete()
-        changed = True
     return len(kept), changed
 
 
@@ -505,9 +508,10 @@ def _recalculate_once(season_id: int, today: dt.date | None,
         written, changed = _store(season, load_season_data(season, today, with_overrides=True))
         _computed_from(season_id, version)
         if changed:
-            # Visitors' pages move on once, after the new standings are committed; a
-            # recalculation that changed nothing leaves every cached page alone.
-            bump_data_version()
+            # Visitors' pages move on once, after the new standings are committed: the
+            # changed halves' pages and the club's pages that show every half. A
+            # recalculation from the inputs it computed before leaves every page alone.
+            standings_changed(changed)
     return written, version
 
 

@@ -84,7 +84,8 @@ def evenings(request: HttpRequest) -> HttpResponse:
     )
 
 
-@cache_public_page(version=lambda request, date: evening_version(date), params=SEASON_PARAM)
+@cache_public_page(version=lambda request, date: evening_version(date), params=SEASON_PARAM,
+                   half=lambda request, date: selectors.evening_half_id(date, request.GET.get("season")))
 def evening(request: HttpRequest, date: str) -> HttpResponse:
     try:
         day = dt.date.fromisoformat(date)

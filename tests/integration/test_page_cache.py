@@ -82,20 +82,21 @@ def test_while_one_visitor_renders_a_new_version_the_others_get_the_previous_one
     client, paired_club, django_capture_on_commit_callbacks, django_assert_max_num_queries
 ):
     from core import pagecache
+    _season, evening = paired_club
     url = reverse("competition:standings")
     old = client.get(url).content
     with django_capture_on_commit_callbacks(execute=True):
-        pagecache.bump_data_version()
+        pagecache.standings_changed([evening.half_id])
     request = RequestFactory().get(url)
     request.LANGUAGE_CODE = "en"
     key = pagecache.page_key(request, STANDINGS_PARAMS)
-    current = pagecache.data_version() + "."
+    current = pagecache.half_version(evening.half_id) + "."
     cache.add(f"{key}:rendering:{current}", 1, 10)  # somebody is rendering it right now
     with django_assert_max_num_queries(0):
         assert client.get(url).content == old
     cache.delete(f"{key}:rendering:{current}")
     with django_capture_on_commit_callbacks(execute=True):
-        pagecache.bump_data_version()
+        pagecache.standings_changed([evening.half_id])
     assert client.get(url).status_code == 200  # the next visitor renders the new version
 
 
@@ -186,3 +187,45 @@ def test_page_key_normalises_order_and_drops_unknown_and_overlong_values(rf):
     assert page_key(rf.get("/standings/", {"season": "x" * 100}), params) == page_key(
         rf.get("/standings/"), params)
     assert page_key(rf.get("/standings/", {"season": "t"}), params) != page_key(base, params)
+
+
+@override_settings(PAGE_CACHE_SECONDS=600)
+def test_a_result_in_one_half_leaves_the_other_halfs_pages_cached(
+    client, django_capture_on_commit_callbacks, django_assert_max_num_queries
+):
+    """The page-cache bump is per half: after a summer result the winter half's
+    standings, cross table and evening pages are served from the cache without a query,
+    while the summer's standings and the pages that show every half are made anew."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from pairing.services import evening_pair_and_publish
+
+    cache.clear()
+    s = f.season(players=6)
+    arbiter = f.arbiter()
+    winter, summer = f.playing_evenings(s, "winter")[0], f.playing_evenings(s, "summer")[0]
+    with django_capture_on_commit_callbacks(execute=True):
+        for evening in (winter, summer):
+            evening_pair_and_publish(actor=None, system=True, evening_id=evening.pk,
+                                     now=evening.deadline)
+            for game in evening.games.all():
+                services.result_set(actor=arbiter, game=game, result="1-0")
+    kept = [reverse("competition:standings_half", args=[s.slug, "winter"]),
+            reverse("competition:crosstable", args=[s.slug, "winter"]),
+            reverse("competition:evening", args=[winter.date.isoformat()])]
+    fresh = [reverse("competition:standings_half", args=[s.slug, "summer"]),
+             reverse("competition:evening", args=[summer.date.isoformat()]),
+             reverse("competition:home")]
+    before = {url: client.get(url).content for url in kept + fresh}
+    with django_capture_on_commit_callbacks(execute=True):
+        services.result_set(actor=arbiter, game=summer.games.order_by("board").first(),
+                            result="0-1")
+    for url in kept:
+        with django_assert_max_num_queries(0):
+            assert client.get(url).content == before[url], url
+    for url in fresh:
+        with CaptureQueriesContext(connection) as queries:
+            page = client.get(url)
+        assert page.status_code == 200 and len(queries) > 0, url  # made anew
+    assert client.get(fresh[0]).content != before[fresh[0]]
