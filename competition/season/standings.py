@@ -487,24 +487,34 @@ def recalculation_started(half_id: int) -> None:
         pass  # the mark expires by itself
 
 
-def _recalculate_once(season_id: int, today: dt.date | None,
-                      if_behind: bool = False) -> tuple[int, int] | None:
+def _recalculate_once(season_id: int, today: dt.date | None, if_behind: bool = False, *,
+                      half_id: int | None = None) -> tuple[int, int, int] | None:
     """One pass in its own transaction: (snapshots kept or written, the inputs version
-    computed from), or None when another recalculation of the season holds its lock.
-    ``if_behind``: nothing to do (0) when the stored standings were computed from the
-    season's inputs version already (a recalculation ran since this one was queued)."""
+    computed from, the season), or None when another recalculation of the season holds
+    its lock (or, by ``half_id``, there is no such half). ``if_behind``: nothing to do (0)
+    when the stored standings were computed from the season's inputs version already (a
+    recalculation ran since this one was queued). ``half_id``: the season of that half,
+    read in the same query."""
     with transaction.atomic():
         # A plain read in the club's scope (another club's season is not found): no lock
         # on the season row, so no writer waits for this transaction. The version is read
         # before the inputs, so it is never newer than what is computed (at worst older:
         # then the pass runs once more). Every later query is bounded by this season.
-        season = Season.objects.select_related("competition").get(pk=season_id)
+        seasons = Season.objects.select_related("competition")
+        found = (seasons.filter(halves=half_id) if half_id is not None
+                 else seasons.filter(pk=season_id)).first()
+        if found is None:
+            if half_id is not None:
+                return None  # the half is gone: nothing to recalculate
+            raise Season.DoesNotExist(f"no season {season_id} in this club")
+        season = found
+        season_id = season.pk
         version = season.inputs_version
         computed = _lock(season_id)
         if computed is None:
             return None  # the holder runs again once it sees the version moved
         if if_behind and computed >= version:
-            return 0, version
+            return 0, version, season_id
         written, changed = _store(season, load_season_data(season, today, with_overrides=True))
         _computed_from(season_id, version)
         if changed:
@@ -512,7 +522,7 @@ def _recalculate_once(season_id: int, today: dt.date | None,
             # changed halves' pages and the club's pages that show every half. A
             # recalculation from the inputs it computed before leaves every page alone.
             standings_changed(changed)
-    return written, version
+    return written, version, season_id
 
 
 def _computed_from(season_id: int, version: int) -> None:
@@ -560,12 +570,25 @@ def recalculate_season(season_id: int, today: dt.date | None = None, *,
     finds another running returns 0 at once, since the other runs again while the
     season's inputs version moved, checked after each commit. Inside a caller's
     transaction (an import) that check runs at the caller's commit."""
+    return _recalculate(season_id, today, if_behind)
+
+
+def recalculate_half_season(half_id: int) -> int:
+    """``recalculate_season(..., if_behind=True)`` of a half's season (the summer half
+    depends on the winter one), the season read by its half in the same query: the task's
+    way in. 0 when the half is gone."""
+    return _recalculate(0, None, True, half_id=half_id)
+
+
+def _recalculate(season_id: int, today: dt.date | None, if_behind: bool, *,
+                 half_id: int | None = None) -> int:
     written = 0
     while True:
-        outcome = _recalculate_once(season_id, today, if_behind)
+        outcome = _recalculate_once(season_id, today, if_behind, half_id=half_id)
         if outcome is None:
             return written
-        written, version = outcome
+        written, version, season_id = outcome
+        half_id = None  # the next passes know the season
         if transaction.get_connection().in_atomic_block:
             on_commit_here(functools.partial(_again_if_moved, season_id, version, today))
             return written

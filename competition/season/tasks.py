@@ -5,9 +5,10 @@ import datetime as dt
 from celery import shared_task
 from django.utils import timezone
 
-from competition.models import Half, Season
+from competition.models import Season
 from competition.season import notices
 from competition.season.standings import (
+    recalculate_half_season,
     recalculate_season,
     recalculation_started,
     seasons_behind,
@@ -31,10 +32,7 @@ def recalculate_half(half_id: int) -> int:
     there is nothing to do, so a burst of results costs a few recalculations, not one
     each."""
     recalculation_started(half_id)  # a change from now on queues a task of its own
-    season_id = Half.objects.filter(pk=half_id).values_list("season_id", flat=True).first()
-    if season_id is None:
-        return 0
-    return recalculate_season(season_id, if_behind=True)
+    return recalculate_half_season(half_id)
 
 
 @shared_task(

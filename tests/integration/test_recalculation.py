@@ -83,6 +83,25 @@ def test_the_task_does_nothing_when_a_later_recalculation_already_ran(two_evenin
         Season.objects.get(pk=s.pk).inputs_version)
 
 
+def test_the_task_reads_the_season_by_its_half_and_a_gone_half_is_nothing_to_do(
+    two_evenings, django_assert_max_num_queries
+):
+    """The task's recalculation of a half's season reads the season by the half, in the
+    query that reads it anyway (no query of the half first); the half deleted since it
+    was queued: nothing to do, no error."""
+    from competition.models import Half
+
+    s, first, _, _ = two_evenings
+    Season.objects.filter(pk=s.pk).update(inputs_version=F("inputs_version") + 1)
+    with django_assert_max_num_queries(13) as queries:
+        assert standings.recalculate_half_season(first.half_id) == 2
+    assert not any("FROM \"competition_half\" WHERE" in q["sql"] and "LIMIT" in q["sql"]
+                   and "competition_season" not in q["sql"] for q in queries.captured_queries)
+    assert not standings_behind(s.pk)
+    gone = Half.objects.order_by("-pk").first().pk + 1
+    assert recalculate_half(gone) == 0
+
+
 def test_a_change_committed_while_a_recalculation_computes_makes_it_run_again(
     two_evenings, monkeypatch, django_capture_on_commit_callbacks
 ):
