@@ -19,12 +19,12 @@ from django.core.exceptions import ObjectDoesNotExist, PermissionDenied
 from django.db import models
 from django.utils.translation import gettext as _
 
-from core.tenancy.scoping import club_path
+from core.tenancy.scoping import CLUB_MODEL, club_path
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
 
-    from members.models import User
+    from members.models import User  # a type only: no import at run time
 
     Actor: TypeAlias = "User | AnonymousUser"
 else:
@@ -53,12 +53,10 @@ def club_of(obj: Any) -> int | None:
     """The id of the club ``obj`` belongs to (a club, a row with a club, or a row that
     reaches its club by the path its scoped manager declares: ``core.tenancy.scoping``), or None
     for anything else (no object: the current club decides)."""
-    from members.models import Club
-
     if obj is None:
         return None
-    if isinstance(obj, Club):
-        return obj.pk
+    if isinstance(obj, models.Model) and obj._meta.label == CLUB_MODEL:
+        return obj.pk  # type: ignore[no-any-return]
     if isinstance(getattr(obj, "club_id", None), int):
         return obj.club_id
     path = club_path(type(obj)) if isinstance(obj, models.Model) else None

@@ -12,8 +12,8 @@ from django.db import models
 from django.db.models.signals import post_delete, post_save
 from django.utils.translation import gettext_lazy as _
 
-from competition.validators import single_line
 from core.tenancy.timezones import validate_time_zone
+from core.validators import single_line
 from members.names import INITIALS, public_name
 
 

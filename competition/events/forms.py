@@ -19,7 +19,7 @@ from competition.models import (
     TiebreakRules,
 )
 from competition.season.forms import DatePicker
-from competition.validators import single_line
+from core.validators import single_line
 
 # One tap per board: (code, label). The code is "<white>-<black>", "F" marks a forfeit.
 BLITZ_RESULTS: tuple[tuple[str, Any], ...] = (

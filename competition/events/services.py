@@ -41,11 +41,11 @@ from competition.models import (
     TiebreakRules,
 )
 from competition.season.services import Conflict, renumber
-from competition.validators import require_single_line
 from core.dates import club_tz, short_day
 from core.pagecache import pages_changed
 from core.permissions import Actor, Perm, require
 from core.singleline import NotSingleLine
+from core.validators import require_single_line
 
 from .engine import tiebreaks as swiss
 from .engine import trf

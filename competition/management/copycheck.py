@@ -29,8 +29,8 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.core.validators import validate_email
 from django.db import models
 
-from competition.validators import single_line
 from competition.website.services import parse_origins
+from core.validators import single_line
 from members.clubs.roles import ROLES
 from members.platform.services import SLUG, platform_segments
 

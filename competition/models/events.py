@@ -11,8 +11,8 @@ from django.db.models import F, Q
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
-from competition.validators import single_line
 from core.tenancy.scoping import ScopedManager
+from core.validators import single_line
 
 
 class EventKind(models.TextChoices):

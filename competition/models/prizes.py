@@ -10,8 +10,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from competition.validators import single_line
 from core.tenancy.scoping import ScopedManager
+from core.validators import single_line
 
 
 class EligibilityOverride(models.Model):

@@ -16,8 +16,8 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 from competition.scoring.eligibility import EligibilityRule
-from competition.validators import single_line
 from core.tenancy.scoping import ScopedManager
+from core.validators import single_line
 from members.models import Membership
 
 

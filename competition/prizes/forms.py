@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from competition.models import Half, Player, PlayerKind
 from competition.season.forms import DateListField, DatePicker
-from competition.validators import single_line
+from core.validators import single_line
 
 RESULT_LABELS = {
     "1-0": "1-0",

@@ -39,10 +39,10 @@ from competition.scoring.ladder import start_points
 from competition.season import services
 from competition.season.engine.calendar import evening_times
 from competition.season.standings import compute, load_season_data
-from competition.validators import require_single_line
 from core.dates import club_today, club_tz, short_day
 from core.pagecache import pages_changed
 from core.permissions import Actor, Perm, person, require
+from core.validators import require_single_line
 
 from . import selectors as prize_selectors
 from .engine import awards as pure

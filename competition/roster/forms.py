@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from competition.models import PlayerKind
 from competition.roster.memberimport import FIELDS
-from competition.validators import single_line
+from core.validators import single_line
 
 
 class RatingField(forms.IntegerField):

@@ -25,11 +25,11 @@ from competition import audit
 from competition.audit import Action
 from competition.models import ClubDutyRequest, Game, Half, Player, PlayerKind, RatingKind, Season
 from competition.season.services import renumber, schedule_recalculation
-from competition.validators import require_single_line
 from core import mail
 from core.models import Mail, MailState
 from core.permissions import Actor, Perm, person, require
 from core.tenancy.context import club_in_hand
+from core.validators import require_single_line
 from members.accounts import invitations, joining
 from members.clubs.context import current_club
 from members.clubs.roles import (

@@ -20,7 +20,7 @@ from competition.scoring.params import (
 )
 from competition.scoring.types import OUTCOMES_WITH_OPPONENT
 from competition.season.texts import parameter_refusal
-from competition.validators import single_line
+from core.validators import single_line
 
 OUTCOME_KEYS = (
     "win", "draw", "loss", "bye", "absent_with_notice", "absent_without_notice",

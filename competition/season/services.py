@@ -64,11 +64,11 @@ from competition.season.selectors import (
     result_change_undoable,
 )
 from competition.season.texts import calendar_refusal, parameter_refusal, signup_refusal
-from competition.validators import require_single_line
 from core.dates import club_tz, short_day
 from core.jobs import enqueue_on_commit, on_commit_here
 from core.pagecache import pages_changed, recalculation_scheduled
 from core.permissions import Actor, Perm, person, require
+from core.validators import require_single_line
 from members.models import Club, Membership
 
 log = logging.getLogger(__name__)

@@ -93,6 +93,11 @@ class ScopedManager(models.Manager):  # type: ignore[type-arg]
         return queryset.filter(club_filter(self.model, self.club_path, scope["club"]))
 
 
+# The club's model by its label, as AUTH_USER_MODEL names the user's: the club layer
+# below knows it without importing the app that defines it (members.clubs).
+CLUB_MODEL = "members.Club"
+
+
 def club_path(model: type[models.Model]) -> str | None:
     """The club path of a club-scoped model's manager; None for a platform-wide model."""
     return getattr(model._default_manager, "club_path", None)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from competition.validators import single_line
+from core.validators import single_line
 from members.models import PublicName
 
 

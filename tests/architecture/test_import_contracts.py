@@ -123,3 +123,24 @@ def test_the_layer_contracts_break_on_an_import_back_up_the_house(contract, impo
     graph.add_import(importer=importer, imported="competition.season.selectors")
     check = _forbidden_contract(contract).check(graph, verbose=False)
     assert not check.kept
+
+
+def test_no_contract_ignores_an_import():
+    """docs/architecture.md says nothing imports up the house: no contract may carry an
+    exception (``ignore_imports``) that would let one through."""
+    assert {c["name"]: c["ignore_imports"] for c in CONFIG["contracts"] if c.get("ignore_imports")} == {}
+
+
+def test_core_imports_no_app_at_run_time():
+    """core is the bottom of the shell: no import that runs reaches an app above it (the
+    contracts read the imports as this graph has them, type-only ones left out)."""
+    assert CONFIG["exclude_type_checking_imports"] is True
+    graph = grimp.build_graph(*PACKAGES, cache_dir=None, exclude_type_checking_imports=True)
+    above = ["competition", "pairing", "members", "config"]
+    found = sorted(
+        (importer, imported)
+        for importer in graph.find_descendants("core")
+        for imported in graph.find_modules_directly_imported_by(importer)
+        if _within(imported, above)
+    )
+    assert found == []

@@ -66,7 +66,7 @@ def test_the_member_edit_form_and_the_service_refuse_it_and_nothing_changes(clie
 def test_the_message_is_dutch_and_names_the_character():
     from django.utils import translation
 
-    from competition.validators import single_line
+    from core.validators import single_line
 
     with translation.override("nl"), pytest.raises(ValidationError) as caught:
         single_line("Jan\nJansen")
