@@ -8,14 +8,13 @@ import base64
 from django import forms
 from django.contrib import messages
 from django.core import signing
-from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from core.web import error_messages
+from core.web import refusal
 from members.clubs.decorators import any_permission_required
 
 from . import importing
@@ -58,21 +57,17 @@ def history_import(request: HttpRequest) -> HttpResponse:
     if kept is None:
         return render(request, "history/import.html", context)
     raw, filename, name = kept
-    try:
+    with refusal(request, form=upload, field="file") as refused:
         preview = importing.history_preview(raw=raw, filename=filename, name=name)
-    except ValidationError as exc:
-        for message in exc.messages:
-            upload.add_error("file", message)
+    if refused:
         return render(request, "history/import.html", context)
     if request.POST.get("save") == "1":
         choices = {m.wanted.key: request.POST.get(f"player-{m.wanted.key}", importing.NEW)
                    for m in preview.matches}
-        try:
+        with refusal(request) as refused:
             season = importing.history_import(actor=request.user, raw=raw, filename=filename,
                                               choices=choices, name=name)
-        except ValidationError as exc:
-            error_messages(request, exc)
-        else:
+        if not refused:
             messages.success(request, _("Season %(name)s is in the archive, with its standings.")
                              % {"name": season.name})
             return redirect(reverse("history:season", args=[season.slug]))

@@ -31,7 +31,6 @@ from core.models import Mail
 from core.web import (
     confirmation_page,
     confirmed,
-    error_messages,
     form_error_messages,
     refusal,
     run_service,
@@ -269,10 +268,9 @@ def remove(request: HttpRequest, season: str, player_id: int) -> HttpResponse:
                                  consequences=consequences, cancel=back,
                                  button=_("Remove from the club"))
     name = member.name
-    try:
+    with refusal(request) as refused:
         leaving = profile.membership_end(actor=request.user, member=member, club=club)
-    except ValidationError as exc:
-        error_messages(request, exc)
+    if refused:
         return redirect(back)
     messages.success(request, " ".join([_("%(name)s is no longer a member of the club; his results "
                                           "stay in the standings.") % {"name": name},

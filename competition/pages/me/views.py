@@ -11,7 +11,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import get_script_prefix, reverse
@@ -21,7 +21,7 @@ from django.views.decorators.http import require_POST
 
 from competition.pages.me.calendar import member_calendar_ics
 from competition.season import selectors as competition_selectors
-from core.web import confirmation_page, confirmed, error_messages
+from core.web import confirmation_page, confirmed, refusal
 from members.accounts import privacy, profile
 from members.accounts.forms import EmailChangeForm, ProfileForm
 from members.clubs.addresses import club_venue, site_name
@@ -50,12 +50,9 @@ def details(request: HttpRequest) -> HttpResponse:
                "pairing_mail": member.pairing_mail, "notice_mail": member.notice_mail}
     form = ProfileForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
-        try:
+        with refusal(request, form=form) as refused:
             profile.profile_update(actor=member, member=member, **form.cleaned_data)
-        except ValidationError as exc:
-            for message in exc.messages:
-                form.add_error(None, message)
-        else:
+        if not refused:
             messages.success(request, _("Your details are saved."))
             return redirect("me:details")
     season = competition_selectors.current_season()
@@ -76,15 +73,10 @@ def email(request: HttpRequest) -> HttpResponse:
     member = _member(request)
     form = EmailChangeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        try:
+        with refusal(request, form=form, by_field=True) as refused:
             profile.email_change_request(actor=member, member=member, site_url=_site_url(request),
                                          **form.cleaned_data)
-        except ValidationError as exc:
-            errors = exc.message_dict if hasattr(exc, "error_dict") else {None: exc.messages}
-            for field, messages_ in errors.items():
-                for message in messages_:
-                    form.add_error(field if field in form.fields else None, message)
-        else:
+        if not refused:
             messages.success(request, _(
                 "A confirmation goes to %(email)s: your address changes once you follow the link "
                 "in it. Your present address %(old)s gets a notice with a link to undo it.")
@@ -180,10 +172,9 @@ def leave(request: HttpRequest) -> HttpResponse:
             request, title=_("Leave %(club)s") % {"club": club.shown_name},
             consequences=_leave_consequences(member, club, others),
             cancel=reverse("me:details"), button=_("Leave %(club)s") % {"club": club.shown_name})
-    try:
+    with refusal(request) as refused:
         profile.membership_end(actor=member, member=member, club=club)
-    except ValidationError as exc:
-        error_messages(request, exc)
+    if refused:
         return redirect("me:details")
     messages.success(request, _("You have left %(club)s. Thank you for playing at the club.")
                      % {"club": club.shown_name})
@@ -200,10 +191,9 @@ def delete_account(request: HttpRequest) -> HttpResponse:
         return confirmation_page(request, title=_("Delete my account"),
                                  consequences=_delete_consequences(member, clubs),
                                  cancel=reverse("me:details"), button=_("Delete my account"))
-    try:
+    with refusal(request) as refused:
         profile.member_remove(actor=member, member=member)
-    except ValidationError as exc:
-        error_messages(request, exc)
+    if refused:
         return redirect("me:details")
     logout(request)
     messages.success(request, _("Your account is removed. Thank you for playing."))
