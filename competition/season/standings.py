@@ -14,6 +14,7 @@ import json
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -97,14 +98,129 @@ def _season_rows(model: Any) -> Any:
     return model._base_manager
 
 
+# The season's inputs as the ORM reads them: (name, queryset of a season and a day, the
+# columns the rows are ordered by). On PostgreSQL one statement reads them all
+# (``_inputs_statement``); elsewhere, one query each.
+_ABSENCES = [Attendance.ABSENT_WITH_NOTICE, Attendance.CLUB_DUTY]
+
+
+def _input_queries(season: Any, today: Any, with_overrides: bool = True
+                   ) -> list[tuple[str, Any, tuple[str, ...]]]:
+    rows = _season_rows
+    counted = counted_evenings(season, today, rows=rows)
+    # The season's games, byes and absences, of the counted evenings and the others (an
+    # evening paired, not yet played): ``load_season_data`` keeps the counted evenings'.
+    in_season = {"evening__season": season}
+    queries = [
+        ("players", rows(Player).filter(season=season).order_by("start", "pk").values_list(
+            "pk", "member__name", "rating", "start", "kind", "start_points"), ("start", "pk")),
+        ("evenings", counted.values_list("pk", "date", "half_id"), ("date", "pk")),
+        ("games", rows(Game).filter(**in_season).order_by("board", "pk").values_list(
+            "evening_id", "white_id", "black_id", "result", "board", "pk"), ("board", "pk")),
+        ("byes", rows(Bye).filter(**in_season).order_by("pk").values_list(
+            "evening_id", "player_id", "pk"), ("pk",)),
+        ("absences", rows(Registration).filter(**in_season, status__in=_ABSENCES)
+         .order_by("pk").values_list("evening_id", "player_id", "status", "pk"), ("pk",)),
+    ]
+    if with_overrides:
+        queries.append(
+            ("overrides", rows(EligibilityOverride).filter(half__season=season).order_by("pk")
+             .values_list("half_id", "player_id", "eligible", "pk"), ("pk",)))
+    return queries
+
+
+# Stand-ins for the season and the day while the statement is compiled: no real season or
+# evening has them, so each of their places among the parameters is known.
+_SEASON_STAND_IN = -7_300_001
+_DAY_STAND_IN = dt.date(1901, 2, 3)
+
+
+@dataclass(frozen=True)
+class _Statement:
+    sql: str
+    params: tuple[Any, ...]  # with the stand-ins
+    # Per input: its name and, per column, how its JSON value becomes the value the ORM
+    # gives (None: as it is).
+    columns: tuple[tuple[str, tuple[Any, ...]], ...]
+
+
+@functools.cache
+def _inputs_statement() -> _Statement:
+    """One PostgreSQL statement that reads every input of a season (``_input_queries``),
+    each query's rows as one JSON array in a column of its own: compiled by the ORM once
+    per process and run with the season and the day in their places (``_inputs_read``).
+    A results night recalculates a season per result; compiling its seven queries cost
+    the ORM more CPU than the rest of the reading."""
+    parts, params, columns = [], [], []
+    for name, queryset, order in _input_queries(_SEASON_STAND_IN, _DAY_STAND_IN):
+        sql, query_params = queryset.query.sql_with_params()
+        paths = list(queryset.query.values_select)
+        # The rows' columns renamed by place (c0, c1, ...): each row one JSON array
+        renamed = ", ".join(f"c{i}" for i in range(len(paths)))
+        ordered = ", ".join(f"q.c{paths.index(path)}" for path in order)
+        parts.append(f"(SELECT coalesce(jsonb_agg(jsonb_build_array({renamed}) ORDER BY {ordered}),"
+                     f" '[]') FROM ({sql}) AS q({renamed}))")
+        params.extend(query_params)
+        columns.append((name, tuple(_json_value(queryset.model, path) for path in paths)))
+    return _Statement("SELECT " + ", ".join(parts), tuple(params), tuple(columns))
+
+
+def _json_value(model: Any, path: str) -> Any:
+    """How a column's JSON value becomes the value the ORM gives: a date from its text, a
+    decimal from its digits; None where JSON gives it as it is (numbers, text, booleans)."""
+    *steps, last = path.split("__")
+    for step in steps:
+        model = model._meta.get_field(step).related_model
+    kind = (model._meta.pk if last == "pk" else model._meta.get_field(last)).get_internal_type()
+    if kind == "DateField":
+        return lambda v: dt.date.fromisoformat(v) if v is not None else None
+    if kind == "DecimalField":
+        return lambda v: Decimal(v) if v is not None else None
+    if kind not in ("AutoField", "BigAutoField", "ForeignKey", "OneToOneField", "IntegerField",
+                    "PositiveIntegerField",
+                    "PositiveSmallIntegerField", "SmallIntegerField", "CharField", "BooleanField"):
+        raise TypeError(f"{path}: a {kind} is not read from JSON here")
+    return None
+
+
+def _inputs_read(season_id: int, today: dt.date,
+                 with_overrides: bool) -> dict[str, list[tuple[Any, ...]]]:
+    """The season's inputs by name, each a list of rows in the order and with the
+    columns of its queryset in ``_input_queries``: on PostgreSQL in one statement."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return {name: list(queryset)
+                for name, queryset, _ in _input_queries(season_id, today, with_overrides)}
+    statement = _inputs_statement()
+    params = [season_id if type(p) is int and p == _SEASON_STAND_IN
+              else today if type(p) is dt.date and p == _DAY_STAND_IN else p
+              for p in statement.params]
+    with connection.cursor() as cursor:
+        cursor.execute(statement.sql, params)
+        found = cursor.fetchone()
+    read: dict[str, list[tuple[Any, ...]]] = {}
+    for (name, columns), objects in zip(statement.columns, found, strict=True):
+        if isinstance(objects, str):  # Django reads jsonb as text
+            objects = json.loads(objects, parse_float=Decimal)
+        if all(convert is None for convert in columns):
+            read[name] = [tuple(o) for o in objects]
+        else:
+            read[name] = [tuple(v if convert is None else convert(v)
+                                for v, convert in zip(o, columns, strict=True)) for o in objects]
+    return read
+
+
 def load_season_data(season: Season, today: dt.date | None = None, *,
                      with_overrides: bool = False) -> SeasonData:
-    """The season's inputs in the engine's terms, in a fixed number of queries (seven;
-    eight ``with_overrides``, the administrator's eligibility decisions the recalculation
-    stores with each half's last standings)."""
+    """The season's inputs in the engine's terms, in a fixed number of queries (two on
+    PostgreSQL: the halves and ``_inputs_read``'s one statement; seven or, with the
+    overrides, eight elsewhere).
+    ``with_overrides``: with the administrator's eligibility decisions, which the
+    recalculation stores with each half's last standings."""
     competition = season.competition
     params = parse_parameters(competition.system, competition.parameters)
-    rows = _season_rows
+    read = _inputs_read(season.pk, today or club_today(), with_overrides)
     players = tuple(
         t.Player(
             id=pk,
@@ -114,35 +230,29 @@ def load_season_data(season: Season, today: dt.date | None = None, *,
             fixed=kind == PlayerKind.FIXED,  # Player.is_fixed
             start_points=Fraction(start_points) if start_points is not None else None,
         )
-        for pk, name, rating, start, kind, start_points in rows(Player).filter(season=season)
-        .order_by("start").values_list("pk", "member__name", "rating", "start", "kind",
-                                       "start_points")
+        for pk, name, rating, start, kind, start_points in read["players"]
     )
-    halves = {h.kind: h for h in rows(Half).filter(season=season)}
+    halves = {h.kind: h for h in _season_rows(Half).filter(season=season)}
     kinds = {h.pk: h.kind for h in halves.values()}
-    evenings = list(counted_evenings(season, today, rows=rows).values_list("pk", "date", "half_id"))
-    ids = [pk for pk, _, _ in evenings]
+    evenings = read["evenings"]
+    counted = {pk for pk, _, _ in evenings}
     games: dict[int, list[t.Game]] = defaultdict(list)
-    for evening_id, white, black, result in rows(Game).filter(evening_id__in=ids).order_by(
-            "board").values_list("evening_id", "white_id", "black_id", "result"):
-        # not yet entered: the player was there, no score
-        games[evening_id].append(t.Game(white, black, result or "postponed"))
+    for evening_id, white, black, result, _board, _pk in read["games"]:
+        if evening_id in counted:
+            # not yet entered: the player was there, no score
+            games[evening_id].append(t.Game(white, black, result or "postponed"))
     byes: dict[int, list[int]] = defaultdict(list)
-    for evening_id, player_id in rows(Bye).filter(evening_id__in=ids).values_list(
-            "evening_id", "player_id"):
-        byes[evening_id].append(player_id)
+    for evening_id, player_id, _pk in read["byes"]:
+        if evening_id in counted:
+            byes[evening_id].append(player_id)
     absent: dict[int, list[int]] = defaultdict(list)
     duty: dict[int, list[int]] = defaultdict(list)
-    for evening_id, player_id, status in rows(Registration).filter(
-        evening_id__in=ids,
-        status__in=[Attendance.ABSENT_WITH_NOTICE, Attendance.CLUB_DUTY],
-    ).order_by("pk").values_list("evening_id", "player_id", "status"):
-        (absent if status == Attendance.ABSENT_WITH_NOTICE else duty)[evening_id].append(player_id)
+    for evening_id, player_id, status, _pk in read["absences"]:
+        if evening_id in counted:
+            (absent if status == Attendance.ABSENT_WITH_NOTICE else duty)[evening_id].append(player_id)
     overrides: dict[str, dict[int, bool]] = defaultdict(dict)
-    if with_overrides:
-        for half_id, player_id, eligible in rows(EligibilityOverride).filter(
-                half__season=season).values_list("half_id", "player_id", "eligible"):
-            overrides[kinds[half_id]][player_id] = eligible
+    for half_id, player_id, eligible, _pk in read.get("overrides", ()) if with_overrides else ():
+        overrides[kinds[half_id]][player_id] = eligible
     ladder = competition.is_ladder
     engine_evenings = []
     for pk, date, half_id in evenings:

@@ -295,3 +295,55 @@ def test_both_ways_of_writing_a_snapshots_rows_store_the_same_values(two_evening
         assert len(written[vendor]) == 6
     assert written["sqlite"] == written[connection.vendor]
     assert standings.standings_current(s.pk)
+
+
+@pytest.mark.parametrize("system", ["pion", "ladder"])
+def test_both_ways_of_reading_a_seasons_inputs_read_the_same(system, monkeypatch,
+                                                             django_assert_max_num_queries):
+    """PostgreSQL reads a season's inputs in one statement (the ORM's queries compiled
+    once, each one's rows as JSON); any other database runs the ORM's queries. Both read
+    the same: players with start points, counted evenings (one with a result before its
+    day), pending results, byes, absences with notice and club duty, overrides; an
+    evening paired but not played and a sign-off for an evening to come are not read."""
+    from decimal import Decimal
+    from fractions import Fraction
+
+    from django.db import connection
+
+    from competition.models import Attendance, EligibilityOverride, Evening, Player, Registration
+    from competition.season.seasonio import season_import
+    from tests.generate import random_season
+
+    season = season_import(actor=None, system=True, name=f"read-{system}",
+                           data=random_season(7, players=10, evenings=6, system=system))
+    players = list(Player.objects.filter(season=season).order_by("start"))
+    Player.objects.filter(pk=players[0].pk).update(start_points=Decimal("12.50"))
+    evenings = list(Evening.objects.filter(season=season, kind="playing").order_by("date"))
+    today = evenings[-3].date  # the next evening has its results already: counted
+    # One board of that evening was not played after all: one of its two on club duty,
+    # the other absent with notice.
+    game = Game.objects.filter(evening=evenings[-3]).order_by("board").last()
+    game.delete()
+    for player_id, status in ((game.white_id, Attendance.CLUB_DUTY),
+                              (game.black_id, Attendance.ABSENT_WITH_NOTICE)):
+        Registration.objects.update_or_create(evening=evenings[-3], player_id=player_id,
+                                              defaults={"status": status})
+    # The last evening paired, its results not in, a sign-off for it: not counted.
+    Game.objects.filter(evening=evenings[-1]).update(result="")
+    Registration.objects.update_or_create(evening=evenings[-1], player=players[4],
+                                          defaults={"status": Attendance.ABSENT_WITH_NOTICE})
+    half = evenings[-3].half or season.halves.first()
+    EligibilityOverride.objects.create(half=half, player=players[2], eligible=False, reason="Te laat")
+    EligibilityOverride.objects.create(half=half, player=players[3], eligible=True, reason="Akkoord")
+    s = Season.objects.select_related("competition").get(pk=season.pk)
+    with django_assert_max_num_queries(2):
+        fast = standings.load_season_data(s, today, with_overrides=True)
+    monkeypatch.setattr(connection, "vendor", "sqlite")
+    plain = standings.load_season_data(s, today, with_overrides=True)
+    monkeypatch.undo()
+    assert fast == plain
+    assert fast.players[0].start_points == Fraction(25, 2)
+    assert [e.date for e in fast.evenings] == [e.date for e in evenings[:-1]]
+    assert fast.evenings[-2].club_duty == (game.white_id,)
+    assert game.black_id in fast.evenings[-2].absent_with_notice
+    assert sorted(fast.overrides[half.kind].items()) == [(players[2].pk, False), (players[3].pk, True)]
