@@ -1,9 +1,12 @@
 """Whole public pages cached for visitors who are not signed in.
 
 A page is stored with the club's *data version*, which moves on once after each committed
-write: at the write's commit, or, when the write scheduled a recalculation, when that
-recalculation has stored the new standings (``pages_changed``, ``recalculation_scheduled``).
-The data version has two parts: the club's writes, and its standings. A page of one half
+write (``pages_changed``), and once more when a recalculation has stored new standings
+(``standings_changed``). The data version has two parts: the club's writes, and its
+standings. A result moves only its evening's page at its commit (the page shows the result
+beside the standings before the evening, which the result does not change); the pages that
+show standings move on when the recalculation has stored them, so no visitor caches the
+standings from before. A page of one half
 (its standings, cross table, evenings) names the half (``cache_public_page(half=...)``)
 and is stored with the club's writes and that half's own standings version instead: a
 result in the summer half leaves the winter half's pages cached, and a result of one club
@@ -121,10 +124,9 @@ def standings_changed(half_ids: Collection[int]) -> None:
 
 
 # One bump per committed write (see docs/architecture.md, "One invalidation story"). A
-# write calls ``pages_changed`` inside its transaction; a write that schedules a
-# recalculation calls ``recalculation_scheduled`` instead (``schedule_recalculation``
-# does), and then no bump happens at its commit: the recalculation moves the version on
-# when it has stored the new standings, so no visitor caches the standings from before.
+# write calls ``pages_changed`` inside its transaction, and it moves on at the commit what
+# the write changed; the standings the write changes move on when its recalculation has
+# stored them (``standings_changed``).
 #
 # The pending changes of a transaction are an object that only its ``on_commit`` callbacks
 # hold (the connection keeps a weak reference to it): when the transaction rolls back,
@@ -136,12 +138,11 @@ def standings_changed(half_ids: Collection[int]) -> None:
 
 
 class _Changes:
-    __slots__ = ("club", "data", "recalculation", "evenings", "flushed", "__weakref__")
+    __slots__ = ("club", "data", "evenings", "flushed", "__weakref__")
 
     def __init__(self, club: str) -> None:
         self.club = club
         self.data = False
-        self.recalculation = False
         self.evenings: set[str] = set()
         self.flushed = False
 
@@ -172,8 +173,6 @@ def _flush(state: _Changes) -> None:
     if state.flushed:
         return
     state.flushed = True
-    if state.recalculation:
-        return  # the recalculation bumps when it has stored the standings
     club = state.club  # the club of the write, whatever context runs the commit hooks
     if state.data:
         _bump(f"{club}:{VERSION_KEY}")
@@ -184,7 +183,8 @@ def _flush(state: _Changes) -> None:
 
 def pages_changed(*, evening_day: dt.date | None = None) -> None:
     """Visitors' pages show this write once its transaction commits. With
-    ``evening_day``, only that evening's page changes (a sign-up before the pairing)."""
+    ``evening_day``, only that evening's page changes (a sign-up before the pairing, a
+    result: its standings move on with the recalculation)."""
     state = _changes()
     if state is None:
         _bump(_club_key(f"evening-version:{evening_day.isoformat()}" if evening_day else VERSION_KEY))
@@ -192,13 +192,6 @@ def pages_changed(*, evening_day: dt.date | None = None) -> None:
         state.data = True
     else:
         state.evenings.add(evening_day.isoformat())
-
-
-def recalculation_scheduled() -> None:
-    """This transaction's write is shown by the recalculation it scheduled."""
-    state = _changes()
-    if state is not None:
-        state.recalculation = True
 
 
 def versioned(parts: tuple[Any, ...], compute: Callable[[], Any], timeout: int = 3600, *,

@@ -66,7 +66,7 @@ from competition.season.selectors import (
 from competition.season.texts import calendar_refusal, parameter_refusal, signup_refusal
 from core.dates import club_tz, short_day
 from core.jobs import enqueue_on_commit, on_commit_here
-from core.pagecache import pages_changed, recalculation_scheduled
+from core.pagecache import pages_changed
 from core.permissions import Actor, Perm, person, require
 from core.validators import require_single_line
 from members.models import Club, Membership
@@ -96,7 +96,6 @@ def schedule_recalculation(half_id: int | None) -> None:
     """
     if half_id is None:
         return
-    recalculation_scheduled()
     deferred = _deferred.get()
     if deferred is not None:
         deferred.add(half_id)
@@ -845,8 +844,13 @@ def _result_write(*, actor: Actor, locked: Game, result: str, note: str, early: 
                "game": locked.pk, "version": locked.version,
                **({"before_start": True} if early else {}), **({"undo": True} if undo else {})},
     )
-    pages_changed()
-    schedule_recalculation(locked.evening.half_id)
+    # The evening's page shows the result and its note beside the standings before the
+    # evening, which the result does not change: it moves on at the commit. The pages that
+    # show standings move on when the recalculation has stored them (core/pagecache.py);
+    # a note alone changes no standings.
+    pages_changed(evening_day=locked.evening.date)
+    if result != before["result"]:
+        schedule_recalculation(locked.evening.half_id)
     return locked
 
 
