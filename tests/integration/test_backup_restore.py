@@ -28,6 +28,7 @@ from tests import factories as f
 
 pytestmark = pytest.mark.usefixtures("in_home_club")
 
+
 def _standings():
     return sorted(
         Standing.objects.values_list(
