@@ -36,7 +36,7 @@ def _language_reset():
 def _uses_database(request) -> bool:
     marker = request.node.get_closest_marker("django_db")
     return marker is not None or bool(
-        {"db", "transactional_db", "django_db_reset_sequences", "live_server"}
+        {"db", "transactional_db", "django_db_reset_sequences", "live_server", "in_home_club"}
         & set(request.fixturenames)
     )
 
@@ -76,18 +76,20 @@ def pytest_runtest_teardown(item, nextitem):
 
 
 @pytest.fixture
-def one_club(_home_club):
-    """An installation of one club: the decoy club B removed in the test's transaction
-    (a transactional test's flush and the decoy's rebuild after it bring it back)."""
+def one_club(in_home_club):
+    """An installation of one club, and the test in it (``in_home_club``): the decoy club B
+    removed in the test's transaction (a transactional test's flush and the decoy's rebuild
+    after it bring it back)."""
     from tests.decoy import remove_decoy
 
     remove_decoy()
 
 
 @pytest.fixture
-def dutch_club(_home_club):
-    """The test's club writes its e-mails in Dutch (``Club.language``; the tests run in
-    English); the test goes on in the club as it is now."""
+def dutch_club(in_home_club):
+    """Club A, the test's club (``in_home_club``), writes its e-mails in Dutch
+    (``Club.language``; the tests run in English); the test goes on in the club as it is
+    now."""
     from members.clubs.context import club_context
     from members.clubs.memo import home_club
 
@@ -99,12 +101,12 @@ def dutch_club(_home_club):
 
 
 @pytest.fixture(autouse=True)
-def _home_club(request):
-    """A test that touches the database runs in the installation's own club, as a request
-    does (members/clubs/middleware.py): every query of a club-scoped model is the club's, and
-    one outside any club raises ``ScopeError`` (``with club_context(None)`` shows it).
-    The decoy club B is in the database beside it (tests/decoy.py); a test of two clubs
-    enters the other's ``club_context`` itself."""
+def _database_ready(request):
+    """A test that touches the database gets it ready: the decoy club B beside the
+    installation's club A (tests/decoy.py), in the test's transaction, or flushed after it
+    for a transactional test. It enters no club: a test starts outside every club, where a
+    club-scoped query raises ``ScopeError``, and names the club it runs in (``in_home_club``,
+    or its own ``club_context``)."""
     if "django.conf" not in sys.modules or not _uses_database(request):
         yield
         return
@@ -119,10 +121,21 @@ def _home_club(request):
         request.getfixturevalue("transactional_db")
     else:
         request.getfixturevalue("db")
-    from members.clubs.context import club_context
-    from members.clubs.memo import forget_home_club, home_club
+    from members.clubs.memo import forget_home_club
 
     forget_home_club()
+    yield
+
+
+@pytest.fixture
+def in_home_club(_database_ready):
+    """The test runs in the installation's own club A, as a request to A's address does
+    (members/clubs/middleware.py): every query of a club-scoped model is A's. The database
+    is asked for as for any test that uses it (``_database_ready``); a test of two clubs
+    enters the other's ``club_context`` inside."""
+    from members.clubs.context import club_context
+    from members.clubs.memo import home_club
+
     with club_context(home_club()):
         yield
 

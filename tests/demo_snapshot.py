@@ -98,7 +98,7 @@ def take(season_pk: int) -> Snapshot:
 
 
 def _same_club(cursor, tables: list[str], copied: int) -> None:
-    """The test runs in the installation's club of now (tests/conftest.py), which a flush
+    """The test runs in the installation's club of now (``in_home_club``), which a flush
     since the build made anew under another id: the copy's club takes that id, in every
     club column (triggers and foreign-key checks are off here), so the test's club is the
     demo's."""

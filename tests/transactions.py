@@ -27,7 +27,8 @@ def rolled_back(using: str = DEFAULT_DB_ALIAS) -> Iterator[None]:
     ModuleData.setUpClass()
     try:
         forget_home_club()
-        # The data is the installation's own club's, as in a test (tests/conftest.py).
+        # The data is the installation's own club's, as a test's that names it
+        # (``in_home_club``, tests/conftest.py).
         with club_context(home_club()):
             yield
     finally:
@@ -43,7 +44,8 @@ def rolled_back(using: str = DEFAULT_DB_ALIAS) -> Iterator[None]:
 
 @contextmanager
 def in_home_club() -> Iterator[None]:
-    """Data a module-scoped fixture builds: the installation's own club's, as a test's."""
+    """Data a module-scoped fixture builds: the installation's own club's, as the data of a
+    test that names it (the ``in_home_club`` fixture, tests/conftest.py)."""
     from members.clubs.context import club_context
     from members.clubs.memo import forget_home_club, home_club
 

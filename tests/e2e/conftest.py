@@ -87,10 +87,11 @@ def demo_today() -> dt.date:
 
 
 @pytest.fixture
-def demo(transactional_db, club_clock, demo_today):
-    """The demo club (30 players, a season under way) on ``demo_today``: built the first
-    time this process asks for that day, restored from a copy after that
-    (tests/demo_snapshot.py); the flush after the test empties it as before."""
+def demo(transactional_db, in_home_club, club_clock, demo_today):
+    """The demo club (30 players, a season under way) on ``demo_today``, in club A, the
+    test's club (``in_home_club``): built the first time this process asks for that day,
+    restored from a copy after that (tests/demo_snapshot.py); the flush after the test
+    empties it as before."""
     from tests.demo_snapshot import demo_season
 
     club_clock(demo_today)

@@ -50,15 +50,16 @@ def at(monkeypatch) -> Callable[[dt.datetime], None]:
 
 
 @pytest.fixture
-def people() -> dict:
-    """A leader and an arbiter."""
+def people(in_home_club) -> dict:
+    """A leader and an arbiter of club A; the test runs in it (``in_home_club``)."""
     return {"leader": f.leader(), "arbiter": f.arbiter()}
 
 
 @pytest.fixture
-def paired_club(django_capture_on_commit_callbacks):
-    """A season of six with its first evening paired and published (its after-commit work
-    run), and an empty page cache: (season, evening)."""
+def paired_club(in_home_club, django_capture_on_commit_callbacks):
+    """A season of six of club A, the test's club (``in_home_club``), with its first
+    evening paired and published (its after-commit work run), and an empty page cache:
+    (season, evening)."""
     cache.clear()
     s = f.season(players=6)
     evening = f.playing_evenings(s)[0]
@@ -69,9 +70,10 @@ def paired_club(django_capture_on_commit_callbacks):
 
 
 @pytest.fixture
-def played_evening(django_capture_on_commit_callbacks):
-    """A season of four (2025-2026) whose first evening is paired, published and played
-    (white wins every board), its after-commit work run: (season, evening)."""
+def played_evening(in_home_club, django_capture_on_commit_callbacks):
+    """A season of four (2025-2026) of club A, the test's club (``in_home_club``), whose
+    first evening is paired, published and played (white wins every board), its
+    after-commit work run: (season, evening)."""
     from competition.models import Result
     from competition.season import services
 

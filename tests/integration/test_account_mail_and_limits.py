@@ -19,7 +19,7 @@ from django.urls import reverse
 
 from tests import factories as f
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "pw-schaak-123"
 HALL = "192.0.2.10"

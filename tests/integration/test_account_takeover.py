@@ -28,7 +28,7 @@ from members.accounts import profile
 from members.models import User
 from tests import factories as f
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 LEADERS_OWN = "leider.prive@example.org"
 
 

@@ -15,7 +15,7 @@ from competition.events import services as swiss
 from competition.models import RoundStatus, SwissGame
 from tests.integration.test_swiss_pages import blitz_event
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 
 
 def _boards(html: str) -> list[str]:

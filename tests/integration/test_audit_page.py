@@ -17,7 +17,7 @@ from competition.models import Attendance, AuditAction, AuditRecord
 from competition.season import services
 from tests import factories as f
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 
 
 @pytest.fixture

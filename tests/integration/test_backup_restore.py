@@ -26,6 +26,8 @@ from members.models import Club, ClubDomain, Membership, User
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
 
+pytestmark = pytest.mark.usefixtures("in_home_club")
+
 
 def _standings():
     return sorted(

@@ -18,7 +18,7 @@ from core.permissions import Perm
 from members.models import User
 from tests import factories as f
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 
 
 @pytest.fixture(autouse=True)

@@ -19,7 +19,7 @@ from members.clubs.context import club_context
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 
 
 def _lost_recalculation(django_capture_on_commit_callbacks):

@@ -12,7 +12,7 @@ from pairing import notices, services
 from pairing.models import NoticeState, PairingNotice
 from tests import factories as f
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 SITE = "https://ranglijst.example.nl"
 
 

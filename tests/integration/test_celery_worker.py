@@ -38,6 +38,7 @@ def test_the_configured_broker_is_the_one_expected():
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("in_home_club")
 def test_deadline_job_and_recalculation_run_in_a_worker(real_worker):
     s = f.season(players=6)
     evening = f.playing_evenings(s)[0]

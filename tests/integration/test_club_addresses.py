@@ -24,7 +24,7 @@ from pairing import notices
 from pairing import services as pairing_services
 from tests import factories
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 
 # Where a page of a club may link at the root: the platform's pages and static files.
 PLATFORM = ("/static/", "/accounts/", "/language/", "/i18n/", "/admin/", "/healthz")

@@ -15,7 +15,7 @@ from members.clubs.memo import home_club
 from members.models import Club
 from tests import factories
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 
 SEASON_FILE = {
     "format": "season/1", "system": "classic",

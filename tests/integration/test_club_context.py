@@ -15,6 +15,7 @@ from core.tenancy.context import (
     NoClub,
     Tenant,
     club_context,
+    current_club,
     current_tenant,
     in_all_clubs,
     platform_context,
@@ -26,6 +27,35 @@ from tests import factories as f
 from tests.generate import random_season
 
 pytestmark = pytest.mark.django_db
+
+
+def test_a_database_test_that_names_no_club_starts_outside_every_club():
+    """No ambient club (tests/conftest.py): a test that touches the database and names no
+    club is in none, as a shell or a task without its club header is; a club-scoped query
+    there raises, it is never the installation's club's."""
+    assert current_club() is None and current_tenant() is None and not in_all_clubs()
+    with pytest.raises(ScopeError):
+        Season.objects.count()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_transactional_test_that_names_no_club_starts_outside_every_club_too():
+    assert current_club() is None and not in_all_clubs()
+    with pytest.raises(ScopeError):
+        Season.objects.count()
+
+
+@pytest.mark.usefixtures("in_home_club")
+def test_in_home_club_puts_the_test_in_the_installations_club_a():
+    """The fixture a test names to run in club A, as a request to A's address does: A's
+    rows, not the decoy club B's (tests/decoy.py) beside it."""
+    club = home_club()
+    assert current_club() == club and current_tenant() == Tenant.of(club)
+    with platform_context():
+        a_seasons = Season.objects.filter(club=club).count()
+        assert Season.objects.exclude(club=club).exists()  # B's season
+    assert Season.objects.count() == a_seasons
+
 
 
 def test_the_context_holds_the_clubs_id_address_time_zone_and_language():
@@ -69,6 +99,7 @@ def test_the_scoping_is_off_only_where_our_club_context_turned_it_off():
                 Season.objects.count()
 
 
+@pytest.mark.usefixtures("in_home_club")
 def test_a_service_that_creates_club_rows_has_no_fallback_to_the_first_club():
     """Before: the current club, else the installation's first club, so work outside
     every club (a shell, a forgotten task) wrote into the installation's first club."""

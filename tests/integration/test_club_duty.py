@@ -34,7 +34,7 @@ from pairing.services import evening_pair_and_publish
 from tests import factories as f
 from tests.mailfakes import patch_send
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 DAY = dt.timedelta(days=1)
 HOUR = dt.timedelta(hours=1)
 

@@ -16,7 +16,7 @@ from members.models import Membership, User, club_part
 from tests import factories as f
 from tests.decoy import SHARED_EMAIL, SLUG, decoy
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 B_PHONE = "06 9876 5432"
 
 

@@ -34,9 +34,9 @@ def platform_probe(label: str) -> None:
 @pytest.fixture(autouse=True)
 def _probe_is_a_clubs_task(monkeypatch):
     """``tests.club_probe`` is a club's task (one a service queues); the platform probe is
-    a beat job's (core.jobs.PLATFORM_TASKS). The tests queue from outside any club (as the beat and the worker do), not from
-    the installation's club every other test runs in (tests/conftest.py): a task called
-    inside a club's work runs in that club."""
+    a beat job's (core.jobs.PLATFORM_TASKS). The tests queue from outside any club, as the
+    beat and the worker do (a test of one club leaves club A, which ``one_club`` puts it
+    in, to queue): a task called inside a club's work runs in that club."""
     monkeypatch.setitem(jobs.TASKS, "tests.club_probe", None)
     monkeypatch.setattr(jobs, "PLATFORM_TASKS", jobs.PLATFORM_TASKS | {"tests.platform_probe"})
     SEEN.clear()
@@ -74,8 +74,8 @@ def test_a_clubs_task_without_a_club_is_refused_when_there_are_several():
 
 @pytest.mark.django_db
 def test_a_clubs_task_without_a_club_runs_in_the_only_club_and_says_so(caplog, one_club):
-    with caplog.at_level(logging.WARNING, logger="config.celery"):
-        club_probe.delay("only")
+    with caplog.at_level(logging.WARNING, logger="config.celery"), club_context(None):
+        club_probe.delay("only")  # from no club, as the beat queues
     assert SEEN == [("only", home_club().slug)]
     assert "without a club header" in caplog.text
 

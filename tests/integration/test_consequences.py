@@ -17,7 +17,7 @@ from pairing.models import NoticeKind, PairingNotice
 from pairing.tasks import close_due_evenings
 from tests import factories as f
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 HOUR = dt.timedelta(hours=1)
 
 

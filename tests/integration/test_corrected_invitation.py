@@ -22,7 +22,7 @@ from members.models import JoinRequest, Membership, User
 from tests import factories as f
 from tests.decoy import decoy
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 SITE = "http://testserver/"
 
 

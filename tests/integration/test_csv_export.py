@@ -16,7 +16,7 @@ from core.csvsafe import safe_cell
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 
 HOSTILE = ["=HYPERLINK(\"http://x\")", "+1+1", "-2+3", "@SUM(A1)", "\tTab", "\rReturn"]
 

@@ -18,7 +18,7 @@ from competition.season.engine.seasonfile import dump_season, load_season
 from competition.season.seasonio import season_import
 from tests.generate import random_season
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 
 
 def _cycling_season():

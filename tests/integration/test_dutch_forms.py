@@ -14,7 +14,7 @@ from django.utils import translation
 from competition.models import Competition
 from tests import factories as f
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 
 
 @pytest.fixture(autouse=True)

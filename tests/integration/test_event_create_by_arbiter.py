@@ -15,7 +15,7 @@ from competition.events.engine.tiebreaks import edition_on
 from competition.models import SwissEvent
 from tests import factories as f
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 
 
 def test_the_edition_follows_the_day():

@@ -19,7 +19,7 @@ from competition.events import services as swiss
 from competition.models import SwissGame
 from tests import factories as f
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 
 # Board 1 won by white, board 2 drawn, board 3 a forfeit won by black, the rest won by black.
 RESULTS = {1: (1, 0, False), 2: (Decimal("0.5"), Decimal("0.5"), False), 3: (0, 1, True)}

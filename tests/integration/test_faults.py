@@ -17,7 +17,7 @@ from pairing.services import evening_pair_and_publish
 from tests import factories as f
 
 DEAD_REDIS = "redis://127.0.0.1:6390/0"  # nothing listens there
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from members.clubs.memo import home_club
 from members.clubs.roles import ROLE_PERMISSIONS, ROLES
 from tests import factories as f
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 ROOT = Path(__file__).resolve().parents[2]
 
 

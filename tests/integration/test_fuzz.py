@@ -18,7 +18,7 @@ from pairing.services import evening_pair_and_publish
 from tests import factories as f
 from tests.generate import random_season
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 FUZZ = settings(
     max_examples=60, deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],

@@ -25,7 +25,7 @@ from pairing.services import evening_pair_and_publish
 from tests import factories as f
 from tests.generate import random_season
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("club_today")]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("club_today", "in_home_club")]
 
 TODAY = dt.date(2026, 11, 30)  # the current season's summer half has begun
 GAMES = {"1-0", "0-1", "1/2-1/2"}

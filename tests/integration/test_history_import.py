@@ -19,7 +19,7 @@ from competition.models import Game, Player, Season, Standing
 from members.models import Membership, User
 from tests import factories as f
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 
 FIRST = dt.date(2025, 9, 5)
 GAMES_CSV = (

@@ -22,7 +22,7 @@ from config.celery import app
 from core.jobs import enqueue
 from tests import factories as f
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 PASSWORD = "pw-schaak-123"
 
 

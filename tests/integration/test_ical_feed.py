@@ -11,7 +11,7 @@ from icalendar import Calendar
 from members.models import Club
 from tests import factories as f
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 
 INJECTION = "Zaal dicht\rDTSTART:19700101T000000Z\r\nSUMMARY:Gratis bier\nX-EVIL:1"
 

@@ -21,7 +21,7 @@ from members.models import JoinRequest, Membership, User
 from tests import factories as f
 from tests.decoy import SLUG, decoy
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 
 
 @pytest.fixture(autouse=True)

@@ -14,7 +14,7 @@ from competition.season.seasonio import season_import
 from competition.season.tables import points_text
 from tests.generate import random_season
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 
 
 @pytest.fixture

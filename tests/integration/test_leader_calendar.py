@@ -35,7 +35,7 @@ from pairing.services import evening_pair_and_publish
 from tests import factories as f
 from tests.decoy import decoy
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 
 TODAY = dt.date(2026, 9, 1)  # before the season's first evening (4 September)
 

@@ -12,7 +12,7 @@ from competition.models import AuditRecord, Registration
 from pairing import services
 from tests import factories as f
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 
 
 def leader_client(client, leader=None):

@@ -27,7 +27,7 @@ from members.accounts import profile
 from tests import factories as f
 from tests.mailfakes import patch_send
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 
 SITE = "http://testserver"
 

@@ -19,7 +19,7 @@ from pairing import services as pairing_services
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 
 
 def build(players: int, played: int) -> tuple[Season, dt.datetime, dict]:

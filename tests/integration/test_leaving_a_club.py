@@ -26,7 +26,7 @@ from pairing.services import evening_pair_and_publish
 from tests import factories as f
 from tests.decoy import SHARED_EMAIL, decoy
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 
 
 def _remove_url(club, player) -> str:

@@ -24,7 +24,7 @@ from members.models import Membership, User
 from tests import factories as f
 from tests.decoy import SHARED_EMAIL, decoy
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 
 SITE = "http://testserver"
 KNSB_EXPORT = (

@@ -21,7 +21,7 @@ from members.models import User
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 SITE = "https://club.example.org/"
 
 

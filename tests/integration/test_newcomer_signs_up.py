@@ -14,7 +14,7 @@ from competition.season import services
 from core.permissions import Perm
 from tests import factories as f
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 
 
 def test_an_added_member_signs_himself_up_for_an_evening():

@@ -28,7 +28,7 @@ from pairing.services import evening_pair_and_publish
 from tests import factories as f
 from tests.season_factories import season_dict
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 
 OPENING = dt.date(2027, 9, 3)
 LAST_DAY = dt.date(2028, 7, 14)

@@ -13,7 +13,7 @@ from competition.season import services
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 
 
 def test_a_player_with_a_bye_is_not_offered_a_sign_off_once_the_evening_started(

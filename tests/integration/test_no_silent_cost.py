@@ -19,7 +19,7 @@ from competition.season import services
 from competition.season.engine.signup import absences_beyond_limit
 from tests import factories as f
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 DAY = dt.timedelta(days=1)
 
 

@@ -17,7 +17,7 @@ from pairing.services import evening_pair_and_publish, pairing_swap_colours
 from tests import factories as f
 from tests.mailfakes import count_connections, patch_send
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 
 
 class FailingAfter:

@@ -24,7 +24,7 @@ from members.clubs.memo import home_club
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 HOUR = dt.timedelta(hours=1)
 
 

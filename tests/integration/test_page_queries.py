@@ -20,7 +20,7 @@ from members.models import Membership, User
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("club_today")]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("club_today", "in_home_club")]
 
 TODAY = dt.date(2026, 11, 30)  # a Monday, five winter evenings played
 PLAYED = 5

@@ -19,7 +19,7 @@ from competition.season import services
 from members.clubs.memo import home_club
 from tests import factories as f
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 
 
 @pytest.fixture(autouse=True)

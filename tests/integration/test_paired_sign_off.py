@@ -18,7 +18,7 @@ from pairing import services
 from pairing.models import NoticeKind, PairingNotice
 from tests import factories as f
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from competition.season import services as competition_services
 from pairing import selectors, services
 from tests import factories as f
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 MINUTE = dt.timedelta(minutes=1)
 
 

@@ -25,7 +25,7 @@ from pairing.services import evening_pair_and_publish
 from pairing.tasks import close_due_evenings
 from tests import factories as f
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 AMS = ZoneInfo("Europe/Amsterdam")
 MINUTE = dt.timedelta(minutes=1)
 

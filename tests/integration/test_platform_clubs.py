@@ -15,7 +15,7 @@ from members.models import Club, Membership, User
 from members.platform.services import club_create, platform_segments
 from tests import factories as f
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 SITE = "https://ranglijst.example.org/"
 
 

@@ -36,7 +36,7 @@ from competition.season.engine.seasonfile import load_season
 from tests import factories as f
 from tests.season_factories import season_dict
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 
 PLAYOFF_EVENINGS = [dt.date(2027, 6, 4), dt.date(2027, 6, 11), dt.date(2027, 6, 18)]
 

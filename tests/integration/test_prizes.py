@@ -33,7 +33,7 @@ from pairing.services import evening_pair_and_publish
 from tests import factories as f
 from tests.season_factories import season_dict
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 
 WINTER = [f"2026-{m:02d}-{d:02d}" for m, d in
           [(9, 4), (9, 11), (9, 18), (9, 25), (10, 2), (10, 9), (10, 16), (10, 23), (10, 30), (11, 6)]]

@@ -18,7 +18,7 @@ from members.models import User
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "ratings"
 

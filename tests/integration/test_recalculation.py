@@ -10,7 +10,7 @@ from competition.season.tasks import recalculate_half
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 
 
 def _compared(monkeypatch) -> list[bool]:

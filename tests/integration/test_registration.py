@@ -23,7 +23,7 @@ from members.clubs.memo import home_club
 from members.models import Membership, User
 from tests import factories as f
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 SIGNUP = {"email": "yvonne@example.org", "password1": "Schaak-2026!x", "password2": "Schaak-2026!x",
           "name": "Yvonne de Haan"}
 

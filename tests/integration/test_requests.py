@@ -17,7 +17,7 @@ from django.urls.resolvers import URLPattern, URLResolver
 
 from tests import factories as f
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from django.utils import translation
 from competition.season.rules_text import describe_competition
 from tests import factories as f
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 
 
 def _rules(system: str) -> dict[str, str]:

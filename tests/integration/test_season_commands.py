@@ -154,6 +154,7 @@ def test_on_the_command_line_a_bad_file_is_one_line_on_stderr_without_traceback(
 
 
 @pytest.mark.django_db
+@pytest.mark.usefixtures("in_home_club")
 def test_import_then_export_gives_the_normalised_file_back(tmp_path):
     data = generated("pion", seed=9)
     out = run("import_season", season_file(tmp_path, data), "--name", "Seizoen 2026-2027")
@@ -168,6 +169,7 @@ def test_import_then_export_gives_the_normalised_file_back(tmp_path):
 
 
 @pytest.mark.django_db
+@pytest.mark.usefixtures("in_home_club")
 def test_import_names_the_season_after_its_years_by_default(tmp_path, monkeypatch):
     after_the_season = dt.datetime(2027, 8, 1, tzinfo=dt.UTC)  # its evenings have been played
     monkeypatch.setattr(timezone, "now", lambda: after_the_season)
@@ -186,6 +188,7 @@ def test_a_bad_file_imports_nothing(tmp_path):
 
 
 @pytest.mark.django_db
+@pytest.mark.usefixtures("in_home_club")
 def test_a_second_import_under_the_same_name_is_refused(tmp_path):
     path = season_file(tmp_path, small())
     run("import_season", path, "--name", "club")
@@ -299,6 +302,7 @@ def _season_with_a_future_evening(played: bool) -> dict[str, Any]:
 
 
 @pytest.mark.django_db
+@pytest.mark.usefixtures("in_home_club")
 def test_an_imported_evening_still_to_come_is_planned_and_nobody_is_e_mailed(tmp_path, mailoutbox):
     from competition.models import Evening, EveningStatus
     from pairing.tasks import close_due_evenings

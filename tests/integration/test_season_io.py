@@ -51,7 +51,7 @@ from pairing.selectors import pairing_input, present_players
 from tests import factories as f
 from tests.generate import random_season
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 
 CENT = Decimal("0.01")
 MODELS = (Season, Competition, Half, Evening, Player, User, Game, Bye, Registration,

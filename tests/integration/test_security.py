@@ -33,7 +33,7 @@ from competition.models import Registration
 from members.models import User
 from tests import factories as f
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "pw-schaak-123"
 

@@ -14,7 +14,7 @@ from competition.season import services
 from core.dates import short_day
 from tests import factories as f
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 HOUR = dt.timedelta(hours=1)
 
 

@@ -28,7 +28,7 @@ from members.models import User
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 BAD = ["Jan\nJansen", "Jan\rJansen", "Jan\x1b[31mJansen", "Jan\u2028Jansen", "Jan\x85Jansen", "Jan\x00"]
 
 

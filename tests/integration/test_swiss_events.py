@@ -26,7 +26,7 @@ from competition.models import AuditRecord, RoundStatus, SwissEntrant, SwissEven
 from competition.season.engine.calendar import CLUB_TZ
 from tests import factories as f
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 
 RAPID_EVENINGS = [dt.date(2026, 9, 11), dt.date(2026, 10, 9), dt.date(2026, 11, 13), dt.date(2026, 12, 11)]
 ROUNDS_PER_EVENING = [2, 2, 2, 3]  # 9 rounds over four rapid evenings

@@ -17,7 +17,7 @@ from competition.events import services as swiss
 from competition.models import RoundStatus, SwissEvent, SwissGame
 from tests import factories as f
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 
 
 def blitz_event(players: int, *, finished_rounds: int = 1, live: bool = True):

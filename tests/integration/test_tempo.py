@@ -16,7 +16,7 @@ from pairing import services
 from pairing import services as tempo
 from tests import factories as f
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 MINUTE = dt.timedelta(minutes=1)
 
 

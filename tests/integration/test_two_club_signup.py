@@ -16,7 +16,7 @@ from members.models import User
 from tests import factories as f
 from tests.decoy import NAME, SHARED_EMAIL, decoy
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
 
 
 @pytest.fixture

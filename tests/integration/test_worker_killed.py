@@ -97,7 +97,7 @@ else:
     from members.clubs.memo import home_club
     from members.clubs.context import club_context
     from tests.integration import test_worker_killed as helpers
-    with club_context(home_club()):  # the installation's club, as every test's
+    with club_context(home_club()):  # the installation's club A, the helpers' season's
         print(json.dumps(getattr(helpers, sys.argv[1])(*sys.argv[2:])))
 """
 
