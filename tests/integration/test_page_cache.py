@@ -191,7 +191,7 @@ def test_page_key_normalises_order_and_drops_unknown_and_overlong_values(rf):
 
 @override_settings(PAGE_CACHE_SECONDS=600)
 def test_a_result_in_one_half_leaves_the_other_halfs_pages_cached(
-    client, django_capture_on_commit_callbacks, django_assert_max_num_queries
+    client, in_home_club, django_capture_on_commit_callbacks, django_assert_max_num_queries
 ):
     """The page-cache bump is per half: after a summer result the winter half's
     standings, cross table and evening pages are served from the cache without a query,
