@@ -98,3 +98,75 @@ def test_deadline_job_from_no_club_pairs_each_clubs_evening_in_its_own_club(
         close_due_evenings.delay()
     assert paired_in[ours.pk] == s.club.slug
     assert paired_in[theirs.pk] == b["club"].slug
+
+
+def test_pending_mails_from_no_club_are_sent_each_in_its_own_club(
+        django_capture_on_commit_callbacks, mailoutbox, monkeypatch):
+    """The outbox's catch-up, from no club as the beat runs it: each club's lost mail is
+    sent by a task in that club, which sends that club's mail and no other's."""
+    from django.utils import timezone
+
+    from core import mail
+    from core.models import Mail
+    from core.tasks import send_mails_pending
+    from members.clubs.context import current_club
+
+    s = f.season(players=2)
+    b = f.decoy_club(s)
+    queued = {}
+    for club, key in ((s.club, "lost-a"), (b["club"], "lost-b")):
+        with club_context(club), django_capture_on_commit_callbacks(execute=False):  # lost
+            queued[key] = mail.queue(key=key, subject=f"Uitslag {club.name}", body=key,
+                                     to=[f"{key}@example.org"]).pk
+            Mail.objects.filter(pk=queued[key]).update(
+                created_at=timezone.now() - dt.timedelta(minutes=5))
+    sent_in: dict[str, list[int]] = {}
+    deliver = mail.deliver
+
+    def spy(ids=None):
+        sent_in[current_club().slug] = sorted(ids or [])
+        return deliver(ids)
+
+    monkeypatch.setattr(mail, "deliver", spy)
+    with club_context(None), django_capture_on_commit_callbacks(execute=True):
+        send_mails_pending.delay()
+    assert sent_in == {s.club.slug: [queued["lost-a"]], b["club"].slug: [queued["lost-b"]]}
+    assert sorted(m.subject for m in mailoutbox) == sorted(
+        [f"Uitslag {s.club.name}", f"Uitslag {b['club'].name}"])
+
+
+def test_stuck_rating_imports_from_no_club_end_each_in_its_own_club(settings, tmp_path, monkeypatch):
+    """The rating lists' catch-up, from no club as the beat runs it: each club's stuck
+    reading ends in that club's context, with its message."""
+    from django.utils import timezone
+
+    from competition.models import RatingImport, RatingImportStatus
+    from competition.ratings import services as rating_services
+    from competition.ratings.tasks import end_stuck_rating_imports
+    from members.clubs.context import current_club
+
+    settings.RATINGS_UPLOAD_DIR = str(tmp_path / "uploads")
+    (tmp_path / "uploads").mkdir()
+    s = f.season(players=2)
+    b = f.decoy_club(s)
+    stuck = {}
+    for club in (s.club, b["club"]):
+        with club_context(club):
+            stuck[club.slug] = RatingImport.objects.create(
+                file_name="standard_sep25frl.txt", format="fide", number_kind="fide").pk
+            RatingImport.objects.filter(pk=stuck[club.slug]).update(
+                updated_at=timezone.now() - dt.timedelta(hours=1))
+    ended_in: dict[str, list[int]] = {}
+    end = rating_services.rating_imports_end
+
+    def spy(ids):
+        ended_in[current_club().slug] = list(ids)
+        return end(ids)
+
+    monkeypatch.setattr(rating_services, "rating_imports_end", spy)
+    with club_context(None):
+        end_stuck_rating_imports.delay()
+    assert ended_in == {slug: [pk] for slug, pk in stuck.items()}
+    for club in (s.club, b["club"]):
+        with club_context(club):
+            assert RatingImport.objects.get(pk=stuck[club.slug]).status == RatingImportStatus.FAILED
