@@ -51,9 +51,31 @@ def _is_relation(model: type[models.Model], name: str) -> bool:
 
 class OutOfScopeQuerySet(DisabledQuerySet):
     """A club-scoped model's queryset made with no club in scope: it raises ``ScopeError``
-    when it is read or narrowed, but ``all()`` made later in a club is that club's rows.
-    So a form's ``ModelChoiceField(queryset=Player.objects.all())``, built on import,
-    reads the club of each request (the field copies its queryset with ``all()``)."""
+    when it is read, written or narrowed, whichever way, but ``all()`` made later in a club
+    is that club's rows. So a form's ``ModelChoiceField(queryset=Player.objects.all())``,
+    built on import, reads the club of each request (the field copies its queryset with
+    ``all()``).
+
+    django-scopes' ``DisabledQuerySet`` refuses a list of methods and lets the rest
+    through: ``exists()``, ``explain()``, ``bulk_create()``, ``bulk_update()`` and the
+    queryset used as a subquery (``filter(pk__in=Season.objects.exclude(...))``) ran every
+    club's query, answered on SQLite and by row security alone on PostgreSQL. Here the
+    rest of the public methods that query, write or narrow refuse too, and so do the few
+    private points every read and write of a queryset goes through (``_fetch_all``,
+    ``_iterator``, ``_update``, ``_raw_delete``, ``resolve_expression``): a method Django
+    adds later that reads through them refuses without being listed. Left open, as in
+    django-scopes: ``using()``, ``none()`` (no query) and ``create()`` (a new row names its
+    club itself; PostgreSQL's row security checks it), and the copying a related manager
+    does before its filter (``_next_is_sticky``, ``_add_hints``)."""
+
+    error = DisabledQuerySet.error
+    # Public: what DisabledQuerySet leaves open (tests/integration/test_fails_closed.py).
+    exists = contains = explain = in_bulk = bulk_create = bulk_update = error
+    exclude = distinct = select_related = prefetch_related = defer = extra = alias = error
+    intersection = difference = aiterator = error
+    # Private: every read (iteration, len, bool, pickling ...), update and delete ends here,
+    # and a queryset read as a subquery of another resolves here.
+    _fetch_all = _iterator = _update = _raw_delete = resolve_expression = error
 
     def all(self) -> models.QuerySet:  # type: ignore[override,type-arg]
         if get_scope().get("club") is not None or scoping_off():
