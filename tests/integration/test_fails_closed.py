@@ -113,11 +113,11 @@ class _Undo(Exception):
     """Leaves the savepoint of one case: a query that wrote (a leak) writes nothing."""
 
 
-def _outcome(run: Callable[[], object]) -> str | None:
-    """None if the query refused with ``ScopeError``; else what it did."""
+def _outcome(run: Callable[..., object], *args: object) -> str | None:
+    """None if ``run(*args)`` refused with ``ScopeError``; else what it did."""
     try:
         with transaction.atomic():  # a database error or a write of one case stays in it
-            result = run()
+            result = run(*args)
             raise _Undo(f"answered {result!r:.60}")
     except ScopeError:
         return None
@@ -137,12 +137,12 @@ def leaks(model_labels: Iterable[str], *, queries: Iterable[str] = QUERIES,
         for label in sorted(wanted):
             model = apps.get_model(label)
             for name in queries:
-                if (what := _outcome(lambda: QUERIES[name](model))) is not None:
+                if (what := _outcome(QUERIES[name], model)) is not None:
                     found[(label, name)] = what
-        for source, accessor, label in relations(wanted):
+        for source, accessor, _ in relations(wanted):
             row = source(pk=1)  # a row in hand: its key is all a related manager reads
             for name in related:
-                if (what := _outcome(lambda: RELATED[name](row, accessor))) is not None:
+                if (what := _outcome(RELATED[name], row, accessor)) is not None:
                     found[(f"{source._meta.label}.{accessor}", name)] = what
     return found
 
@@ -172,7 +172,7 @@ def test_every_related_manager_and_prefetch_into_a_club_scoped_model_refuses_out
     source, accessor = relation
     row = source(pk=1)
     with club_context(None):
-        assert _outcome(lambda: RELATED[way](row, accessor)) is None
+        assert _outcome(RELATED[way], row, accessor) is None
 
 
 def test_the_walk_reports_a_model_whose_scoping_is_taken_away(monkeypatch):
@@ -185,6 +185,18 @@ def test_the_walk_reports_a_model_whose_scoping_is_taken_away(monkeypatch):
     found = leaks(["competition.Season", "competition.Player"], related=[])
     assert {label for label, _ in found} == {"competition.Season"}
     assert {way for _, way in found} == set(QUERIES)
+
+
+def test_the_walk_reports_a_related_manager_whose_scoping_is_taken_away(monkeypatch):
+    """The same for the related managers: the season's players built from a plain
+    manager's class, the walk names that relation, every way, and no other."""
+    from django.db.models.fields.related_descriptors import create_reverse_many_to_one_manager
+
+    descriptor = Season.__dict__["players"]
+    monkeypatch.setattr(descriptor, "related_manager_cls",
+                        create_reverse_many_to_one_manager(models.Manager, descriptor.rel))
+    found = leaks(["competition.Player"], queries=[])
+    assert set(found) == {("competition.Season.players", way) for way in RELATED}
 
 
 def test_related_managers_of_rows_read_in_the_platforms_context_refuse_after_leaving_it():
