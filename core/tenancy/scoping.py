@@ -15,6 +15,7 @@ club rows (the outbox, ``core.Mail``) are scoped as every feature's are."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from typing import Any
 
 from django.db import models
@@ -113,6 +114,53 @@ class ScopedManager(models.Manager):  # type: ignore[type-arg]
                 return queryset.filter(**{f"{self.club_path}__isnull": True})
             return OutOfScopeQuerySet(self.model, using=self._db, missing_scopes={"club"})
         return queryset.filter(club_filter(self.model, self.club_path, scope["club"]))
+
+
+def _refused_outside_every_club(queryset: models.QuerySet) -> models.QuerySet:  # type: ignore[type-arg]
+    """``queryset`` of a club-scoped model as a related row's descriptor reads it: the
+    same rows in a club and in the platform's work, refused with no club in scope."""
+    model = queryset.model
+    if (scoping_off() or get_scope().get("club") is not None or club_path(model) is None
+            or getattr(model._default_manager, "_platform_rows", False)):
+        return queryset
+    return OutOfScopeQuerySet(model, using=queryset._db, hints=queryset._hints, missing_scopes={"club"})
+
+
+class _ClubRowDescriptor:
+    """A foreign key's or a one-to-one's descriptor whose row is a club-scoped model's
+    (``player.season``, ``season.competition``, ``club.website``): Django reads that row,
+    and prefetches it, through ``_base_manager``, which is unscoped so that saving a row
+    and a delete's cascades work anywhere. With no club in scope the descriptor refuses
+    instead (``_refused_outside_every_club``); a row already read (cached, or joined by
+    ``select_related``) is handed out as before, with no query."""
+
+    def get_queryset(self, **hints: Any) -> models.QuerySet:  # type: ignore[type-arg]
+        return _refused_outside_every_club(super().get_queryset(**hints))  # type: ignore[misc]
+
+
+@functools.cache
+def _club_row_descriptor(cls: type) -> type:
+    return type(f"Club{cls.__name__}", (_ClubRowDescriptor, cls), {})
+
+
+def scope_related_rows(every_model: Iterable[type[models.Model]]) -> None:
+    """Gives every foreign key and one-to-one leading to a club-scoped model, in both
+    directions, the club's descriptor (``_ClubRowDescriptor``); ``core``'s ``ready()``
+    runs it once the models are loaded. The related managers (``season.players``) need
+    nothing: Django builds them from the target's default manager, the scoped one."""
+    for model in every_model:
+        for field in model._meta.get_fields():
+            if not field.is_relation or field.related_model is None or club_path(field.related_model) is None:
+                continue
+            if field.concrete and (field.many_to_one or field.one_to_one):  # player.season
+                name, made_of = field.name, field
+            elif field.one_to_one and not field.concrete:  # season.competition
+                name, made_of = field.get_accessor_name(), field
+            else:
+                continue
+            descriptor = model.__dict__.get(name)
+            if descriptor is not None and not isinstance(descriptor, _ClubRowDescriptor):
+                setattr(model, name, _club_row_descriptor(type(descriptor))(made_of))
 
 
 # The club's model by its label, as AUTH_USER_MODEL names the user's: the club layer

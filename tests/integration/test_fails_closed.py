@@ -97,6 +97,29 @@ def relations(into: Iterable[str]) -> list[tuple[type[models.Model], str, str]]:
 
 RELATIONS = relations(REFUSING)
 
+
+def related_rows(into: Iterable[str]) -> list[tuple[type[models.Model], str, dict[str, int]]]:
+    """Every foreign key and one-to-one, both ways, whose row is a club-scoped model's
+    (``player.season``, ``season.competition``, ``club.website``): (source model, accessor,
+    the key a row in hand needs to reach it). Django reads these through ``_base_manager``."""
+    found = []
+    for source in apps.get_models():
+        for rel in source._meta.get_fields():
+            if not rel.is_relation or rel.related_model is None or rel.related_model._meta.label not in into:
+                continue
+            if rel.concrete and (rel.many_to_one or rel.one_to_one):
+                found.append((source, rel.name, {rel.attname: 1}))
+            elif rel.one_to_one and not rel.concrete and rel.get_accessor_name():
+                found.append((source, rel.get_accessor_name(), {"pk": 1}))
+    return found
+
+
+ROWS = related_rows(REFUSING)
+ROW_WAYS: dict[str, Callable[[models.Model, str], object]] = {
+    "related_row": lambda row, name: getattr(row, name),
+    "prefetch_related_row": lambda row, name: prefetch_related_objects([row], name),
+}
+
 # Every way of reading a related manager from a row in hand (read earlier in the
 # platform's context) and of prefetching across the relation.
 RELATED: dict[str, Callable[[models.Model, str], object]] = {
@@ -128,7 +151,7 @@ def _outcome(run: Callable[..., object], *args: object) -> str | None:
 
 
 def leaks(model_labels: Iterable[str], *, queries: Iterable[str] = QUERIES,
-          related: Iterable[str] = RELATED) -> dict[tuple[str, str], str]:
+          related: Iterable[str] = RELATED, rows: Iterable[str] = ROW_WAYS) -> dict[tuple[str, str], str]:
     """Every query of the given club-scoped models, run in no club, that does not refuse:
     (model or "model.accessor", way) -> what it did instead."""
     wanted = set(model_labels)
@@ -143,6 +166,10 @@ def leaks(model_labels: Iterable[str], *, queries: Iterable[str] = QUERIES,
             row = source(pk=1)  # a row in hand: its key is all a related manager reads
             for name in related:
                 if (what := _outcome(RELATED[name], row, accessor)) is not None:
+                    found[(f"{source._meta.label}.{accessor}", name)] = what
+        for source, accessor, key in related_rows(wanted):
+            for name in rows:
+                if (what := _outcome(ROW_WAYS[name], source(**key), accessor)) is not None:
                     found[(f"{source._meta.label}.{accessor}", name)] = what
     return found
 
@@ -160,7 +187,7 @@ def test_the_walk_finds_the_club_scoped_models_and_their_relations():
 
 @pytest.mark.parametrize(("label", "way"), [(label, way) for label in sorted(REFUSING) for way in QUERIES])
 def test_every_query_of_a_club_scoped_model_refuses_outside_every_club(label, way):
-    assert leaks([label], queries=[way], related=[]) == {}
+    assert leaks([label], queries=[way], related=[], rows=[]) == {}
 
 
 @pytest.mark.parametrize(
@@ -175,6 +202,19 @@ def test_every_related_manager_and_prefetch_into_a_club_scoped_model_refuses_out
         assert _outcome(RELATED[way], row, accessor) is None
 
 
+@pytest.mark.parametrize(
+    ("relation", "way"),
+    [((s, a, k), way) for s, a, k in ROWS for way in ROW_WAYS],
+    ids=[f"{s._meta.label}.{a}-{way}" for s, a, _ in ROWS for way in ROW_WAYS],
+)
+def test_every_related_row_of_a_club_scoped_model_refuses_outside_every_club(relation, way):
+    """``player.season``, ``season.competition``, ``club.website`` and their prefetch,
+    from a row in hand whose related row is not read yet."""
+    source, accessor, key = relation
+    with club_context(None):
+        assert _outcome(ROW_WAYS[way], source(**key), accessor) is None
+
+
 def test_the_walk_reports_a_model_whose_scoping_is_taken_away(monkeypatch):
     """The walk cannot pass by seeing nothing: the season's manager swapped for a plain
     one, every way of querying it answers, and the walk names the season and each way."""
@@ -182,7 +222,7 @@ def test_the_walk_reports_a_model_whose_scoping_is_taken_away(monkeypatch):
     plain.model, plain.name = Season, "objects"
     monkeypatch.setattr(Season._meta, "default_manager", plain)
     monkeypatch.setattr(Season, "objects", plain)
-    found = leaks(["competition.Season", "competition.Player"], related=[])
+    found = leaks(["competition.Season", "competition.Player"], related=[], rows=[])
     assert {label for label, _ in found} == {"competition.Season"}
     assert {way for _, way in found} == set(QUERIES)
 
@@ -195,7 +235,7 @@ def test_the_walk_reports_a_related_manager_whose_scoping_is_taken_away(monkeypa
     descriptor = Season.__dict__["players"]
     monkeypatch.setattr(descriptor, "related_manager_cls",
                         create_reverse_many_to_one_manager(models.Manager, descriptor.rel))
-    found = leaks(["competition.Player"], queries=[])
+    found = leaks(["competition.Player"], queries=[], rows=[])
     assert set(found) == {("competition.Season.players", way) for way in RELATED}
 
 
