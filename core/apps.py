@@ -1,4 +1,4 @@
-from django.apps import AppConfig
+from django.apps import AppConfig, apps
 from django.utils.translation import gettext_lazy as _
 
 
@@ -10,3 +10,8 @@ class CoreConfig(AppConfig):
     def ready(self) -> None:
         # Register the mail tasks in every process, so services can queue them by name.
         from core import tasks  # noqa: F401
+        from core.tenancy.scoping import scope_related_rows
+
+        # A related row's descriptor (``player.season``, ``club.website``) refuses outside
+        # every club, as the scoped managers do (core/tenancy/scoping.py).
+        scope_related_rows(apps.get_models())
