@@ -1,4 +1,6 @@
-"""Test-suite wiring: browser tests run where Chromium is, and say so where it is not."""
+"""Test-suite wiring: browser tests run where Chromium is, and say so where it is not;
+PostgreSQL-only tests are skipped elsewhere with their reason, and every run counts its
+skips and fails from 5 % of its tests skipped (tests/skips.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from pathlib import Path
 import pytest
 
 CHROMIUM = Path(os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))
-_browser_note: list[str] = []
+_notes: list[str] = []
 
 
 @pytest.fixture(autouse=True)
@@ -210,7 +212,7 @@ def pytest_sessionstart(session):
 
 
 def pytest_collection_modifyitems(config, items):
-    _deselect_postgres_only(config, items)
+    _skip_postgres_only(items)
     e2e = [item for item in items if item.get_closest_marker("e2e")]
     if not e2e or CHROMIUM.exists():
         return
@@ -222,15 +224,19 @@ def pytest_collection_modifyitems(config, items):
     # Deselect rather than skip: without a browser they did not run, and we say so.
     config.hook.pytest_deselected(items=e2e)
     items[:] = [item for item in items if not item.get_closest_marker("e2e")]
-    _browser_note.append(
-        f"BROWSER TESTS DID NOT RUN: {len(e2e)} end-to-end tests need Chromium at {CHROMIUM} "
-        "(apt-get install -y chromium); everything else ran."
-    )
+    _note(config, f"BROWSER TESTS DID NOT RUN: {len(e2e)} end-to-end tests need Chromium at {CHROMIUM} "
+          "(apt-get install -y chromium); everything else ran.")
 
 
-def _deselect_postgres_only(config, items) -> None:
-    """Tests marked ``postgres`` need real row locks and concurrent writers: on SQLite
-    they are deselected (not skipped), and the summary says so. CI runs on PostgreSQL."""
+POSTGRES_ONLY = "needs PostgreSQL"
+
+
+def _skip_postgres_only(items) -> None:
+    """A test marked ``postgres`` needs what only PostgreSQL has (row-level security, the
+    application's role, real row locks and concurrent writers, COPY): on SQLite it is
+    skipped, its reason (the marker's argument) in the summary (``-rs``, pyproject's
+    addopts), and counted against the limit of skips (tests/skips.py). On PostgreSQL it
+    runs; CI runs there, where a skip fails (``pytest_runtest_makereport``)."""
     marked = [item for item in items if item.get_closest_marker("postgres")]
     if not marked:
         return
@@ -238,14 +244,81 @@ def _deselect_postgres_only(config, items) -> None:
 
     if "postgresql" in settings.DATABASES["default"]["ENGINE"]:
         return
-    config.hook.pytest_deselected(items=marked)
-    items[:] = [item for item in items if not item.get_closest_marker("postgres")]
-    _browser_note.append(
-        f"POSTGRESQL TESTS DID NOT RUN: {len(marked)} tests need PostgreSQL "
-        "(set DATABASE_URL=postgres://...); everything else ran."
-    )
+    for item in marked:
+        why = item.get_closest_marker("postgres").args
+        item.add_marker(pytest.mark.skip(
+            reason=f"{POSTGRES_ONLY} ({why[0]}): set DATABASE_URL=postgres://..." if why
+            else f"{POSTGRES_ONLY}: set DATABASE_URL=postgres://..."))
 
 
-def pytest_terminal_summary(terminalreporter):
-    for line in _browser_note:
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Where every test must run (``RANGLIJST_REQUIRE_SERVICES``, CI) a skipped test is a
+    failed one: nothing there may quietly not run."""
+    report = yield
+    if report.skipped and not hasattr(report, "wasxfail") and os.environ.get("RANGLIJST_REQUIRE_SERVICES"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        report.outcome = "failed"
+        report.longrepr = f"skipped where every test must run (RANGLIJST_REQUIRE_SERVICES): {reason}"
+    return report
+
+
+def _note(config, line: str) -> None:
+    """A line for the end of the run. Under pytest-xdist the workers collect and the
+    controller prints: a worker's notes go to it with the worker's output."""
+    if line not in _notes:
+        _notes.append(line)
+    workeroutput = getattr(config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput["ranglijst_notes"] = list(_notes)
+
+
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook (absent with -p no:xdist)
+def pytest_testnodedown(node, error):
+    """The controller (pytest-xdist) takes a finished worker's notes."""
+    for line in getattr(node, "workeroutput", {}).get("ranglijst_notes", []):
+        if line not in _notes:
+            _notes.append(line)
+
+
+_outcomes: dict[str, str] = {}  # each test's outcome by its node id, for tests/skips.py
+_SKIPS = pytest.StashKey["object"]()  # the count, from the session's end to its summary
+
+
+def pytest_runtest_logreport(report):
+    """Each test's outcome, for the count of skips; under pytest-xdist the controller gets
+    every worker's reports here too. A subtest's report is its test's, not a test."""
+    if type(report).__name__ == "SubtestReport":
+        return
+    from tests.skips import outcome
+
+    ran = "passed" if hasattr(report, "wasxfail") else report.outcome  # an expected failure ran
+    _outcomes[report.nodeid] = outcome(_outcomes.get(report.nodeid), ran)
+
+
+def _is_worker(config) -> bool:
+    return hasattr(config, "workerinput")
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """A run that skipped too many tests fails (tests/skips.py); decided once, where every
+    report arrives (the controller under pytest-xdist, the one process without it)."""
+    if _is_worker(session.config) or not _outcomes:
+        return
+    from tests.skips import count
+
+    skips = count(_outcomes)
+    session.config.stash[_SKIPS] = skips
+    if skips.too_many and session.exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    for line in _notes:
         terminalreporter.write_sep("!", line, yellow=True, bold=True)
+    skips = config.stash.get(_SKIPS, None)
+    if skips is not None:
+        terminalreporter.write_sep(
+            "!" if skips.too_many else "-",
+            skips.line() + (": TOO MANY, THE RUN FAILS" if skips.too_many else ""),
+            red=skips.too_many, yellow=not skips.too_many, bold=True)

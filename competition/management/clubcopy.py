@@ -260,8 +260,12 @@ class _Loader:
         for o in self.of("account.emailaddress"):
             addresses[_email_of(o["fields"].get("user"))].append(str(o["fields"].get("email", "")).lower())
         existing: dict[str, User] = {}
+        seen: set[str] = set()
         for o in self.of(USER):
             email = str(o["fields"].get("email", "")).lower()
+            if email in seen:  # said here, by name, on every database (not by its constraint)
+                raise RestoreRefused(f"the copy names the account {email} twice")
+            seen.add(email)
             found = User.objects.filter(email__iexact=email).first()
             if found is not None:
                 existing[email] = found

@@ -13,7 +13,7 @@ from django.db import connection
 
 from core.tenancy import rowsecurity
 
-pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
+pytestmark = [pytest.mark.django_db, pytest.mark.postgres("the row security's policies")]
 rls_migration = importlib.import_module("competition.migrations.0033_row_level_security")
 
 

@@ -19,7 +19,7 @@ from tests.approle import as_owner
 from tests.decoy import ensure_decoy
 from tests.demo_snapshot import demo_season
 
-pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True),
+pytestmark = [pytest.mark.postgres("the demo's copy is PostgreSQL's COPY"), pytest.mark.django_db(transaction=True),
               pytest.mark.usefixtures("in_home_club")]
 
 TODAY = dt.date(2026, 11, 30)

@@ -51,7 +51,7 @@ def as_app_role():
         yield
 
 
-@pytest.mark.postgres
+@pytest.mark.postgres("row-level security")
 def test_as_the_app_role_club_a_cannot_read_club_bs_mail_even_in_plain_sql(as_app_role):
     a, b, mine, theirs, platform = _mails()
     with club_context(a), connection.cursor() as cursor:

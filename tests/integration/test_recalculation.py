@@ -297,7 +297,7 @@ def test_both_ways_of_writing_a_snapshots_rows_store_the_same_values(two_evening
     assert standings.standings_current(s.pk)
 
 
-@pytest.mark.postgres  # the one statement is PostgreSQL's; elsewhere both ways are one
+@pytest.mark.postgres("the season read in one statement; elsewhere both ways are one")
 @pytest.mark.parametrize("system", ["pion", "ladder"])
 def test_both_ways_of_reading_a_seasons_inputs_read_the_same(system, monkeypatch,
                                                              django_assert_max_num_queries):

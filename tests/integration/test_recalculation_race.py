@@ -26,7 +26,7 @@ from competition.season import services, standings
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
 
-pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True),
+pytestmark = [pytest.mark.postgres("concurrent writers; SQLite has one at a time"), pytest.mark.django_db(transaction=True),
               pytest.mark.usefixtures("in_home_club")]
 # Seconds: reached only when something waits that should not. A held recalculation waits
 # for its release longer than a save is given to end.

@@ -19,7 +19,7 @@ from tests import factories as f
 from tests.decoy import decoy
 from tests.integration.conftest import app_role
 
-pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
+pytestmark = [pytest.mark.django_db, pytest.mark.postgres("row-level security")]
 ROLE = "ranglijst_rls_probe"
 rls_migration = importlib.import_module("competition.migrations.0033_row_level_security")
 

@@ -178,6 +178,7 @@ def test_import_names_the_season_after_its_years_by_default(tmp_path, monkeypatc
 
 
 @pytest.mark.django_db
+@pytest.mark.usefixtures("in_home_club")
 def test_a_bad_file_imports_nothing(tmp_path):
     path = season_file(tmp_path, with_second_evening(club_duty=[5]))
     assert refused("import_season", path) == f"{path}: unknown player id 5 in evening 2026-10-09"
@@ -274,6 +275,7 @@ HOSTILE = {
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("case", HOSTILE)
+@pytest.mark.usefixtures("in_home_club")
 def test_a_hostile_season_file_is_refused_with_one_line_and_exit_2(tmp_path, case):
     content, reason = HOSTILE[case]
     path = season_file(tmp_path, content)
@@ -318,6 +320,7 @@ def test_an_imported_evening_still_to_come_is_planned_and_nobody_is_e_mailed(tmp
 
 
 @pytest.mark.django_db
+@pytest.mark.usefixtures("in_home_club")
 def test_an_evening_still_to_come_with_games_is_refused(tmp_path):
     path = season_file(tmp_path, _season_with_a_future_evening(played=True))
     assert refused("import_season", path, "--name", "club") == (
