@@ -43,7 +43,13 @@ def club(request):
             "OPEN_REGISTRATION": bool(club is not None and club.open_registration),
             "MY_PLAYER_ID": SimpleLazyObject(lambda: _my_player_id(request)),
             "CLUB_MEMBER": SimpleLazyObject(lambda: _club_member(request, club)),
-            "MY_OTHER_CLUBS": SimpleLazyObject(lambda: my_clubs(request.user, but=club))}
+            "MY_OTHER_CLUBS": SimpleLazyObject(lambda: _my_other_clubs(request, club))}
+
+
+def _my_other_clubs(request, club) -> list:
+    """The footer's "My other clubs": the signed-in person's other clubs that have an
+    address here, each a link (a club this installation serves nowhere is not named)."""
+    return [(other, url) for other, url in my_clubs(request.user, but=club, host=request.get_host()) if url]
 
 
 def _club_member(request, club) -> bool:

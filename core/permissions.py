@@ -13,7 +13,7 @@ the current club's. Staff and superusers are the platform's operators: allowed e
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import Any, Protocol
 
 from django.core.exceptions import ObjectDoesNotExist, PermissionDenied
 from django.db import models
@@ -21,14 +21,16 @@ from django.utils.translation import gettext as _
 
 from core.tenancy.scoping import CLUB_MODEL, club_path
 
-if TYPE_CHECKING:
-    from django.contrib.auth.models import AnonymousUser
 
-    from members.models import User  # a type only: no import at run time
+class Person(Protocol):
+    """Whoever asks: what the check reads of him. The site's user (``members.User``) and
+    Django's anonymous visitor are such a person; the apps name them as
+    ``members.models.Actor``, core (which imports no app) by what they can do."""
 
-    Actor: TypeAlias = "User | AnonymousUser"
-else:
-    Actor = object
+    @property
+    def is_authenticated(self) -> bool: ...
+
+    def has_perm(self, perm: str, obj: Any = None) -> bool: ...
 
 
 class Perm(StrEnum):
@@ -72,7 +74,7 @@ def club_of(obj: Any) -> int | None:
     return club_of(parent)
 
 
-def require(actor: Actor | None, perm: str, *, system: bool = False, of: Any = None) -> None:
+def require(actor: Person | None, perm: str, *, system: bool = False, of: Any = None) -> None:
     """Raise ``PermissionDenied`` unless ``actor`` holds ``perm`` (in ``of``'s club when
     given, else in the current club).
 
@@ -84,12 +86,3 @@ def require(actor: Actor | None, perm: str, *, system: bool = False, of: Any = N
         raise PermissionDenied(_("You are not allowed to do this."))
     if not actor.has_perm(perm, of):
         raise PermissionDenied(_("You are not allowed to do this."))
-
-
-def person(actor: Actor | None) -> User | None:
-    """The signed-in user behind an action, for the audit trail and ``changed_by``."""
-    if actor is not None and actor.is_authenticated:
-        return actor  # type: ignore[return-value]
-    return None
-
-

@@ -4,7 +4,7 @@ their memberships."""
 import datetime as dt
 import threading
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from django.contrib.auth.models import AbstractUser, BaseUserManager
 from django.core.signals import request_started
@@ -15,6 +15,9 @@ from django.utils.translation import gettext_lazy as _
 from core.tenancy.timezones import validate_time_zone
 from core.validators import single_line
 from members.names import INITIALS, public_name
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
 
 
 class UserQuerySet(models.QuerySet["User"]):
@@ -186,6 +189,21 @@ class User(AbstractUser):
     def rating_of(self, kind: str) -> int | None:
         """His rating of ``kind`` (``RatingKind``: "knsb" or "fide"): different numbers."""
         return self.fide_rating if kind == "fide" else self.rating
+
+
+# Who acts in a service: a signed-in member or the anonymous visitor (``None``: the system,
+# with ``system=True``). ``core.permissions.require`` checks him by what he can do.
+if TYPE_CHECKING:
+    Actor: TypeAlias = "User | AnonymousUser"
+else:
+    Actor = object
+
+
+def person(actor: Actor | None) -> User | None:
+    """The signed-in user behind an action, for the audit trail and ``changed_by``."""
+    if actor is not None and actor.is_authenticated:
+        return actor  # type: ignore[return-value]
+    return None
 
 
 class Club(models.Model):

@@ -36,10 +36,10 @@ from competition.season.engine.signup import (
 )
 from competition.season.selectors import club_duty_requests_pending
 from competition.season.standings import compute, load_season_data
-from core.permissions import Actor, Perm
+from core.permissions import Perm
 from members.clubs.context import current_club
 from members.clubs.roles import LEADER
-from members.models import Club, User
+from members.models import Actor, Club, User
 
 from .engine import types as pt
 from .engine.corrections import Seat, broken_by, seat_changes

@@ -39,7 +39,8 @@ from competition.season.services import (
     schedule_recalculation,
 )
 from core.pagecache import pages_changed
-from core.permissions import Actor, Perm, person, require
+from core.permissions import Perm, require
+from members.models import Actor, person
 
 from . import notices
 from .engine.corrections import CorrectionRefused, swap_blacks, swap_colours

@@ -11,8 +11,8 @@ from django.db import transaction
 from competition import audit
 from competition.audit import Action
 from core.pagecache import pages_changed
-from core.permissions import Actor, Perm, require
-from members.models import Club
+from core.permissions import Perm, require
+from members.models import Actor, Club
 
 from .forms import FIELDS
 

@@ -43,9 +43,10 @@ from competition.models import (
 from competition.season.services import Conflict, renumber
 from core.dates import club_tz, short_day
 from core.pagecache import pages_changed
-from core.permissions import Actor, Perm, require
+from core.permissions import Perm, require
 from core.singleline import NotSingleLine
 from core.validators import require_single_line
+from members.models import Actor
 
 from .engine import tiebreaks as swiss
 from .engine import trf

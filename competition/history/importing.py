@@ -36,10 +36,10 @@ from competition.season.seasonio import SeasonImportError, write_season
 from competition.season.selectors import current_season
 from competition.season.standings import recalculate_season
 from core.pagecache import pages_changed
-from core.permissions import Actor, Perm, require
+from core.permissions import Perm, require
 from core.singleline import is_single_line
 from core.tenancy.context import club_in_hand
-from members.models import Membership, User
+from members.models import Actor, Membership, User
 
 from .historyfile import HistoryFile, read_history
 from .matching import Known, Match, Wanted, match_names

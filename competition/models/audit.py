@@ -11,8 +11,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from core.tenancy.context import current_club_id
 from core.tenancy.scoping import ScopedManager
-from members.clubs.context import current_club_id
 
 
 def _season_club_id(season_id: int) -> int:

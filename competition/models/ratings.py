@@ -11,8 +11,8 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from competition.models.season import RatingKind
+from core.tenancy.context import current_club_id
 from core.tenancy.scoping import ScopedManager
-from members.clubs.context import current_club_id
 
 
 class RatingImportStatus(models.TextChoices):

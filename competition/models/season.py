@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 
+from django.apps import apps
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -18,7 +19,6 @@ from django.utils.translation import gettext_lazy as _
 from competition.scoring.eligibility import EligibilityRule
 from core.tenancy.scoping import ScopedManager
 from core.validators import single_line
-from members.models import Membership
 
 
 class System(models.TextChoices):
@@ -307,8 +307,13 @@ def still_member() -> models.Exists:
     """A filter on ``Player``: its member is (still) a member of the season's club. A
     member who left the club (``members.accounts.profile.membership_end``) keeps his ``Player``
     rows (his games and standings stay) but is no longer fixed, present or paired on any
-    evening to come."""
-    return models.Exists(Membership.objects.filter(
+    evening to come.
+
+    The membership is the club's model, named by its label as the club columns name
+    ``members.Club``: the competition's models stand below the members app, which imports
+    them (docs/architecture.md)."""
+    membership = apps.get_model("members", "Membership")
+    return models.Exists(membership.objects.filter(
         user_id=models.OuterRef("member_id"), club_id=models.OuterRef("season__club_id")))
 
 

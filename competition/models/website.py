@@ -8,8 +8,8 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from core.tenancy.context import current_club_id
 from core.tenancy.scoping import ScopedManager
-from members.clubs.context import current_club_id
 
 
 class ClubWebsite(models.Model):

@@ -41,8 +41,9 @@ from competition.season.engine.calendar import evening_times
 from competition.season.standings import compute, load_season_data
 from core.dates import club_today, club_tz, short_day
 from core.pagecache import pages_changed
-from core.permissions import Actor, Perm, person, require
+from core.permissions import Perm, require
 from core.validators import require_single_line
+from members.models import Actor, person
 
 from . import selectors as prize_selectors
 from .engine import awards as pure

@@ -29,10 +29,10 @@ from competition.models import (
 )
 from competition.season import services as competition_services
 from core.pagecache import pages_changed
-from core.permissions import Actor, Perm, person, require
+from core.permissions import Perm, require
 from core.singleline import CONTROL
 from members.clubs.context import per_club
-from members.models import User
+from members.models import Actor, User, person
 
 from .engine.errors import MISSING_COLUMN, NOT_READ, UNKNOWN_FORMAT, RatingListError
 from .engine.lists import (

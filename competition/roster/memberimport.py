@@ -35,11 +35,11 @@ from competition.models import AuditRecord, Player, PlayerKind, RatingKind, Seas
 from competition.ratings.engine.lists import name_keys
 from competition.roster.memberfile import Table
 from competition.roster.services import PERM, has_address, member_add_within, no_address
-from core.permissions import Actor, require
+from core.permissions import require
 from core.singleline import is_single_line
 from members.accounts import invitations
 from members.clubs.roles import PLAYER
-from members.models import Membership, User, forget_club_parts
+from members.models import Actor, Membership, User, forget_club_parts
 
 NEW, EXISTS, DUPLICATE, ERROR = "new", "exists", "duplicate", "error"
 FIELDS = ("knsb_number", "name", "first_name", "infix", "last_name", "email", "rating")

@@ -27,7 +27,7 @@ from competition.models import ClubDutyRequest, Game, Half, Player, PlayerKind, 
 from competition.season.services import renumber, schedule_recalculation
 from core import mail
 from core.models import Mail, MailState
-from core.permissions import Actor, Perm, person, require
+from core.permissions import Perm, require
 from core.tenancy.context import club_in_hand
 from core.validators import require_single_line
 from members.accounts import invitations, joining
@@ -44,7 +44,7 @@ from members.clubs.roles import (
     other_clubs,
     set_club_role,
 )
-from members.models import Membership, User
+from members.models import Actor, Membership, User, person
 
 PERM = Perm.MANAGE_REGISTRATIONS
 NO_ADDRESS_DOMAIN = "geen-adres.invalid"

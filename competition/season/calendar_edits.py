@@ -42,8 +42,9 @@ from competition.season.services import schedule_recalculation
 from core import mail
 from core.dates import short_day
 from core.pagecache import pages_changed
-from core.permissions import Actor, Perm, require
+from core.permissions import Perm, require
 from members.clubs.addresses import club_sender
+from members.models import Actor
 
 MOVE, ADD, CANCEL = "move", "add", "cancel"
 PERM = Perm.MANAGE_CALENDAR

@@ -51,11 +51,11 @@ from competition.season.engine.seasonfile import SeasonFileError, dump_season, l
 from competition.season.standings import load_season_data, recalculate_season
 from core.dates import club_tz
 from core.pagecache import pages_changed
-from core.permissions import Actor, Perm, require
+from core.permissions import Perm, require
 from core.singleline import is_single_line
 from core.tenancy.context import club_in_hand
 from members.clubs.roles import PLAYER
-from members.models import Club, Membership, User
+from members.models import Actor, Club, Membership, User
 
 IMPORT_DOMAIN = "import.invalid"
 _IMPORT_EMAIL = re.compile(r"^player-(-?\d+)(?:\.\d+)?@import\.invalid$")

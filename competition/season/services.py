@@ -67,9 +67,9 @@ from competition.season.texts import calendar_refusal, parameter_refusal, signup
 from core.dates import club_tz, short_day
 from core.jobs import enqueue_on_commit, on_commit_here
 from core.pagecache import pages_changed
-from core.permissions import Actor, Perm, person, require
+from core.permissions import Perm, require
 from core.validators import require_single_line
-from members.models import Club, Membership
+from members.models import Actor, Club, Membership, person
 
 log = logging.getLogger(__name__)
 

@@ -15,7 +15,8 @@ from competition import audit
 from competition.audit import Action
 from competition.models import ClubWebsite
 from core.pagecache import pages_changed
-from core.permissions import Actor, Perm, require
+from core.permissions import Perm, require
+from members.models import Actor
 
 MAX_ORIGINS = 20
 # scheme://host[:port], a host of DNS labels, the first of which may be a wildcard

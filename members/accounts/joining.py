@@ -28,11 +28,10 @@ from competition import audit
 from competition.audit import Action
 from competition.models import Game, Player, PlayerKind, Season
 from core import mail
-from core.permissions import Actor
 from members.clubs.addresses import club_sender, on_site, site_name
 from members.clubs.context import current_club
 from members.clubs.roles import PLAYER, has_signed_in, join_club, other_clubs
-from members.models import Club, JoinKind, JoinRequest, Membership, User
+from members.models import Actor, Club, JoinKind, JoinRequest, Membership, User
 
 
 def invite_existing(*, actor: Actor, season: Season, member: User, name: str, kind: str,

@@ -30,11 +30,11 @@ from competition.audit import Action
 from competition.models import EveningStatus, Game, Player, PlayerKind, Registration
 from core.dates import club_today
 from core.pagecache import pages_changed
-from core.permissions import Actor, Perm, person, require
+from core.permissions import Perm, require
 from members.accounts import email_change
 from members.clubs.context import club_context, current_club
 from members.clubs.roles import ADMINISTRATOR, account_rank, forget_roles
-from members.models import Club, Membership, PublicName, User
+from members.models import Actor, Club, Membership, PublicName, User, person
 from members.names import public_name
 
 log = logging.getLogger(__name__)

@@ -20,10 +20,10 @@ from django.utils.translation import gettext as _
 from competition import audit
 from competition.audit import Action
 from competition.models import Player, PlayerKind, Season
-from core.permissions import Actor, Perm, require
+from core.permissions import Perm, require
 from members.clubs.context import current_club
 from members.clubs.roles import PLAYER, join_club
-from members.models import Club, JoinKind, JoinRequest, Membership, User
+from members.models import Actor, Club, JoinKind, JoinRequest, Membership, User
 
 PERM = Perm.MANAGE_REGISTRATIONS
 

@@ -177,7 +177,22 @@ def club_venue(club: Club | None = None) -> str:
     return ""
 
 
-def club_home_url(club: Club) -> str:
-    """A link to ``club``'s pages from a page of the platform or of another club: at its
-    own host name where it has one, else its path on the address asked (``/<slug>/``)."""
-    return f"{club_base_url(club)}/" if club.domains.all() else f"/{club.slug}/"
+def club_home_url(club: Club, *, from_host: str = "") -> str | None:
+    """A link to ``club``'s pages from a page of the platform or of another club (asked at
+    ``from_host``), or None where this installation serves the club at no address.
+
+    A club with a host name of its own is linked there. Every other club is at a path of
+    the platform's address: ``/<slug>/`` on an installation of many clubs, ``/`` for the one
+    club of a single-club installation, which serves no other club anywhere (a club that a
+    copy or the demo added beside it has no address until it gets a host name: None). From
+    a page at a club's own host name the platform's address is written whole, as a path
+    there would be that club's."""
+    if club.domains.all():  # prefetched by the callers' lists of clubs
+        return f"{club_base_url(club)}/"
+    if single_club():
+        path = "/" if club.pk == home_club().pk else None
+    else:
+        path = f"/{club.slug}/"
+    if path is None or not from_host or club_for_host(from_host) is None:
+        return path
+    return platform_url(path)

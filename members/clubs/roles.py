@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from core.permissions import Actor, Perm, person
+from core.permissions import Perm
+from members.models import Actor, person
 
 if TYPE_CHECKING:
     from members.models import Club, User

@@ -8,12 +8,13 @@ from members.clubs.addresses import club_home_url
 from members.models import Club
 
 
-def my_clubs(user: Any, *, but: Club | None = None) -> list[tuple[Club, str]]:
-    """The signed-in person's clubs (``but`` the one of the page), each with its address
-    ("My clubs"): one query; none for a visitor."""
+def my_clubs(user: Any, *, but: Club | None = None, host: str = "") -> list[tuple[Club, str | None]]:
+    """The signed-in person's clubs (``but`` the one of the page, asked at ``host``), each
+    with its address, None for a club this installation serves nowhere
+    (``club_home_url``: "My clubs"): one query; none for a visitor."""
     if not getattr(user, "is_authenticated", False):
         return []
     clubs = Club.objects.filter(memberships__user=user).prefetch_related("domains").order_by("name")
     if but is not None:
         clubs = clubs.exclude(pk=but.pk)
-    return [(club, club_home_url(club)) for club in clubs]
+    return [(club, club_home_url(club, from_host=host)) for club in clubs]

@@ -18,11 +18,10 @@ from django.urls import get_resolver
 from django.utils.translation import gettext as _
 
 from competition.models import System
-from core.permissions import Actor
 from members.accounts import invitations
 from members.clubs.context import club_context
 from members.clubs.roles import ADMINISTRATOR
-from members.models import Club, Membership, User
+from members.models import Actor, Club, Membership, User
 
 log = logging.getLogger(__name__)
 

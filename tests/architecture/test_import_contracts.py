@@ -125,10 +125,51 @@ def test_the_layer_contracts_break_on_an_import_back_up_the_house(contract, impo
     assert not check.kept
 
 
+MODELS_BELOW_MEMBERS = "The competition's models and audit trail are below the members app"
+
+
+@pytest.mark.parametrize(("importer", "imported"), [
+    ("competition.models.season", "members.models"),  # the membership, imported, not named
+    ("competition.models.audit", "members.clubs.context"),  # the club default through members
+    ("competition.audit", "members.clubs.addresses"),
+])
+def test_the_competitions_models_break_the_contract_on_an_import_of_members(importer, imported):
+    """members imports the competition's models and audit trail (the accounts, the admin,
+    the platform): an import of members back from them (the four that ran back up, issue 38)
+    breaks the contract."""
+    graph = grimp.build_graph(*PACKAGES, cache_dir=None)
+    assert _forbidden_contract(MODELS_BELOW_MEMBERS).check(graph, verbose=False).kept
+    graph.add_import(importer=importer, imported=imported)
+    assert not _forbidden_contract(MODELS_BELOW_MEMBERS).check(graph, verbose=False).kept
+
+
+def test_the_members_app_imports_the_competitions_models():
+    """The contract above is about a real pair of rooms: members does import the models
+    and the audit trail, so an import back would close a loop of the two apps."""
+    graph = grimp.build_graph(*PACKAGES, cache_dir=None)
+    imported = {m for importer in graph.find_descendants("members")
+                for m in graph.find_modules_directly_imported_by(importer)}
+    assert "competition.models" in imported and "competition.audit" in imported
+
+
 def test_no_contract_ignores_an_import():
     """docs/architecture.md says nothing imports up the house: no contract may carry an
     exception (``ignore_imports``) that would let one through."""
     assert {c["name"]: c["ignore_imports"] for c in CONFIG["contracts"] if c.get("ignore_imports")} == {}
+
+
+def test_core_names_no_app_not_even_as_a_type():
+    """core types a person with Django's own user types: not even an import for mypy
+    alone (``if TYPE_CHECKING:``, which the contracts leave out) reaches an app."""
+    graph = grimp.build_graph(*PACKAGES, cache_dir=None, exclude_type_checking_imports=False)
+    above = ["competition", "pairing", "members", "config"]
+    found = sorted(
+        (importer, imported)
+        for importer in graph.find_descendants("core")
+        for imported in graph.find_modules_directly_imported_by(importer)
+        if _within(imported, above)
+    )
+    assert found == []
 
 
 def test_core_imports_no_app_at_run_time():

@@ -15,7 +15,13 @@ from django.utils import timezone
 
 from competition.season.selectors import season_or_404
 from core.pagecache import page_key
-from members.clubs.addresses import club_base_url, club_sender, club_url, reserved_slugs
+from members.clubs.addresses import (
+    club_base_url,
+    club_home_url,
+    club_sender,
+    club_url,
+    reserved_slugs,
+)
 from members.clubs.context import club_context, current_club
 from members.clubs.memo import home_club
 from members.clubs.middleware import ClubMiddleware
@@ -200,6 +206,49 @@ def test_club_url_is_the_same_from_a_request_and_from_a_worker(clubs):
 def test_club_url_in_single_club_mode_is_the_site_url(settings):
     settings.SITE_URL = "https://depion.example"
     assert club_url(home_club(), "/standings/") == "https://depion.example/standings/"
+
+
+def test_a_club_is_linked_where_it_is_served_and_nowhere_else(clubs, settings):
+    """``club_home_url``, the address "My clubs" and the list of clubs link: a club's own
+    host name in either mode; ``/<slug>/`` among many clubs (whole from a club's own host,
+    where a path is that club's); on a single-club installation ``/`` for its club and
+    nothing for a club beside it without a host name (it is served nowhere: issue 38)."""
+    alfa, beta = clubs
+    ClubDomain.objects.create(club=beta, host="intern.beta.example")
+    assert club_home_url(alfa) == "/alfa/"
+    assert club_home_url(beta) == "https://intern.beta.example/"
+    assert club_home_url(alfa, from_host="intern.beta.example") == "https://ranglijst.example/alfa/"
+    assert club_home_url(alfa, from_host="ranglijst.example") == "/alfa/"
+    settings.RANGLIJST_SINGLE_CLUB = True
+    assert club_home_url(home_club()) == "/"
+    assert club_home_url(home_club(), from_host="intern.beta.example") == "https://ranglijst.example/"
+    assert club_home_url(alfa) is None
+    assert club_home_url(alfa, from_host="intern.beta.example") is None
+    assert club_home_url(beta) == "https://intern.beta.example/"
+
+
+def test_a_single_club_installation_links_a_members_other_club_only_at_its_own_host(
+        client, clubs, settings):
+    """The footer's "My other clubs" and "My details" of a member of three clubs where one
+    club is served at "/": the club with a host name of its own is linked there, the one
+    without is not linked (the footer leaves it out, "My details" names it)."""
+    alfa, beta = clubs
+    settings.RANGLIJST_SINGLE_CLUB = True
+    ClubDomain.objects.create(club=beta, host="intern.beta.example")
+    _season(home_club())
+    member = factories.member(name="Els Drie", club=home_club())
+    factories.join(member, club=alfa)
+    factories.join(member, club=beta)
+    client.force_login(member)
+    for path in ("/standings/", "/me/"):
+        page = client.get(path)
+        assert page.status_code == 200, path
+        html = page.content.decode()
+        assert 'href="https://intern.beta.example/"' in html, path
+        assert "/alfa/" not in html, path
+    assert beta.shown_name in client.get("/standings/").content.decode()
+    details = client.get("/me/").content.decode()
+    assert alfa.shown_name in details and beta.shown_name in details
 
 
 def test_club_sender_is_the_platform_address_under_the_clubs_name(clubs, settings):

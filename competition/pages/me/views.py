@@ -59,7 +59,8 @@ def details(request: HttpRequest) -> HttpResponse:
     player = competition_selectors.player_for(member, season) if season else None
     feed = request.build_absolute_uri(
         reverse("me:calendar", args=[profile.calendar_token(member)]))
-    others = my_clubs(member, but=current_club())
+    # Named all, linked where this installation serves them (members.clubs.addresses).
+    others = my_clubs(member, but=current_club(), host=request.get_host())
     return render(request, "members/profile.html", {
         "form": form, "member": member, "player": player, "feed_url": feed,
         "public_name": member.shown_name, "other_clubs": others,
