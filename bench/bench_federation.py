@@ -23,7 +23,10 @@ pairing by e-mail. A local SMTP sink (a process of its own on 127.0.0.1) takes t
    to standings stored that include it), the recalculations' worker CPU and queries
    (p50/p95; also for the clubs of about 60 players), the load average; then the highest
    rate whose p95 freshness is at most 1 s, and, after the queue drains, the number of
-   clubs whose stored standings differ from a fresh computation (must be 0).
+   clubs whose stored standings differ from a fresh computation (must be 0). Also per
+   night: the worker CPU per result for the clubs of each size (20-39 players, ...), the
+   CPU per result of the load generators themselves (the saving processes and the
+   watcher, on the same cores), the load average before and after.
 
 Goals (issue 20, this 2-core machine): per-club deadline CPU at most a third of the
 single-club figure of before (60 players: 0,60 s, so at most 0,2 s), e-mail at most 2 ms of
@@ -34,7 +37,9 @@ clubs differing. docs/operations.md turns the figures into what 400 clubs need.
 
 Run: .venv/bin/python bench/bench_federation.py   (also part of ``make bench``)
 Environment: BENCH_CLUBS (400), BENCH_RATES (5,20), BENCH_SECONDS (20), BENCH_PLAYED (18),
-BENCH_FRIDAY_SECONDS (60), BENCH_FRIDAY_PEAK (20), BENCH_REDIS_URL
+BENCH_FRIDAY_SECONDS (60; 0: no Friday), BENCH_FRIDAY_PEAK (20), BENCH_TEMPLATE (1: keep
+the built clubs as a template database, ``ranglijst_fedtpl_...``, and start from it next
+time: the same clubs, evening day and migrations; drop: drop it), BENCH_REDIS_URL
 (redis://127.0.0.1:6379/12; must be empty, emptied at the end), LOADTEST_POSTGRES_URL
 (the server, default postgres://postgres@127.0.0.1:5432/postgres). Without PostgreSQL or
 Redis it says so and exits 0. Nothing leaves 127.0.0.1.
@@ -64,6 +69,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "scripts"), str(ROOT / "bench")]
 from loadtest import (  # noqa: E402
     ADMIN_URL,
     Refused,
+    admin_connection,
     claim_redis,
     create_database,
     drop_database,
@@ -81,6 +87,10 @@ PLAYED = int(os.environ.get("BENCH_PLAYED", "18"))
 FRIDAY_SECONDS = float(os.environ.get("BENCH_FRIDAY_SECONDS", "60"))
 FRIDAY_PEAK = float(os.environ.get("BENCH_FRIDAY_PEAK", "20"))
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/12")
+# BENCH_TEMPLATE=1: keep the built clubs as a template database and start from it when
+# one for the same clubs, evening and migrations exists (building 400 clubs takes
+# minutes); drop it with BENCH_TEMPLATE=drop.
+TEMPLATE = os.environ.get("BENCH_TEMPLATE", "")
 WORKERS = 2
 # The processes that save the results (a results night's web processes): one process
 # saving alone kept up with about 4 results a second on a loaded machine.
@@ -235,6 +245,46 @@ def build_clubs(n: int) -> list[dict]:
     return clubs
 
 
+def template_name() -> str:
+    """The template of this run's clubs: their number, the evenings played, the day of the
+    evening due and the migrations (a new one makes a new template)."""
+    import hashlib
+
+    from django.utils import timezone
+
+    migrations = hashlib.sha256("\n".join(sorted(
+        str(p.relative_to(ROOT)) for p in ROOT.glob("*/migrations/0*.py"))).encode()).hexdigest()
+    day = due_date(timezone.localtime())
+    return f"ranglijst_fedtpl_{CLUBS}_{PLAYED}_{day:%Y%m%d}_{migrations[:8]}"
+
+
+def template_exists(name: str) -> bool:
+    with admin_connection() as conn:
+        return conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone() is not None
+
+
+def copy_database(source: str, target: str) -> None:
+    """CREATE DATABASE target from source (which nobody may be connected to)."""
+    with admin_connection() as conn:
+        conn.execute(f'CREATE DATABASE "{target}" TEMPLATE "{source}"')
+
+
+def clubs_of_database() -> list[dict]:
+    """``build_clubs``'s list, read back from a database copied from a template."""
+    from django.utils import timezone
+
+    from competition.models import Evening, Season
+
+    day = due_date(timezone.localtime())
+    clubs = []
+    for season in Season.objects.select_related("competition").order_by("club_id"):
+        due = Evening.objects.get(season=season, date=day)
+        clubs.append({"club": season.club_id, "season": season.pk,
+                      "players": season.players.count(), "system": season.competition.system,
+                      "evening": due.pk, "half": due.half_id})
+    return clubs
+
+
 # --- Measuring ------------------------------------------------------------------------------
 
 
@@ -323,6 +373,8 @@ def _saver(share: list[dict], rate, seconds: float, seed: int, events, go) -> No
     import django
 
     django.setup()
+    from django.db import connection
+
     from competition.models import Game, Result, Season
     from competition.season import services
     from members.clubs.context import club_context
@@ -330,28 +382,41 @@ def _saver(share: list[dict], rate, seconds: float, seed: int, events, go) -> No
 
     rng = random.Random(seed)
     rate_at = _rate_function(rate)
-    clubs = {c["season"]: (Club.objects.get(pk=c["club"]), User.objects.get(pk=c["leader"]),
-                           c["games"]) for c in share}
+    clubs = {c["season"]: (Club.objects.get(pk=c["club"]), User.objects.get(pk=c["leader"]))
+             for c in share}
+    # Each club is this process's alone, so the games read once stay what it last saved:
+    # the service locks and reads the game again itself.
+    games: dict[int, list] = {}
+    for season, (club, _leader) in clubs.items():
+        with club_context(club):
+            games[season] = list(Game.objects.filter(
+                pk__in=next(c["games"] for c in share if c["season"] == season)))
     outcomes = [Result.WHITE_WINS, Result.DRAW, Result.BLACK_WINS]
+    seasons = list(clubs)
+    version_sql = (f"SELECT inputs_version FROM {Season._meta.db_table} WHERE id = %s")
     events.put(("ready", 0, 0.0))
     go.wait()
+    cpu = time.process_time()
     began = time.monotonic()
     stop_at = time.time() + seconds
     next_at = began
     saved = 0
     while time.time() < stop_at:
-        season = rng.choice(list(clubs))
-        club, leader, games = clubs[season]
+        season = rng.choice(seasons)
+        club, leader = clubs[season]
         with club_context(club):
-            game = Game.objects.get(pk=rng.choice(games))
+            game = rng.choice(games[season])
             result = rng.choice([r for r in outcomes if r != game.result])
             services.result_set(actor=leader, game=game, result=result, before_start=True)
-            version = Season.objects.values_list("inputs_version", flat=True).get(pk=season)
+            game.result = result
+            with connection.cursor() as cursor:  # this club's result is the last one saved
+                cursor.execute(version_sql, [season])
+                version = cursor.fetchone()[0]
         events.put((season, version, time.time()))
         saved += 1
         next_at += SAVERS / rate_at(time.monotonic() - began)
         time.sleep(max(0.0, next_at - time.monotonic()))
-    events.put(("done", saved, 0.0))
+    events.put(("done", saved, time.process_time() - cpu))
 
 
 def results_night(clubs: list[dict], rate, seconds: float) -> dict:
@@ -394,9 +459,16 @@ def results_night(clubs: list[dict], rate, seconds: float) -> dict:
     go.set()
     waiting: dict[int, list[tuple[int, float]]] = defaultdict(list)  # season -> (version, saved at)
     freshness: list[float] = []
+    per_season: dict[int, int] = defaultdict(int)  # results saved per season
     saved = 0
     done = 0
+    savers_cpu = 0.0
     deadline = time.time() + seconds + 300
+    # Only the seasons with a result not yet seen stored, in one plain query every 20 ms
+    # (the watcher shares the cores with the workers: it costs them little).
+    states_sql = (f"SELECT season_id, inputs_version FROM {StandingsState._meta.db_table} "
+                  f"WHERE season_id = ANY(%s)")
+    watcher_cpu = time.process_time()
     with platform_context():  # the watcher reads every club's state
         while time.time() < deadline and (done < len(savers) or any(waiting.values())):
             while True:
@@ -407,19 +479,28 @@ def results_night(clubs: list[dict], rate, seconds: float) -> dict:
                 if season == "done":
                     done += 1
                     saved += version
+                    savers_cpu += at
                 else:
                     waiting[season].append((version, at))
-            close_old_connections()
-            states = dict(StandingsState.objects.values_list("season_id", "inputs_version"))
-            now = time.time()
-            for season, pending in waiting.items():
-                fresh = [p for p in pending if states.get(season, -1) >= p[0]]
-                freshness.extend(now - at for _, at in fresh)
-                pending[:] = [p for p in pending if p not in fresh]
+                    per_season[season] += 1
+            pending_seasons = [season for season, pending in waiting.items() if pending]
+            if pending_seasons:
+                close_old_connections()
+                with connections["default"].cursor() as cursor:
+                    cursor.execute(states_sql, [pending_seasons])
+                    states = dict(cursor.fetchall())
+                now = time.time()
+                for season in pending_seasons:
+                    pending = waiting[season]
+                    stored = states.get(season, -1)
+                    freshness.extend(now - at for version, at in pending if stored >= version)
+                    pending[:] = [p for p in pending if stored < p[0]]
             time.sleep(0.02)
+    watcher_cpu = time.process_time() - watcher_cpu
     for process in savers:
         process.join(timeout=30)
-    return {"saved": saved, "freshness": freshness}
+    return {"saved": saved, "freshness": freshness, "per_season": dict(per_season),
+            "savers_cpu": savers_cpu, "watcher_cpu": watcher_cpu}
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -461,8 +542,33 @@ def night_lines(name: str, night: dict, clubs: list[dict], rows) -> list[str]:
                  f"{r['sixty_cpu'][0] * 1000:.1f} ms, p95 {r['sixty_cpu'][1] * 1000:.1f} ms")
     if night["saved"]:
         lines.append(f"  worker CPU per result: {r['total_cpu'] / night['saved'] * 1000:.1f} ms "
-                     f"(every recalculation task's CPU over the results saved)")
+                     f"(every recalculation task's CPU over the results saved); by club size: "
+                     + "; ".join(per_size_cpu(rows, clubs, night["per_season"])))
+        lines.append(f"  the load generators' CPU per result: saving {night['savers_cpu'] / night['saved'] * 1000:.1f} ms "
+                     f"({SAVERS} processes, the result service and its commit), watching "
+                     f"{night['watcher_cpu'] / night['saved'] * 1000:.1f} ms")
     return lines
+
+
+SIZES = ((20, 39), (40, 59), (60, 79), (80, 99), (100, 120))
+
+
+def per_size_cpu(rows, clubs: list[dict], per_season: dict[int, int]) -> list[str]:
+    """The recalculation tasks' worker CPU over the results saved, for the clubs of each
+    size (players): a task that coalesced several results counts once."""
+    size = {c["half"]: c["players"] for c in clubs}
+    season_size = {c["season"]: c["players"] for c in clubs}
+    out = []
+    for low, high in SIZES:
+        cpu = sum(r[1] for r in rows if r[0] == RECALCULATION and low <= size.get(r[3], 0) <= high)
+        results = sum(n for season, n in per_season.items() if low <= season_size[season] <= high)
+        if results:
+            out.append(f"{low}-{high} players {cpu / results * 1000:.1f} ms ({results} results)")
+    return out
+
+
+def _load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def differing(clubs: list[dict]) -> int:
@@ -516,7 +622,7 @@ def main() -> int:
     try:
         claim_redis(REDIS_URL)
         database = f"ranglijst_federation_{os.getpid()}"
-        create_database(database)
+        create_database(database)  # refuses a name that exists; dropped again when copying
     except Refused as exc:
         print(f"REFUSED: {exc}")
         return 2
@@ -550,9 +656,28 @@ def main() -> int:
         from members.clubs.context import platform_context
 
         started = time.perf_counter()
-        call_command("migrate", "--noinput", verbosity=0)
-        with platform_context():
-            clubs = build_clubs(CLUBS)
+        template = template_name() if TEMPLATE else ""
+        if TEMPLATE == "drop":
+            dbs.close_all()
+            with admin_connection() as conn:
+                conn.execute(f'DROP DATABASE IF EXISTS "{template}" WITH (FORCE)')
+            print(f"dropped {template}")
+            return 0
+        if template and template_exists(template):
+            dbs.close_all()
+            drop_database(database)
+            copy_database(template, database)
+            with platform_context():
+                clubs = clubs_of_database()
+            print(f"started from the template {template}")
+        else:
+            call_command("migrate", "--noinput", verbosity=0)
+            with platform_context():
+                clubs = build_clubs(CLUBS)
+            dbs.close_all()
+            if template:
+                copy_database(database, template)
+                print(f"kept the clubs as the template {template}")
         dbs.close_all()
         sizes = [c["players"] for c in clubs]
         print(f"{len(clubs)} clubs of {min(sizes)}-{max(sizes)} players ({sum(sizes)} in all), "
@@ -591,9 +716,10 @@ def main() -> int:
         drained = True
         nights = [(f"A results night at {rate:g} a second", ("steady", rate), SECONDS)
                   for rate in RATES]
-        nights.append((f"A realistic Friday (21:00-23:30 in {FRIDAY_SECONDS:.0f} s, peak "
-                       f"{FRIDAY_PEAK:g} a second at 22:30)",
-                       ("friday", FRIDAY_PEAK, FRIDAY_SECONDS), FRIDAY_SECONDS))
+        if FRIDAY_SECONDS > 0:  # BENCH_FRIDAY_SECONDS=0: no Friday
+            nights.append((f"A realistic Friday (21:00-23:30 in {FRIDAY_SECONDS:.0f} s, peak "
+                           f"{FRIDAY_PEAK:g} a second at 22:30)",
+                           ("friday", FRIDAY_PEAK, FRIDAY_SECONDS), FRIDAY_SECONDS))
         for name, rate, seconds in nights:
             for path in folder.glob("tasks.log.*"):
                 path.unlink()
@@ -606,7 +732,7 @@ def main() -> int:
             print()
             for line in night_lines(name, night, clubs, task_log(folder)):
                 print(line)
-            print(f"  load average before: {load}")
+            print(f"  load average before: {load}; after: {_load()}")
             if rate[0] == "steady" and night["freshness"] and percentile(night["freshness"], 0.95) <= 1.0:
                 met.append(rate[1])
         print(f"\nHighest rate with p95 freshness at or under 1 s on {WORKERS} workers: "

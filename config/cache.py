@@ -19,7 +19,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache.backends.locmem import LocMemCache
-from django.core.cache.backends.redis import RedisCache
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -82,7 +82,47 @@ def _incr_default(key, delta=1, *args, **kwargs):
     return delta
 
 
+class ReusedRedisClient(RedisCacheClient):
+    """One connection pool and one ``redis.Redis`` per server and options in the process.
+
+    Django's client makes a new ``redis.Redis`` for every call (each setting up its two
+    hundred response callbacks), and a new pool (so a new connection) for every new cache
+    object: one is made per context that first touches the cache, and a commit hook runs
+    in a copy of its context (``core.jobs.on_commit_here``), so a result's save opened a
+    Redis connection of its own for the recalculation's "waiting" mark. The pool and the
+    client are safe to share between threads and are reset by redis-py after a fork."""
+
+    _shared: dict[tuple[str, str], Any] = {}
+    _shared_lock = threading.Lock()
+
+    def __init__(self, servers: Any, **options: Any) -> None:
+        super().__init__(servers, **options)
+        self._options_key = repr(sorted(self._pool_options.items()))
+
+    def _get_connection_pool(self, write: bool) -> Any:
+        return self._shared_entry(write)[0]
+
+    def get_client(self, key: Any = None, *, write: bool = False) -> Any:
+        return self._shared_entry(write)[1]
+
+    def _shared_entry(self, write: bool) -> tuple[Any, Any]:
+        server = self._servers[self._get_connection_pool_index(write)]
+        name = (server, self._options_key)
+        entry = self._shared.get(name)
+        if entry is None:
+            with self._shared_lock:
+                entry = self._shared.get(name)
+                if entry is None:
+                    pool = self._pool_class.from_url(server, **self._pool_options)
+                    entry = self._shared[name] = (pool, self._client(connection_pool=pool))
+        return entry
+
+
 class ResilientRedisCache(RedisCache):
+    def __init__(self, server: Any, params: Any) -> None:
+        super().__init__(server, params)
+        self._class = ReusedRedisClient
+
     get = _tolerant(_get_default)(RedisCache.get)
     set = _tolerant(None)(RedisCache.set)
     # A dropped add counts as stored (the page cache's "I render it" lock); allauth's

@@ -71,6 +71,9 @@ class SeasonData:
     halves: dict[str, Half]
     # The administrator's eligibility decisions by half kind: {player id: eligible}.
     overrides: dict[str, dict[int, bool]] = field(default_factory=dict)
+    # With ``with_snapshots``: the stored snapshots, {(half id, evening id): (pk, digest)}
+    # (read with the inputs, in the same statement on PostgreSQL); None when not asked.
+    snapshots: dict[tuple[int, int], tuple[int, str]] | None = field(default=None, compare=False)
 
 
 def counted_evenings(season: Season, today: dt.date | None = None, *, rows: Any = None):
@@ -104,14 +107,20 @@ def _season_rows(model: Any) -> Any:
 _ABSENCES = [Attendance.ABSENT_WITH_NOTICE, Attendance.CLUB_DUTY]
 
 
-def _input_queries(season: Any, today: Any, with_overrides: bool = True
-                   ) -> list[tuple[str, Any, tuple[str, ...]]]:
+# Every column of a half, in the model's order (``Half.from_db``).
+_HALF_COLUMNS = tuple(f.attname for f in Half._meta.concrete_fields)
+
+
+def _input_queries(season: Any, today: Any, with_overrides: bool = True,
+                   with_snapshots: bool = True) -> list[tuple[str, Any, tuple[str, ...]]]:
     rows = _season_rows
     counted = counted_evenings(season, today, rows=rows)
     # The season's games, byes and absences, of the counted evenings and the others (an
     # evening paired, not yet played): ``load_season_data`` keeps the counted evenings'.
     in_season = {"evening__season": season}
     queries = [
+        ("halves", rows(Half).filter(season=season).order_by("id").values_list(*_HALF_COLUMNS),
+         ("id",)),
         ("players", rows(Player).filter(season=season).order_by("start", "pk").values_list(
             "pk", "member__name", "rating", "start", "kind", "start_points"), ("start", "pk")),
         ("evenings", counted.values_list("pk", "date", "half_id"), ("date", "pk")),
@@ -126,6 +135,11 @@ def _input_queries(season: Any, today: Any, with_overrides: bool = True
         queries.append(
             ("overrides", rows(EligibilityOverride).filter(half__season=season).order_by("pk")
              .values_list("half_id", "player_id", "eligible", "pk"), ("pk",)))
+    if with_snapshots:
+        # What the recalculation compares its outcome with (``_store``).
+        queries.append(
+            ("snapshots", rows(StandingsSnapshot).filter(half__season=season).order_by("pk")
+             .values_list("pk", "half_id", "evening_id", "digest"), ("pk",)))
     return queries
 
 
@@ -183,15 +197,16 @@ def _json_value(model: Any, path: str) -> Any:
     return None
 
 
-def _inputs_read(season_id: int, today: dt.date,
-                 with_overrides: bool) -> dict[str, list[tuple[Any, ...]]]:
+def _inputs_read(season_id: int, today: dt.date, with_overrides: bool,
+                 with_snapshots: bool = False) -> dict[str, list[tuple[Any, ...]]]:
     """The season's inputs by name, each a list of rows in the order and with the
-    columns of its queryset in ``_input_queries``: on PostgreSQL in one statement."""
+    columns of its queryset in ``_input_queries``: on PostgreSQL in one statement (which
+    reads the overrides and the stored snapshots whether asked or not: a few rows)."""
     from django.db import connection
 
     if connection.vendor != "postgresql":
-        return {name: list(queryset)
-                for name, queryset, _ in _input_queries(season_id, today, with_overrides)}
+        return {name: list(queryset) for name, queryset, _ in
+                _input_queries(season_id, today, with_overrides, with_snapshots)}
     statement = _inputs_statement()
     params = [season_id if type(p) is int and p == _SEASON_STAND_IN
               else today if type(p) is dt.date and p == _DAY_STAND_IN else p
@@ -212,15 +227,16 @@ def _inputs_read(season_id: int, today: dt.date,
 
 
 def load_season_data(season: Season, today: dt.date | None = None, *,
-                     with_overrides: bool = False) -> SeasonData:
-    """The season's inputs in the engine's terms, in a fixed number of queries (two on
-    PostgreSQL: the halves and ``_inputs_read``'s one statement; seven or, with the
-    overrides, eight elsewhere).
+                     with_overrides: bool = False, with_snapshots: bool = False) -> SeasonData:
+    """The season's inputs in the engine's terms, in a fixed number of queries (one on
+    PostgreSQL: ``_inputs_read``'s statement; six elsewhere, and one more each for the
+    overrides and the snapshots).
     ``with_overrides``: with the administrator's eligibility decisions, which the
-    recalculation stores with each half's last standings."""
+    recalculation stores with each half's last standings; ``with_snapshots``: with the
+    stored snapshots' fingerprints, which it compares its outcome with."""
     competition = season.competition
     params = parse_parameters(competition.system, competition.parameters)
-    read = _inputs_read(season.pk, today or club_today(), with_overrides)
+    read = _inputs_read(season.pk, today or club_today(), with_overrides, with_snapshots)
     players = tuple(
         t.Player(
             id=pk,
@@ -232,7 +248,9 @@ def load_season_data(season: Season, today: dt.date | None = None, *,
         )
         for pk, name, rating, start, kind, start_points in read["players"]
     )
-    halves = {h.kind: h for h in _season_rows(Half).filter(season=season)}
+    db = season._state.db or "default"
+    halves = {h.kind: h for h in (Half.from_db(db, _HALF_COLUMNS, values)
+                                  for values in read["halves"])}
     kinds = {h.pk: h.kind for h in halves.values()}
     evenings = read["evenings"]
     counted = {pk for pk, _, _ in evenings}
@@ -276,6 +294,9 @@ def load_season_data(season: Season, today: dt.date | None = None, *,
         evening_ids={date: pk for pk, date, _ in evenings},
         halves=halves,
         overrides=overrides,
+        snapshots=({(half_id, evening_id): (pk, digest)
+                    for pk, half_id, evening_id, digest in read["snapshots"]}
+                   if with_snapshots else None),
     )
 
 
@@ -341,9 +362,11 @@ def compute(data: SeasonData) -> dict[str, Any]:
 def _line_json(line: Any, shown: dict[tuple[Any, Any], tuple[str | None, ...]]) -> dict[str, Any]:
     """One explanation line as stored. ``shown`` keeps the numbers as text by their exact
     values: a snapshot's thousands of lines repeat few distinct numbers (a ladder's
-    deltas and bonuses above all), each rounded and formatted once."""
+    deltas and bonuses above all), each rounded and formatted once. They are known by
+    their numerators and denominators, whose hash is an integer's (a fraction's own hash
+    takes a modular inverse: a millisecond per snapshot)."""
     if isinstance(line, t.LadderLine):
-        key = (line.delta, line.bonus)
+        key = (line.delta.as_integer_ratio(), line.bonus.as_integer_ratio())
         numbers = shown.get(key)
         if numbers is None:
             numbers = shown[key] = (str(round_points(line.delta)), str(round_points(line.bonus)),
@@ -357,7 +380,8 @@ def _line_json(line: Any, shown: dict[tuple[Any, Any], tuple[str | None, ...]]) 
             "bonus": bonus,
             "points": points,
         }
-    key = (line.value, line.points)
+    key = (line.value.as_integer_ratio() if line.value is not None else None,
+           line.points.as_integer_ratio())
     numbers = shown.get(key)
     if numbers is None:
         numbers = shown[key] = (
@@ -489,7 +513,7 @@ def _store(season: Season, data: SeasonData) -> tuple[int, set[int]]:
     their inputs' fingerprints were written or deleted). A recalculation whose outcome equals what is stored writes no rows: a
     snapshot whose inputs changed but whose rows did not only takes the new fingerprint."""
     snapshots = _season_rows(StandingsSnapshot)
-    stored = {
+    stored = data.snapshots if data.snapshots is not None else {
         (half_id, evening_id): (pk, digest)
         for pk, half_id, evening_id, digest in snapshots.filter(
             half__season=season
@@ -516,8 +540,7 @@ def _store(season: Season, data: SeasonData) -> tuple[int, set[int]]:
                 snapshots.filter(pk=pk).update(digest=fields["digest"], computed_at=now)
                 changed.add(half.pk)
                 continue
-            snapshots.filter(pk=pk).update(computed_at=now, **fields)
-            _season_rows(Standing).filter(snapshot_id=pk).delete()
+            _rewrite_snapshot(pk, now, fields)
         _insert_standings(pk, rows or [])
         changed.add(half.pk)
     if len(kept) != len(stored):
@@ -525,6 +548,40 @@ def _store(season: Season, data: SeasonData) -> tuple[int, set[int]]:
         changed.update(half_id for (half_id, _), (pk, _) in stored.items() if pk not in kept_set)
         snapshots.filter(half__season=season).exclude(pk__in=kept).delete()
     return len(kept), changed
+
+
+def _rewrite_snapshot(pk: int, now: dt.datetime, fields: dict[str, Any]) -> None:
+    """A snapshot whose standings changed: its fields updated and its rows deleted (the
+    new ones are inserted next); on PostgreSQL in one statement."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        _season_rows(StandingsSnapshot).filter(pk=pk).update(computed_at=now, **fields)
+        _season_rows(Standing).filter(snapshot_id=pk).delete()
+        return
+    if set(fields) != {"cycle", "cycle_orders", "eligibility", "digest"}:
+        raise TypeError(f"a snapshot's fields are {sorted(fields)}: _rewrite_sql writes four")
+    with connection.cursor() as cursor:
+        cursor.execute(_rewrite_sql(), [fields["cycle"], fields["cycle_orders"],
+                                        json.dumps(fields["eligibility"]), fields["digest"],
+                                        now, pk, pk])
+
+
+@functools.cache
+def _rewrite_sql() -> str:
+    """``_rewrite_snapshot``'s statement: the UPDATE of the snapshot in a WITH, the DELETE
+    of its rows (two tables, so neither sees the other's change)."""
+    from django.db import connection
+
+    qn = connection.ops.quote_name
+    meta = StandingsSnapshot._meta
+    column = {name: qn(meta.get_field(name).column)
+              for name in ("cycle", "cycle_orders", "eligibility", "digest", "computed_at")}
+    return (f"WITH changed AS (UPDATE {qn(meta.db_table)} SET {column['cycle']} = %s, "
+            f"{column['cycle_orders']} = %s, {column['eligibility']} = %s::jsonb, "
+            f"{column['digest']} = %s, {column['computed_at']} = %s "
+            f"WHERE {qn(meta.pk.column)} = %s RETURNING 1) "
+            f"DELETE FROM {qn(Standing._meta.db_table)} WHERE {qn('snapshot_id')} = %s")
 
 
 @functools.cache
@@ -625,7 +682,8 @@ def _recalculate_once(season_id: int, today: dt.date | None, if_behind: bool = F
             return None  # the holder runs again once it sees the version moved
         if if_behind and computed >= version:
             return 0, version, season_id
-        written, changed = _store(season, load_season_data(season, today, with_overrides=True))
+        written, changed = _store(season, load_season_data(season, today, with_overrides=True,
+                                                           with_snapshots=True))
         _computed_from(season_id, version)
         if changed:
             # Visitors' pages move on once, after the new standings are committed: the
@@ -638,9 +696,33 @@ def _recalculate_once(season_id: int, today: dt.date | None, if_behind: bool = F
 def _computed_from(season_id: int, version: int) -> None:
     """Record the inputs version the stored standings now reflect (also when nothing in
     them changed: they are not behind)."""
-    _season_rows(StandingsState).filter(pk=season_id).update(
-        inputs_version=version, computed_at=timezone.now()
-    )
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        _season_rows(StandingsState).filter(pk=season_id).update(
+            inputs_version=version, computed_at=timezone.now())
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(_plain_sql()["computed_from"], [version, timezone.now(), season_id])
+
+
+@functools.cache
+def _plain_sql() -> dict[str, str]:
+    """The recalculation's two smallest statements, written once per process (the ORM
+    compiled each anew per result): bounded by a season read in its club's scope, as
+    ``_season_rows``; the row-level security binds them as any query."""
+    from django.db import connection
+
+    qn = connection.ops.quote_name
+    state, season = StandingsState._meta, Season._meta
+    return {
+        "computed_from": (
+            f"UPDATE {qn(state.db_table)} SET {qn(state.get_field('inputs_version').column)} = %s, "
+            f"{qn(state.get_field('computed_at').column)} = %s WHERE {qn(state.pk.column)} = %s"),
+        "inputs_version": (
+            f"SELECT {qn(season.get_field('inputs_version').column)} FROM {qn(season.db_table)} "
+            f"WHERE {qn(season.pk.column)} = %s"),
+    }
 
 
 def _lock(season_id: int) -> int | None:
@@ -666,7 +748,17 @@ def _lock(season_id: int) -> int | None:
 
 
 def _inputs_version(season_id: int) -> int:
-    return Season.objects.filter(pk=season_id).values_list("inputs_version", flat=True).get()
+    """The inputs version of a season read in its club's scope (the recalculation's)."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return Season.objects.filter(pk=season_id).values_list("inputs_version", flat=True).get()
+    with connection.cursor() as cursor:
+        cursor.execute(_plain_sql()["inputs_version"], [season_id])
+        found = cursor.fetchone()
+    if found is None:
+        raise Season.DoesNotExist(f"no season {season_id}")
+    return int(found[0])
 
 
 def recalculate_season(season_id: int, today: dt.date | None = None, *,
@@ -716,7 +808,8 @@ def standings_behind(season_id: int) -> bool:
     """Whether the season's inputs changed since its stored standings were computed."""
     computed = (StandingsState.objects.filter(season_id=season_id)
                 .values_list("inputs_version", flat=True).first())
-    return computed is None or computed < _inputs_version(season_id)
+    version = Season.objects.filter(pk=season_id).values_list("inputs_version", flat=True).get()
+    return computed is None or computed < version
 
 
 def seasons_behind(changed_before: dt.datetime) -> list[int]:

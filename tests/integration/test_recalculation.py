@@ -93,10 +93,12 @@ def test_the_task_reads_the_season_by_its_half_and_a_gone_half_is_nothing_to_do(
 
     s, first, _, _ = two_evenings
     Season.objects.filter(pk=s.pk).update(inputs_version=F("inputs_version") + 1)
-    with django_assert_max_num_queries(13) as queries:
+    with django_assert_max_num_queries(13) as queries:  # 6 on PostgreSQL
         assert standings.recalculate_half_season(first.half_id) == 2
+    # (PostgreSQL's one statement of the season's inputs reads its halves by the season.)
     assert not any("FROM \"competition_half\" WHERE" in q["sql"] and "LIMIT" in q["sql"]
-                   and "competition_season" not in q["sql"] for q in queries.captured_queries)
+                   and "competition_season" not in q["sql"] and "jsonb_agg" not in q["sql"]
+                   for q in queries.captured_queries)
     assert not standings_behind(s.pk)
     gone = Half.objects.order_by("-pk").first().pk + 1
     assert recalculate_half(gone) == 0
@@ -295,6 +297,66 @@ def test_both_ways_of_writing_a_snapshots_rows_store_the_same_values(two_evening
         assert len(written[vendor]) == 6
     assert written["sqlite"] == written[connection.vendor]
     assert standings.standings_current(s.pk)
+
+
+def test_both_ways_of_rewriting_a_snapshot_store_the_same_values(two_evenings, monkeypatch):
+    """A snapshot whose standings changed: PostgreSQL updates it and deletes its rows in
+    one statement, any other database in two; both store the same fields and leave no
+    row of it (its new rows are inserted next)."""
+    import datetime as dt
+
+    from django.db import connection
+
+    s, _first, second, _ = two_evenings
+    snapshot = StandingsSnapshot.objects.get(evening=second)
+    columns = ("cycle", "cycle_orders", "eligibility", "digest", "computed_at")
+    stored = {}
+    for n, vendor in enumerate(("sqlite", connection.vendor)):
+        now = dt.datetime(2026, 12, 4, 22, 30, n, tzinfo=dt.UTC)
+        fields = {"cycle": True, "cycle_orders": 2 + n, "eligibility": {"7": {"eligible": n == 1}},
+                  "digest": f"{n}" * 64}
+        monkeypatch.setattr(connection, "vendor", vendor)
+        standings._rewrite_snapshot(snapshot.pk, now, dict(fields))
+        monkeypatch.undo()
+        assert not Standing.objects.filter(snapshot=snapshot).exists()
+        stored[vendor] = StandingsSnapshot.objects.values_list(*columns).get(pk=snapshot.pk)
+        assert stored[vendor] == (*fields.values(), now)
+    with pytest.raises(TypeError, match="four"):
+        standings._rewrite_snapshot(snapshot.pk, now, dict(fields, with_lines=True))
+
+
+@pytest.mark.postgres("the fixed number is PostgreSQL's: one statement reads the inputs")
+def test_a_recalculation_runs_the_same_few_queries_whatever_the_seasons_size(
+    django_capture_on_commit_callbacks
+):
+    """A result on a season's last evening, recalculated: the season, its lock, one
+    statement of its inputs (with the halves and the stored snapshots' fingerprints), the
+    snapshot rewritten and its rows inserted, the state, and the version after the
+    commit: the same seven queries for 6 players after two evenings as for 24 after six."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    counts = []
+    for players, played in ((6, 2), (24, 6)):
+        s = f.season(players=players)
+        arbiter = f.arbiter()
+        evenings = f.playing_evenings(s)[:played]
+        with django_capture_on_commit_callbacks(execute=True):
+            for evening in evenings:
+                evening_pair_and_publish(actor=None, system=True, evening_id=evening.pk,
+                                         now=evening.deadline)
+                for game in evening.games.all():
+                    services.result_set(actor=arbiter, game=game, result="1-0")
+        game = evenings[-1].games.order_by("board").first()
+        with django_capture_on_commit_callbacks(execute=False):
+            services.result_set(actor=arbiter, game=game, result="0-1")
+        with CaptureQueriesContext(connection) as queries, \
+                django_capture_on_commit_callbacks(execute=True):
+            assert standings.recalculate_half_season(evenings[-1].half_id) > 0
+        assert standings.standings_current(s.pk)
+        counts.append(len([q for q in queries.captured_queries
+                           if "SAVEPOINT" not in q["sql"]]))  # the test's transaction's
+    assert counts == [7, 7]
 
 
 @pytest.mark.postgres("the season read in one statement; elsewhere both ways are one")
