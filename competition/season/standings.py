@@ -278,7 +278,7 @@ def load_season_data(season: Season, today: dt.date | None = None, *,
         engine_evenings.append(
             t.Evening(
                 date=date,
-                half=None if ladder else kinds[half_id],
+                half=None if ladder else kinds[half_id],  # type: ignore[arg-type]
                 games=tuple(games[pk]),
                 byes=tuple(byes[pk]),
                 # A player who was paired after all is not also absent.
@@ -380,7 +380,7 @@ def _line_json(line: Any, shown: dict[tuple[Any, Any], tuple[str | None, ...]]) 
             "bonus": bonus,
             "points": points,
         }
-    key = (line.value.as_integer_ratio() if line.value is not None else None,
+    key = (line.value.as_integer_ratio() if line.value is not None else None,  # type: ignore[assignment]
            line.points.as_integer_ratio())
     numbers = shown.get(key)
     if numbers is None:
@@ -575,7 +575,7 @@ def _rewrite_sql() -> str:
 
     qn = connection.ops.quote_name
     meta = StandingsSnapshot._meta
-    column = {name: qn(meta.get_field(name).column)
+    column = {name: qn(meta.get_field(name).column)  # type: ignore[union-attr,arg-type]
               for name in ("cycle", "cycle_orders", "eligibility", "digest", "computed_at")}
     return (f"WITH changed AS (UPDATE {qn(meta.db_table)} SET {column['cycle']} = %s, "
             f"{column['cycle_orders']} = %s, {column['eligibility']} = %s::jsonb, "

@@ -123,7 +123,7 @@ def _refused_outside_every_club(queryset: models.QuerySet) -> models.QuerySet:  
     if (scoping_off() or get_scope().get("club") is not None or club_path(model) is None
             or getattr(model._default_manager, "_platform_rows", False)):
         return queryset
-    return OutOfScopeQuerySet(model, using=queryset._db, hints=queryset._hints, missing_scopes={"club"})
+    return OutOfScopeQuerySet(model, using=queryset._db, hints=queryset._hints, missing_scopes={"club"})  # type: ignore[attr-defined]
 
 
 class _ClubRowDescriptor:
@@ -150,17 +150,17 @@ def scope_related_rows(every_model: Iterable[type[models.Model]]) -> None:
     nothing: Django builds them from the target's default manager, the scoped one."""
     for model in every_model:
         for field in model._meta.get_fields():
-            if not field.is_relation or field.related_model is None or club_path(field.related_model) is None:
+            if not field.is_relation or field.related_model is None or club_path(field.related_model) is None:  # type: ignore[arg-type]
                 continue
             if field.concrete and (field.many_to_one or field.one_to_one):  # player.season
                 name, made_of = field.name, field
             elif field.one_to_one and not field.concrete:  # season.competition
-                name, made_of = field.get_accessor_name(), field
+                name, made_of = field.get_accessor_name(), field  # type: ignore[union-attr,assignment]
             else:
                 continue
             descriptor = model.__dict__.get(name)
             if descriptor is not None and not isinstance(descriptor, _ClubRowDescriptor):
-                setattr(model, name, _club_row_descriptor(type(descriptor))(made_of))
+                setattr(model, name, _club_row_descriptor(type(descriptor))(made_of))  # type: ignore[arg-type]
 
 
 # The club's model by its label, as AUTH_USER_MODEL names the user's: the club layer
