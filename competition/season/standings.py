@@ -555,12 +555,13 @@ def _rewrite_snapshot(pk: int, now: dt.datetime, fields: dict[str, Any]) -> None
     new ones are inserted next); on PostgreSQL in one statement."""
     from django.db import connection
 
+    # Both ways write the same four fields, so both refuse any other set alike.
+    if set(fields) != {"cycle", "cycle_orders", "eligibility", "digest"}:
+        raise TypeError(f"a snapshot's fields are {sorted(fields)}: _rewrite_sql writes four")
     if connection.vendor != "postgresql":
         _season_rows(StandingsSnapshot).filter(pk=pk).update(computed_at=now, **fields)
         _season_rows(Standing).filter(snapshot_id=pk).delete()
         return
-    if set(fields) != {"cycle", "cycle_orders", "eligibility", "digest"}:
-        raise TypeError(f"a snapshot's fields are {sorted(fields)}: _rewrite_sql writes four")
     with connection.cursor() as cursor:
         cursor.execute(_rewrite_sql(), [fields["cycle"], fields["cycle_orders"],
                                         json.dumps(fields["eligibility"]), fields["digest"],
