@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 PORT   ?= 8000
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-unit install lock migrate demo bench loadtest loadtest-smoke lint messages clean
+.PHONY: run test test-unit test-dutch-generated install lock migrate demo bench loadtest loadtest-smoke lint messages clean
 
 # The pinned versions of requirements-dev.lock (hashes checked), then the project itself.
 $(STAMP): pyproject.toml requirements-dev.lock
@@ -65,6 +65,11 @@ test-unit:
 	$(UNIT_VENV)/bin/python -m pip check
 	@! $(UNIT_VENV)/bin/python -c "import django" 2>/dev/null || { echo "Django found in $(UNIT_VENV)"; exit 1; }
 	$(UNIT_VENV)/bin/python -m pytest -q -n $(PYTEST_WORKERS) -W ignore::pytest.PytestConfigWarning tests/unit
+
+# Every generated tournament against bbpPairings, also those of 41-150 players that
+# `make test` leaves out for time (tests/unit/events/test_dutch_generated.py).
+test-dutch-generated: install
+	DUTCH_GENERATED_MAX_PLAYERS=150 $(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist load tests/unit/events/test_dutch_generated.py
 
 bench: install
 	@for f in bench/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done

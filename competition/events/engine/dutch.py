@@ -88,7 +88,8 @@ def _listed(tournament: Tournament, present: Collection[int], absent_marks: bool
 
 
 def round_trf(
-    tournament: Tournament, present: Collection[int], total_rounds: int, *, absent_marks: bool = False
+    tournament: Tournament, present: Collection[int], total_rounds: int, *, absent_marks: bool = False,
+    first_white: bool = True,
 ) -> str:
     """The TRF(x) the engine pairs: start numbers renumbered 1..N, the absent players on an
     ``XXZ`` line, or (``absent_marks``, for engines that read no ``XXZ``) with a
@@ -104,7 +105,7 @@ def round_trf(
         # character (refused by the TRF writer) can never stop a round from being paired.
         renumbered.append(Entrant(ids[e.number], results, f"Player {e.number}", e.rating))
     absent = sorted(ids[n] for n in ids if n not in present)
-    headers: list[tuple[str, str]] = [("012", "Blitz"), ("XXR", str(total_rounds)), ("XXC", "white1")]
+    headers: list[tuple[str, str]] = [("012", "Blitz"), ("XXR", str(total_rounds)), ("XXC", "white1" if first_white else "black1")]
     if absent and not absent_marks:
         headers.append(("XXZ", " ".join(map(str, absent))))
     trf = trf_format.from_tournament(Tournament(tuple(renumbered)), tuple(headers))
@@ -123,12 +124,16 @@ def pair_blitz_round(
     present: Collection[int],
     total_rounds: int | None = None,
     edition: Edition = "2026",
+    *,
+    first_white: bool = True,
 ) -> RoundPairing:
     """Pair the next round by the Dutch system among the ``present`` start numbers.
 
     ``total_rounds`` is the number of rounds of the evening (it decides the last round's
     topscorer rules); by default ``propose_rounds`` of the number of entrants. ``edition``
-    is the C.04.3 text that applies (``edition_for`` the event's date).
+    is the C.04.3 text that applies (``edition_for`` the event's date). ``first_white``:
+    the top seed had (or has) white in round 1 (the initial colour; the events always draw
+    white, a generated reference tournament may have drawn black).
     """
     if edition not in EDITIONS:
         raise ValueError(f"unknown edition of the Dutch system: {edition!r}")
@@ -139,7 +144,7 @@ def pair_blitz_round(
     if len(present_set) < 2:
         return RoundPairing((), next(iter(present_set), None))
     rounds = total_rounds or max(propose_rounds(len(numbers)), tournament.rounds + 1)
-    text = round_trf(tournament, present_set, max(rounds, tournament.rounds + 1))
+    text = round_trf(tournament, present_set, max(rounds, tournament.rounds + 1), first_white=first_white)
     back = {i + 1: e.number for i, e in enumerate(_listed(tournament, present_set, False))}
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "round.trf"
