@@ -32,6 +32,7 @@ from typing import Final, Literal, NamedTuple, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from competition.scoring.exact import Fractions, fraction
 from competition.scoring.fixpoint import Recalculation, TotalsMatrix
 from competition.scoring.terms import OPPONENT as _OPPONENT
 from competition.scoring.terms import OUTCOME as _OUTCOME
@@ -642,7 +643,7 @@ def compute_keizer_half(
         rank_values = [Fraction(units.top - units.step * r) for r in range(size)]
     else:
         rank_values = [Fraction(units.top - units.step * r, units.value_unit) for r in range(size)]
-    totals_seen: dict[tuple[int, int], Fraction] = {}
+    totals_seen = Fractions()
     batch_end = []  # the matrix's batches through each evening: its terms, the players entering
     matrix_prepared = False  # prepared when first needed: a remembered season never is
     if matrix is not None:
@@ -724,7 +725,7 @@ def _deferred_history(
     final: EveningStandings,
     ids: Sequence[int],
     rank_values: Sequence[Fraction],
-    totals_seen: dict[tuple[int, int], Fraction],
+    totals_seen: Fractions,
 ) -> tuple[EveningStandings, ...]:
     """The standings after every evening, their rows made when one evening's are first
     read (`types.Deferred`): a full history is thousands of rows, most never read. The
@@ -797,7 +798,7 @@ def _rows(
     counts: Sequence[dict[str, int]],
     ids: Sequence[int],
     rank_values: Sequence[Fraction],
-    fractions: dict[tuple[int, int], Fraction],
+    fractions: Fractions,
     *,
     fresh: bool = True,
 ) -> tuple[Standing, ...]:
@@ -805,21 +806,25 @@ def _rows(
     each row's `PlayerStats`, taken as they are if `fresh` (made for these rows), else
     copied (running counts). A full history builds thousands: the frozen rows are made
     without their dataclass __init__ (which sets each field through
-    object.__setattr__), every field given."""
+    object.__setattr__), every field given, and each total once (`exact.Fractions`: a
+    third of a history's totals repeat)."""
     totals, denominator = result.totals, units.total_unit * result.orders
-    rows = []
+    made = fractions.over(denominator)
+    rows: list[Standing] = []
+    append, new, set_ = rows.append, _new, _set
     for rank0, p in enumerate(result.order):
-        stats = _new(PlayerStats)
-        _set(stats, "__dict__", counts[p] if fresh else counts[p].copy())
-        total = fractions.get((totals[p], denominator))  # a third of a history's totals repeat
+        stats = new(PlayerStats)
+        set_(stats, "__dict__", counts[p] if fresh else counts[p].copy())
+        number = totals[p]
+        total = made.get(number)
         if total is None:
-            total = fractions[totals[p], denominator] = Fraction(totals[p], denominator)
-        row = _new(Standing)
-        _set(row, "__dict__", {
+            total = made[number] = fraction(number, denominator)
+        row = new(Standing)
+        set_(row, "__dict__", {
             "rank": rank0 + 1, "player_id": ids[p], "total": total,
             "value": rank_values[rank0], "stats": stats, "lines": (),
         })
-        rows.append(row)
+        append(row)
     return tuple(rows)
 
 
