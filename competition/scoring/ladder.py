@@ -9,13 +9,15 @@ only on the starting positions, so the ladder is a plain running sum.
 
 from __future__ import annotations
 
+import collections
 import datetime
 import functools
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
-from typing import TypeVar
+from typing import Final, TypeVar
 
+from competition.scoring.exact import fraction as exact_fraction
 from competition.scoring.keizer import count_event, new_counts
 from competition.scoring.types import (
     RESULT_OUTCOMES,
@@ -114,7 +116,9 @@ def compute_ladder(
     the start; flexible players from the first evening that mentions them.
 
     Sums are integers in one unit (hundredths with the presets: 0.07 and 0.3 are exact);
-    `Fraction`s appear only in the output, each value built once."""
+    `Fraction`s appear only in the output, each value built once. The evenings are read
+    once into flat lists (no object per game per evening); the explanation lines and the
+    history rows are made from them when first read (`types.Deferred`)."""
     starts = {p.id: p.start for p in players}
     points0 = {p.id: start_points(params, p, len(players)) for p in players}
     numbers = (params.win, params.draw, params.loss, params.place_factor, params.bonus, *points0.values())
@@ -124,12 +128,12 @@ def compute_ladder(
         number = Fraction(number)
         return number.numerator * (unit // number.denominator)
 
-    fractions: dict[int, Fraction] = {}
+    made: dict[int, Fraction] = {}  # every Fraction of the output, by its units
 
     def fraction(units: int) -> Fraction:
-        result = fractions.get(units)
+        result = made.get(units)
         if result is None:
-            result = fractions[units] = Fraction(units, unit)
+            result = made[units] = exact_fraction(units, unit)
         return result
 
     base = {Outcome.WIN: scaled(params.win), Outcome.DRAW: scaled(params.draw), Outcome.LOSS: scaled(params.loss)}
@@ -139,97 +143,217 @@ def compute_ladder(
         bonused.add(Outcome.CLUB_DUTY)
     if params.bonus_for_bye:
         bonused.add(Outcome.BYE)
+    # Per game result, each side's outcome and its base move (None: the game moves nothing)
+    sides = {result: (white, black, base.get(white), base.get(black), bonus if white in bonused else 0,
+                      bonus if black in bonused else 0)
+             for result, (white, black) in RESULT_OUTCOMES.items()}
+    alone = (  # the outcomes of a player alone, in the order `_evening_events` names them
+        ("byes", Outcome.BYE, bonus if Outcome.BYE in bonused else 0),
+        ("absent_with_notice", Outcome.ABSENT_WITH_NOTICE, 0),
+        ("club_duty", Outcome.CLUB_DUTY, bonus if Outcome.CLUB_DUTY in bonused else 0),
+    )
     start_units = {p: scaled(points) for p, points in points0.items()}
-    groups = ladder_groups(players)
     active = {p.id for p in players if p.fixed}
     deltas = dict.fromkeys(starts, 0)
     bonuses = dict.fromkeys(starts, 0)
-    counts = {player_id: new_counts() for player_id in starts}
-    lines: dict[int, list[LadderLine]] = {player_id: [] for player_id in starts}
+    # Every event of the season, in flat lists: who, what, against whom, with which colour,
+    # the delta and the bonus in units; `ends[k]` is where evening k's events end. The
+    # players absent without notice, per evening.
+    who: list[int] = []
+    what: list[Outcome] = []
+    against: list[int | None] = []
+    colours: list[str | None] = []
+    moved: list[int] = []
+    gained: list[int] = []
+    ends: list[int] = []
+    absent: list[list[int]] = []
+    after: list[tuple[list[int], dict[int, int], dict[int, int]]] = []  # per evening, for its rows
+    add_who, add_what, add_against, add_colour = who.append, what.append, against.append, colours.append
+    add_moved, add_gained = moved.append, gained.append
+    for evening in evenings:
+        seen: set[int] = set()
+        date = evening.date
+        for game in evening.games:
+            white, black = game.white, game.black
+            if white not in starts or black not in starts:
+                raise ValueError(f"unknown player in evening {date}")
+            if white in seen:
+                raise ValueError(f"player {white} appears twice in evening {date}")
+            seen.add(white)
+            if black in seen:
+                raise ValueError(f"player {black} appears twice in evening {date}")
+            seen.add(black)
+            white_outcome, black_outcome, white_base, black_base, white_bonus, black_bonus = sides[game.result]
+            difference = factor * (starts[white] - starts[black])
+            white_delta = 0 if white_base is None else white_base + difference
+            black_delta = 0 if black_base is None else black_base - difference
+            deltas[white] += white_delta
+            deltas[black] += black_delta
+            bonuses[white] += white_bonus
+            bonuses[black] += black_bonus
+            add_who(white), add_what(white_outcome), add_against(black), add_colour("white")
+            add_moved(white_delta), add_gained(white_bonus)
+            add_who(black), add_what(black_outcome), add_against(white), add_colour("black")
+            add_moved(black_delta), add_gained(black_bonus)
+        for attribute, outcome, amount in alone:
+            for player_id in getattr(evening, attribute):
+                if player_id not in starts:
+                    raise ValueError(f"unknown player in evening {date}")
+                if player_id in seen:
+                    raise ValueError(f"player {player_id} appears twice in evening {date}")
+                seen.add(player_id)
+                bonuses[player_id] += amount
+                add_who(player_id), add_what(outcome), add_against(None), add_colour(None)
+                add_moved(0), add_gained(amount)
+        ends.append(len(who))
+        active |= seen
+        absent.append([p for p in active if p not in seen])
+        if history:
+            after.append((list(active), dict(deltas), dict(bonuses)))
+    counts_of = _counts_replay(who, what, colours, ends, absent, starts)
+    rows_of = functools.partial(_rows, starts, ladder_groups(players), points0, start_units, made, fraction)
     snapshots: list[LadderEvening] = []
-    # What the history rows of each evening need beyond the running counts, which are
-    # replayed from the evenings' counted events when its rows are first read.
-    states: list[tuple[frozenset[int], dict[int, int], dict[int, int], list[tuple[int, Outcome, str | None]], list[int]]] = []
 
     def fill(start: int) -> None:
         """The rows of evening `start` and of every later one (`types.Deferred`)."""
-        replay = {player_id: new_counts() for player_id in starts}
-        for k, (were_active, deltas_k, bonuses_k, counted, absent_k) in enumerate(states):
-            for player_id, outcome, colour in counted:
-                count_event(replay[player_id], outcome, colour)
-            for player_id in absent_k:
-                replay[player_id]["absent_without_notice"] += 1
+        for k, counts in enumerate(counts_of()):
             state = snapshots[k].__dict__
-            if k < start or "rows" in state:
-                continue
-            state["rows"] = _unit_rows(set(were_active), starts, groups, points0, start_units, deltas_k,
-                                       bonuses_k, replay, lines, fraction, False)
+            if k >= start and "rows" not in state:
+                state["rows"] = rows_of(*after[k], counts)
+                state.pop("_deferred", None)
+
+    if history:
+        for k, evening in enumerate(evenings):
+            entry = _new(LadderEvening)
+            _set(entry, "__dict__", {"date": evening.date, "_deferred": functools.partial(fill, k)})
+            snapshots.append(entry)
+    final_counts = collections.deque(counts_of(), maxlen=1)  # after the last evening
+    final = rows_of(list(active), deltas, bonuses, final_counts[0] if final_counts
+                    else {player_id: new_counts() for player_id in starts})
+    lines: dict[int, tuple[LadderLine, ...]] = {}
+
+    def fill_lines() -> None:
+        if not lines:
+            lines.update(_lines(evenings, who, what, against, moved, gained, ends, absent, starts, fraction))
+        for row in final:
+            state = row.__dict__
+            if "lines" not in state:
+                state["lines"] = lines[state["player_id"]]
             state.pop("_deferred", None)
 
-    for evening in evenings:
-        seen: set[int] = set()
-        counted: list[tuple[int, Outcome, str | None]] = []
-        for player_id, outcome, opponent, colour in _evening_events(evening):
-            if player_id not in starts or (opponent is not None and opponent not in starts):
-                raise ValueError(f"unknown player in evening {evening.date}")
-            if player_id in seen:
-                raise ValueError(f"player {player_id} appears twice in evening {evening.date}")
-            seen.add(player_id)
-            delta = 0
-            if opponent is not None and outcome in base:
-                delta = base[outcome] + factor * (starts[player_id] - starts[opponent])
-            gained = bonus if outcome in bonused else 0
-            deltas[player_id] += delta
-            bonuses[player_id] += gained
-            line = _frozen(
-                LadderLine, date=evening.date, outcome=outcome, opponent=opponent,
-                delta=fraction(delta), bonus=fraction(gained),
-            )
-            lines[player_id].append(line)
-            count_event(counts[player_id], outcome, colour)
-            counted.append((player_id, outcome, colour))
-        active |= seen
-        absent = LadderLine(evening.date, Outcome.ABSENT_WITHOUT_NOTICE, None, fraction(0), fraction(0))
-        missing = list(active - seen)
-        for player_id in missing:
-            lines[player_id].append(absent)  # equal lines may be one object: they are frozen
-            counts[player_id]["absent_without_notice"] += 1
-        if history:  # the rows made when first read: most evenings' never are
-            states.append((frozenset(active), dict(deltas), dict(bonuses), counted, missing))
-            entry = _new(LadderEvening)
-            _set(entry, "__dict__", {"date": evening.date,
-                                     "_deferred": functools.partial(fill, len(snapshots))})
-            snapshots.append(entry)
-    final = _unit_rows(active, starts, groups, points0, start_units, deltas, bonuses, counts, lines, fraction, True)
-    return LadderResult(standings=final, history=tuple(snapshots) if history else ())
+    for row in final:
+        del row.__dict__["lines"]
+        row.__dict__["_deferred"] = fill_lines
+    return LadderResult(standings=final, history=tuple(snapshots))
 
 
-def _unit_rows(
-    active: set[int],
+def _increments() -> dict[tuple[Outcome, str | None], tuple[str, ...]]:
+    """The fields of `PlayerStats` that one event adds 1 to (`count_event`), per outcome
+    and colour."""
+    table: dict[tuple[Outcome, str | None], tuple[str, ...]] = {}
+    for outcome in Outcome:
+        if outcome is Outcome.OWN_VALUE:
+            continue
+        for colour in ("white", "black", None):
+            counts = new_counts()
+            count_event(counts, outcome, colour)
+            table[outcome, colour] = tuple(field for field, count in counts.items() if count)
+    return table
+
+
+_INCREMENTS: Final = _increments()
+
+
+def _counts_replay(
+    who: Sequence[int], what: Sequence[Outcome], colours: Sequence[str | None], ends: Sequence[int],
+    absent: Sequence[Sequence[int]], starts: Mapping[int, int],
+) -> Callable[[], Iterator[dict[int, dict[str, int]]]]:
+    """Every player's running counts (`count_event`) after each evening, as a generator
+    made anew for each walk: one dict per player, the same dicts updated evening by
+    evening (copy what is kept)."""
+
+    def walk() -> Iterator[dict[int, dict[str, int]]]:
+        counts = {player_id: new_counts() for player_id in starts}
+        increments = _INCREMENTS
+        event = 0
+        for k, end in enumerate(ends):
+            for i in range(event, end):
+                player_counts = counts[who[i]]
+                for field in increments[what[i], colours[i]]:
+                    player_counts[field] += 1
+            event = end
+            for player_id in absent[k]:
+                counts[player_id]["absent_without_notice"] += 1
+            yield counts
+
+    return walk
+
+
+def _rows(
     starts: Mapping[int, int],
     groups: Mapping[int, int],
     points0: Mapping[int, Fraction],
     start_units: Mapping[int, int],
+    made: Mapping[int, Fraction],
+    fraction: Callable[[int], Fraction],
+    active: Sequence[int],
     deltas: Mapping[int, int],
     bonuses: Mapping[int, int],
     counts: Mapping[int, dict[str, int]],
-    lines: Mapping[int, list[LadderLine]],
-    fraction: Callable[[int], Fraction],
-    with_lines: bool,
 ) -> tuple[LadderStanding, ...]:
-    points = {p: start_units[p] + deltas[p] + bonuses[p] for p in active}
-    ordered = sorted(active, key=lambda p: (-points[p], starts[p]))
-    rows = []
+    """One evening's rows, best first (ties by starting position), without lines; their
+    Fractions from `made` (by units), else from `fraction`. The frozen rows are made
+    without their dataclass __init__ (which sets every field through
+    object.__setattr__), every field given."""
+    pairing = {p: start_units[p] + deltas[p] for p in active}
+    points = {p: pairing[p] + bonuses[p] for p in active}
+    beyond = max(starts.values(), default=0) - min(starts.values(), default=0) + 1  # a tie goes by start
+    ordered = sorted(active, key={p: starts[p] - beyond * points[p] for p in active}.__getitem__)
+    rows: list[LadderStanding] = []
+    append, new, set_, known = rows.append, _new, _set, made.get
     for rank, p in enumerate(ordered, start=1):
-        stats = _frozen_from(PlayerStats, dict(counts[p]))
-        rows.append(_frozen_from(LadderStanding, {
+        stats = new(PlayerStats)
+        set_(stats, "__dict__", counts[p].copy())
+        total, before_bonus, bonus = points[p], pairing[p], bonuses[p]
+        total_fraction, pairing_fraction, bonus_fraction = known(total), known(before_bonus), known(bonus)
+        if total_fraction is None:
+            total_fraction = fraction(total)
+        if pairing_fraction is None:
+            pairing_fraction = fraction(before_bonus)
+        if bonus_fraction is None:
+            bonus_fraction = fraction(bonus)
+        row = new(LadderStanding)
+        set_(row, "__dict__", {
             "rank": rank, "player_id": p, "start": starts[p], "group": groups[p],
-            "start_points": points0[p], "points": fraction(points[p]),
-            "pairing_points": fraction(start_units[p] + deltas[p]),
-            "bonus": fraction(bonuses[p]), "stats": stats,
-            "lines": tuple(lines[p]) if with_lines else (),
-        }))
+            "start_points": points0[p], "points": total_fraction, "pairing_points": pairing_fraction,
+            "bonus": bonus_fraction, "stats": stats, "lines": (),
+        })
+        append(row)
     return tuple(rows)
+
+
+def _lines(
+    evenings: Sequence[Evening], who: Sequence[int], what: Sequence[Outcome], against: Sequence[int | None],
+    moved: Sequence[int], gained: Sequence[int], ends: Sequence[int], absent: Sequence[Sequence[int]],
+    starts: Mapping[int, int], fraction: Callable[[int], Fraction],
+) -> dict[int, tuple[LadderLine, ...]]:
+    """Every player's explanation lines, evening by evening, from the flat events."""
+    lines: dict[int, list[LadderLine]] = {player_id: [] for player_id in starts}
+    event = 0
+    zero = fraction(0)
+    for k, end in enumerate(ends):
+        date = evenings[k].date
+        for i in range(event, end):
+            line = _new(LadderLine)
+            _set(line, "__dict__", {"date": date, "outcome": what[i], "opponent": against[i],
+                                    "delta": fraction(moved[i]), "bonus": fraction(gained[i])})
+            lines[who[i]].append(line)
+        event = end
+        if absent[k]:
+            line = LadderLine(date, Outcome.ABSENT_WITHOUT_NOTICE, None, zero, zero)
+            for player_id in absent[k]:
+                lines[player_id].append(line)  # equal lines may be one object: they are frozen
+    return {player_id: tuple(player_lines) for player_id, player_lines in lines.items()}
 
 
 def _frozen(cls: type[_Row], **fields: object) -> _Row:

@@ -314,7 +314,7 @@ class LadderLine:
 
 
 @dataclass(frozen=True)
-class LadderStanding:
+class LadderStanding(Deferred):
     rank: int
     player_id: int
     start: int
@@ -331,6 +331,8 @@ class LadderStanding:
         """Progress since the start of the season."""
         return self.points - self.start_points
 
+
+del LadderStanding.lines  # the default stays __init__'s; the class attribute would hide deferred `lines`
 
 @dataclass(frozen=True)
 class LadderEvening(Deferred):
