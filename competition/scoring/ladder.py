@@ -15,7 +15,7 @@ import functools
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
-from typing import Final, TypeVar
+from typing import Final
 
 from competition.scoring.exact import fraction as exact_fraction
 from competition.scoring.keizer import count_event, new_counts
@@ -33,8 +33,6 @@ from competition.scoring.types import (
 )
 
 GROUPS = 4
-
-_Row = TypeVar("_Row", LadderStanding, LadderLine, PlayerStats)
 
 
 def ladder_groups(players: Sequence[Player], groups: int = GROUPS) -> dict[int, int]:
@@ -356,21 +354,8 @@ def _lines(
     return {player_id: tuple(player_lines) for player_id, player_lines in lines.items()}
 
 
-def _frozen(cls: type[_Row], **fields: object) -> _Row:
-    """A frozen dataclass built without its __init__, which sets every field through
-    object.__setattr__ and costs most of a full history. Every field must be given."""
-    return _frozen_from(cls, fields)
-
-
 _new = object.__new__
 _set = object.__setattr__
-
-
-def _frozen_from(cls: type[_Row], fields: dict[str, object]) -> _Row:
-    """`_frozen` with the fields as a dict of their own (it becomes the row's)."""
-    row = _new(cls)
-    _set(row, "__dict__", fields)
-    return row
 
 
 def pairing_order(standings: Sequence[LadderStanding]) -> list[int]:
