@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Final
 
-from competition.scoring.exact import fraction as exact_fraction
+from competition.scoring.exact import Fractions
 from competition.scoring.keizer import count_event, new_counts
 from competition.scoring.types import (
     RESULT_OUTCOMES,
@@ -126,13 +126,9 @@ def compute_ladder(
         number = Fraction(number)
         return number.numerator * (unit // number.denominator)
 
-    made: dict[int, Fraction] = {}  # every Fraction of the output, by its units
-
-    def fraction(units: int) -> Fraction:
-        result = made.get(units)
-        if result is None:
-            result = made[units] = exact_fraction(units, unit)
-        return result
+    memo = Fractions()  # every Fraction of the output, made once
+    made = memo.over(unit)  # by its units
+    fraction: Callable[[int], Fraction] = functools.partial(memo.get, denominator=unit)
 
     base = {Outcome.WIN: scaled(params.win), Outcome.DRAW: scaled(params.draw), Outcome.LOSS: scaled(params.loss)}
     factor, bonus = scaled(params.place_factor), scaled(params.bonus)

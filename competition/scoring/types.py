@@ -334,6 +334,7 @@ class LadderStanding(Deferred):
 
 del LadderStanding.lines  # the default stays __init__'s; the class attribute would hide deferred `lines`
 
+
 @dataclass(frozen=True)
 class LadderEvening(Deferred):
     """The ladder after one evening; its rows may be made when first read (`Deferred`)."""

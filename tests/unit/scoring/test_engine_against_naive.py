@@ -231,3 +231,23 @@ def test_the_ladders_history_rows_are_made_from_the_evening_read_on(seed) -> Non
     assert result == reference
     assert copy.deepcopy(compute_ladder(season.params, season.players, season.evenings)) == reference
     assert pickle.loads(pickle.dumps(compute_ladder(season.params, season.players, season.evenings))) == reference
+
+
+@pytest.mark.parametrize("seed", [1, 4])
+def test_the_ladders_explanation_lines_are_made_when_first_read(seed) -> None:
+    """The final rows carry no lines until one row's are read; then every row has the
+    naive reference's lines (each summing to the row's progress), and a copy or a pickle
+    taken before any was read has them too."""
+    season = random_season(seed, players=14, evenings=9, system="ladder")
+    assert isinstance(season.params, LadderParams)
+    args = (season.params, season.players, season.evenings)
+    reference = naive.compute_ladder(*args)
+    result = compute_ladder(*args)
+    assert all("lines" not in vars(row) for row in result.standings)
+    assert result.standings[-1].lines == reference.standings[-1].lines
+    assert all("lines" in vars(row) and "_deferred" not in vars(row) for row in result.standings)
+    for row, want in zip(result.standings, reference.standings, strict=True):
+        assert row.lines == want.lines
+        assert sum(line.delta + line.bonus for line in row.lines) == row.score
+    assert copy.deepcopy(compute_ladder(*args)).standings == reference.standings
+    assert pickle.loads(pickle.dumps(compute_ladder(*args))).standings == reference.standings
