@@ -20,12 +20,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal
 
-from py4swiss.engines import DutchEngine
 from py4swiss.engines.common import PairingError
 from py4swiss.trf import TrfParser
 
 from . import trf as trf_format
 from .dutch2026 import Engine2026
+from .dutch_brackets import Engine2017, Observer
 from .tiebreaks import Entrant, RoundPairing, Tournament
 
 MAX_ROUNDS = 11
@@ -119,6 +119,11 @@ def round_trf(
     return trf_format.write(replace(trf, players=players))
 
 
+def engine_numbers(tournament: Tournament, present: Collection[int]) -> dict[int, int]:
+    """The start number of each of the engine's players (its ids, 1..N in ``round_trf``)."""
+    return {i + 1: e.number for i, e in enumerate(_listed(tournament, set(present), False))}
+
+
 def pair_blitz_round(
     tournament: Tournament,
     present: Collection[int],
@@ -126,6 +131,7 @@ def pair_blitz_round(
     edition: Edition = "2026",
     *,
     first_white: bool = True,
+    observer: Observer | None = None,
 ) -> RoundPairing:
     """Pair the next round by the Dutch system among the ``present`` start numbers.
 
@@ -133,7 +139,8 @@ def pair_blitz_round(
     topscorer rules); by default ``propose_rounds`` of the number of entrants. ``edition``
     is the C.04.3 text that applies (``edition_for`` the event's date). ``first_white``:
     the top seed had (or has) white in round 1 (the initial colour; the events always draw
-    white, a generated reference tournament may have drawn black).
+    white, a generated reference tournament may have drawn black). ``observer`` sees every
+    bracket as it is paired (``explain``), in the engine's numbers (``engine_numbers``).
     """
     if edition not in EDITIONS:
         raise ValueError(f"unknown edition of the Dutch system: {edition!r}")
@@ -145,14 +152,14 @@ def pair_blitz_round(
         return RoundPairing((), next(iter(present_set), None))
     rounds = total_rounds or max(propose_rounds(len(numbers)), tournament.rounds + 1)
     text = round_trf(tournament, present_set, max(rounds, tournament.rounds + 1), first_white=first_white)
-    back = {i + 1: e.number for i, e in enumerate(_listed(tournament, present_set, False))}
+    back = engine_numbers(tournament, present_set)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "round.trf"
         path.write_text(text, encoding="utf-8")
         parsed = TrfParser.parse(path, strict=True)
     try:
-        engine = Engine2026 if edition == "2026" else DutchEngine
-        pairings = engine.generate_pairings(parsed)
+        engine = Engine2026 if edition == "2026" else Engine2017
+        pairings = engine.generate_pairings(parsed, observer)
     except PairingError as exc:
         raise BlitzPairingError(BlitzRefusal.CANNOT_PAIR, round=tournament.rounds + 1,
                                 detail=str(exc)) from exc

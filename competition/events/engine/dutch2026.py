@@ -20,8 +20,7 @@ applies them on top of py4swiss's engine, without changing the library:
 The later quality criteria keep their order; only their numbers moved (old C.5-C.19 are
 C.6-C.8 and C.10-C.21 in the 2026 text).
 
-The two methods of BracketMatcher that build the edge weights are py4swiss's own (MIT
-licence), taking the criteria from the instance instead of the module.
+The bracket loop with the criteria in their 2026 order is ``dutch_brackets.pair_brackets``.
 """
 
 from __future__ import annotations
@@ -29,8 +28,7 @@ from __future__ import annotations
 from py4swiss.dynamicuint import DynamicUint
 from py4swiss.engines.common import Float, Pairing, PairingError
 from py4swiss.engines.dutch import Engine as DutchEngine2017
-from py4swiss.engines.dutch.bracket import Bracket, BracketPairer, Brackets
-from py4swiss.engines.dutch.bracket.bracket_matcher import BracketMatcher
+from py4swiss.engines.dutch.bracket import Bracket
 from py4swiss.engines.dutch.criteria import QUALITY_CRITERIA
 from py4swiss.engines.dutch.criteria.abstract import QualityCriterion
 from py4swiss.engines.dutch.player import Player, get_player_infos_from_trf
@@ -38,7 +36,7 @@ from py4swiss.engines.dutch.validity_matcher import ValidityMatcher
 from py4swiss.trf import ParsedTrf
 from py4swiss.trf.results import ResultToken, RoundResult, ScoringPointSystem
 
-Criteria = tuple[type[QualityCriterion], ...]
+from .dutch_brackets import Criteria, Observer, pair_brackets
 
 
 class Player2026(Player):  # type: ignore[misc]  # py4swiss ships no type information
@@ -113,6 +111,7 @@ def c9_criterion(
     players below it can be paired among themselves, so that the bracket's one unpaired
     player is the one who gets the bye (bbpPairings 6 applies it so)."""
     below_pairable: dict[int, bool] = {}
+    shift_of: list[tuple[object, int]] = [(None, 0)]  # the last bracket asked and its shift
 
     def pairable_below(score: int) -> bool:
         if score not in below_pairable:
@@ -131,10 +130,14 @@ def c9_criterion(
 
         @classmethod
         def get_shift(cls, bracket: Bracket) -> int:
-            if not cls._active(bracket):
-                return 0
-            players = bracket.mdp_list + bracket.resident_list + bracket.lower_list
-            return (sum(getattr(p, "bye_weight", 0) for p in players) + 1).bit_length() + 1
+            # Asked for every edge of the bracket: worked out once per bracket.
+            if shift_of[0][0] is not bracket:
+                shift = 0
+                if cls._active(bracket):
+                    players = bracket.mdp_list + bracket.resident_list + bracket.lower_list
+                    shift = (sum(getattr(p, "bye_weight", 0) for p in players) + 1).bit_length() + 1
+                shift_of[0] = (bracket, shift)
+            return shift_of[0][1]
 
         @classmethod
         def get_weight(cls, player_1: Player, player_2: Player, zero: DynamicUint, bracket: Bracket) -> DynamicUint:
@@ -146,79 +149,28 @@ def c9_criterion(
     return C9
 
 
-class _Matcher(BracketMatcher):  # type: ignore[misc]  # py4swiss ships no type information
-    def __init__(self, bracket: Bracket, validity_matcher: ValidityMatcher, criteria: Criteria) -> None:
-        self._criteria = criteria
-        super().__init__(bracket, validity_matcher)
-
-    def _get_max_weight(self) -> DynamicUint:
-        weight = DynamicUint(1)
-        weight.shift_grow(2)
-        for criterion in self._criteria:
-            weight.shift_grow(criterion.get_shift(self._bracket))
-        weight.shift_grow(3 * self._bracket.bracket_bits)
-        weight.shift_grow(2)
-        weight >>= 1
-        weight -= (weight & 0) | 1
-        return weight
-
-    def _get_weight(self, player_1: Player, player_2: Player) -> DynamicUint:
-        weight = DynamicUint(self._zero_weight)
-        if not self._validity_matcher.is_allowed_pair(player_1, player_2):
-            return weight
-        if self._bracket.penultimate_pairing_bracket or self._bracket.last_pairing_bracket:
-            weight |= 1 + player_1.bye_received + player_2.bye_received
-        for criterion in self._criteria:
-            weight <<= criterion.get_shift(self._bracket)
-            weight += criterion.get_weight(player_1, player_2, self._zero_weight, self._bracket)
-        weight <<= 3 * self._bracket.bracket_bits + 1
-        return weight
-
-
-class _Pairer(BracketPairer):  # type: ignore[misc]  # py4swiss ships no type information
-    def __init__(self, state: Bracket, validity_matcher: ValidityMatcher, initial_color: bool,
-                 criteria: Criteria) -> None:
-        self._bracket = state
-        self._validity_matcher = validity_matcher
-        self._initial_color = initial_color
-        self._num = len(state.mdp_list + state.resident_list + state.lower_list)
-        self._bracket_matcher = _Matcher(state, validity_matcher, criteria)
-        self._heterogeneous_s1: list[Player] = []
-        self._heterogeneous_s2: list[Player] = []
-        self._homogeneous_s1: list[Player] = []
-        self._homogeneous_s2: list[Player] = []
-        self._exchanges = 0
-
-
 class Engine2026(DutchEngine2017):  # type: ignore[misc]  # py4swiss ships no type information
     """The Dutch system, 2026 edition (module docstring)."""
 
     @classmethod
-    def generate_pairings(cls, trf: ParsedTrf) -> list[Pairing]:
+    def generate_pairings(cls, trf: ParsedTrf, observer: Observer | None = None) -> list[Pairing]:
         round_number = min(len(section.results) for section in trf.player_sections) + 1
-        initial_color = trf.x_section.configuration.first_round_color
         forbidden = trf.x_section.forbidden_pairs
+        players, _, criteria = prepare_2026(trf)
+        return pair_brackets(players, round_number, trf.x_section.configuration.first_round_color,
+                             forbidden, criteria, observer)
 
-        players = players_2026(trf)
-        players.sort(reverse=True)
-        if not ValidityMatcher(players, forbidden).is_valid_matching():
-            raise PairingError("Round can not be paired")
-        bye_score = None
-        if len(players) % 2:
-            players, bye_score = restrict_bye(players, forbidden)
-        criteria: Criteria = (*QUALITY_CRITERIA[:3], c9_criterion(bye_score, players, forbidden), *QUALITY_CRITERIA[3:])
 
-        validity_matcher = ValidityMatcher(players, forbidden)
-        brackets = Brackets(players, round_number)
-        player_pairs = []
-        while not brackets.is_finished():
-            pairer = _Pairer(brackets.get_current_bracket(), validity_matcher, initial_color, criteria)
-            bracket_pairings = cls._get_bracket_pairs(pairer)
-            if bracket_pairings is None:
-                brackets.collapse()
-            else:
-                brackets.apply_bracket_pairings(bracket_pairings)
-                player_pairs.extend(bracket_pairings)
-
-        player_pairs.sort(key=cls._get_player_pair_score, reverse=True)
-        return [cls._get_pairing(pair) for pair in player_pairs]
+def prepare_2026(trf: ParsedTrf) -> tuple[list[Player2026], int | None, Criteria]:
+    """The round's players (best first, the bye restricted by C.5), the score the bye
+    assignee must have (None: an even field) and the 2026 quality criteria in order."""
+    forbidden = trf.x_section.forbidden_pairs
+    players = players_2026(trf)
+    players.sort(reverse=True)
+    if not ValidityMatcher(players, forbidden).is_valid_matching():
+        raise PairingError("Round can not be paired")
+    bye_score = None
+    if len(players) % 2:
+        players, bye_score = restrict_bye(players, forbidden)
+    criteria: Criteria = (*QUALITY_CRITERIA[:3], c9_criterion(bye_score, players, forbidden), *QUALITY_CRITERIA[3:])
+    return players, bye_score, criteria

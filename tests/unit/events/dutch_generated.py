@@ -8,6 +8,7 @@ from __future__ import annotations
 import gzip
 import json
 from collections.abc import Iterator
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -30,9 +31,20 @@ def full_tournament(t: dict[str, Any]) -> Tournament:
     return trf_format.to_tournament(trf_format.parse("\r\n".join(lines) + "\r\n"))
 
 
-def round_differences(edition: Edition, index: int) -> Iterator[str]:
-    """A line for each round of generated tournament ``index`` our engine pairs otherwise
-    than bbpPairings (other boards, other colours or another bye)."""
+@dataclass(frozen=True)
+class ReplayedRound:
+    """One generated round: the tournament before it, who is paired, and bbpPairings's pairing."""
+
+    number: int
+    before: Tournament
+    present: list[int]
+    total_rounds: int
+    first_white: bool
+    games: list[tuple[int, int]]
+    bye: int | None
+
+
+def replayed_rounds(edition: Edition, index: int) -> Iterator[ReplayedRound]:
     t = generated(edition)[index]
     full = full_tournament(t)
     first = min(
@@ -46,7 +58,15 @@ def round_differences(edition: Edition, index: int) -> Iterator[str]:
         present = [n for n, x in this.items() if x.opponent is not None or x.kind is Kind.PAIRING_BYE]
         games = sorted((n, x.opponent) for n, x in this.items() if x.colour == "w" and x.opponent)
         bye = next((n for n, x in this.items() if x.kind is Kind.PAIRING_BYE), None)
-        ours = pair_blitz_round(before, present, t["rounds"], edition=edition, first_white=first_white)
-        if sorted(ours.games) != games or ours.bye != bye:
-            yield (f"tournament {index} ({len(full.entrants)} players) round {r + 1}: "
-                   f"ours {sorted(ours.games)} bye {ours.bye}, reference {games} bye {bye}")
+        yield ReplayedRound(r + 1, before, present, t["rounds"], first_white, games, bye)
+
+
+def round_differences(edition: Edition, index: int) -> Iterator[str]:
+    """A line for each round of generated tournament ``index`` our engine pairs otherwise
+    than bbpPairings (other boards, other colours or another bye)."""
+    players = len(generated(edition)[index]["players"])
+    for r in replayed_rounds(edition, index):
+        ours = pair_blitz_round(r.before, r.present, r.total_rounds, edition=edition, first_white=r.first_white)
+        if sorted(ours.games) != r.games or ours.bye != r.bye:
+            yield (f"tournament {index} ({players} players) round {r.number}: "
+                   f"ours {sorted(ours.games)} bye {ours.bye}, reference {r.games} bye {r.bye}")

@@ -1,0 +1,143 @@
+"""The Dutch system's bracket-by-bracket loop, shared by both editions (docs/swiss.md).
+
+py4swiss pairs a round bracket by bracket (C.04.3 A.3, A.9): the players who remain
+unpaired in a bracket move down as the next bracket's MDPs; when the downfloaters of a
+bracket leave the round incomplete (C.4), every bracket below is collapsed into one and
+the bracket is paired again as the PPB. Here that loop takes the edition's quality
+criteria (in their order of priority) and an ``observer``, which sees every bracket
+pairer before the players move on (``explain`` uses it to say why the round was paired
+so); the pairing itself is py4swiss's.
+
+``_Matcher`` builds the edge weights as py4swiss's ``BracketMatcher`` does (its two
+methods, MIT licence), taking the criteria from the instance instead of the module: for
+the 2017 criteria it is py4swiss's own weighting.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from py4swiss.dynamicuint import DynamicUint
+from py4swiss.engines.common import Pairing, PairingError
+from py4swiss.engines.dutch import Engine as DutchEngine
+from py4swiss.engines.dutch.bracket import Bracket, BracketPairer, Brackets
+from py4swiss.engines.dutch.bracket.bracket_matcher import BracketMatcher
+from py4swiss.engines.dutch.criteria import QUALITY_CRITERIA
+from py4swiss.engines.dutch.criteria.abstract import QualityCriterion
+from py4swiss.engines.dutch.player import Player, get_player_infos_from_trf
+from py4swiss.engines.dutch.validity_matcher import ValidityMatcher
+from py4swiss.trf import ParsedTrf
+
+Criteria = tuple[type[QualityCriterion], ...]
+
+
+class _Matcher(BracketMatcher):  # type: ignore[misc]  # py4swiss ships no type information
+    def __init__(self, bracket: Bracket, validity_matcher: ValidityMatcher, criteria: Criteria) -> None:
+        self._criteria = criteria
+        super().__init__(bracket, validity_matcher)
+
+    def _get_max_weight(self) -> DynamicUint:
+        weight = DynamicUint(1)
+        weight.shift_grow(2)
+        for criterion in self._criteria:
+            weight.shift_grow(criterion.get_shift(self._bracket))
+        weight.shift_grow(3 * self._bracket.bracket_bits)
+        weight.shift_grow(2)
+        weight >>= 1
+        weight -= (weight & 0) | 1
+        return weight
+
+    def _get_weight(self, player_1: Player, player_2: Player) -> DynamicUint:
+        weight = DynamicUint(self._zero_weight)
+        if not self._validity_matcher.is_allowed_pair(player_1, player_2):
+            return weight
+        if self._bracket.penultimate_pairing_bracket or self._bracket.last_pairing_bracket:
+            weight |= 1 + player_1.bye_received + player_2.bye_received
+        for criterion in self._criteria:
+            weight <<= criterion.get_shift(self._bracket)
+            weight += criterion.get_weight(player_1, player_2, self._zero_weight, self._bracket)
+        weight <<= 3 * self._bracket.bracket_bits + 1
+        return weight
+
+
+class _Pairer(BracketPairer):  # type: ignore[misc]  # py4swiss ships no type information
+    def __init__(self, state: Bracket, validity_matcher: ValidityMatcher, initial_color: bool,
+                 criteria: Criteria, keep_weights: bool = False) -> None:
+        self._bracket = state
+        self._validity_matcher = validity_matcher
+        self._initial_color = initial_color
+        self._num = len(state.mdp_list + state.resident_list + state.lower_list)
+        self._bracket_matcher = _Matcher(state, validity_matcher, criteria)
+        self._heterogeneous_s1: list[Player] = []
+        self._heterogeneous_s2: list[Player] = []
+        self._homogeneous_s1: list[Player] = []
+        self._homogeneous_s2: list[Player] = []
+        self._exchanges = 0
+        self.criteria = criteria
+        # The edge weights before the pairing steps change them (``explain`` weighs the
+        # alternatives with them): copies, since removing an edge zeroes its weight in place.
+        self.weights: list[list[DynamicUint]] = (
+            [[DynamicUint(w) for w in row] for row in self._bracket_matcher._weights] if keep_weights else []
+        )
+
+    @property
+    def bracket(self) -> Bracket:
+        return self._bracket
+
+    @property
+    def matcher(self) -> _Matcher:
+        return self._bracket_matcher
+
+    @property
+    def matching(self) -> dict[Player, Player]:
+        """The bracket's matching as chosen, the next bracket's players included."""
+        return dict(self._bracket_matcher.matching)
+
+    @property
+    def validity_matcher(self) -> ValidityMatcher:
+        return self._validity_matcher
+
+
+# Called with each bracket's pairer after it chose (the chosen pairs, or None when the
+# round could not be completed with its downfloaters and the brackets below collapse),
+# while the players still have their roles in that bracket.
+Observer = Callable[[_Pairer, list[tuple[Player, Player]] | None], None]
+
+
+def pair_brackets(
+    players: list[Player], round_number: int, initial_color: bool, forbidden: set[tuple[int, int]],
+    criteria: Criteria, observer: Observer | None = None,
+) -> list[Pairing]:
+    """Pair the round bracket by bracket (py4swiss's ``Engine.generate_pairings`` with the
+    edition's ``criteria``); ``players`` sorted best first."""
+    validity_matcher = ValidityMatcher(players, forbidden)
+    if not validity_matcher.is_valid_matching():
+        raise PairingError("Round can not be paired")
+    brackets = Brackets(players, round_number)
+    player_pairs = []
+    while not brackets.is_finished():
+        pairer = _Pairer(brackets.get_current_bracket(), validity_matcher, initial_color, criteria,
+                         keep_weights=observer is not None)
+        bracket_pairings = DutchEngine._get_bracket_pairs(pairer)
+        if observer is not None:
+            observer(pairer, bracket_pairings)
+        if bracket_pairings is None:
+            brackets.collapse()
+        else:
+            brackets.apply_bracket_pairings(bracket_pairings)
+            player_pairs.extend(bracket_pairings)
+    player_pairs.sort(key=DutchEngine._get_player_pair_score, reverse=True)
+    return [DutchEngine._get_pairing(pair) for pair in player_pairs]
+
+
+class Engine2017(DutchEngine):  # type: ignore[misc]  # py4swiss ships no type information
+    """C.04.3 in the edition effective until 31 January 2026: py4swiss's engine, through
+    the shared loop so that it can be observed."""
+
+    @classmethod
+    def generate_pairings(cls, trf: ParsedTrf, observer: Observer | None = None) -> list[Pairing]:
+        round_number = min(len(section.results) for section in trf.player_sections) + 1
+        players = get_player_infos_from_trf(trf)
+        players.sort(reverse=True)
+        return pair_brackets(players, round_number, trf.x_section.configuration.first_round_color,
+                             trf.x_section.forbidden_pairs, tuple(QUALITY_CRITERIA), observer)
