@@ -103,6 +103,16 @@ def read_next_round(text: str) -> NextRound:
     return NextRound(trf.to_tournament(parsed), frozenset(numbers - absent), total_rounds)
 
 
+def first_white(tournament: Tournament) -> bool:
+    """Whether the first round gave white to the odd boards' higher player (C.04.3 E.5 and
+    A.3 go on from it): read from the lowest start number who had a colour in round 1;
+    True for a tournament not yet begun."""
+    for entrant in sorted(tournament.entrants, key=lambda e: e.number):
+        if entrant.results and entrant.results[0].colour:
+            return entrant.results[0].colour == "w"
+    return True
+
+
 def _header_lines(text: str) -> list[tuple[int, str, str]]:
     """(line number, code, value) of every non-player record."""
     out = []
