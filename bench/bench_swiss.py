@@ -5,7 +5,9 @@ editions of C.04.3): 150 rated entrants, six of them entering late (from round 3
 absent for a round or withdrawn, results drawn at random with the stronger player more
 often winning, now and then a forfeit. Each round is paired three times; the figure of a
 round is its median, and the table gives each edition's median and worst round, with the
-machine's load beside it. Goal (issue 40): every round under a second.
+machine's load beside it. Goal (issue 40): every round under a second. Rounds 1, 7 and 13
+are also explained once (``explain_round``: the pairing again with the deciding criterion
+of every pair, floater and the first player's every candidate), timed beside it.
 Run: .venv/bin/python bench/bench_swiss.py
 """
 
@@ -22,6 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from competition.events.engine.dutch import EDITIONS, Edition, pair_blitz_round  # noqa: E402
+from competition.events.engine.explain import explain_round  # noqa: E402
 from competition.events.engine.tiebreaks import (  # noqa: E402
     Entrant,
     Kind,
@@ -31,6 +34,7 @@ from competition.events.engine.tiebreaks import (  # noqa: E402
 )
 
 PLAYERS, ROUNDS, LATE, RUNS, SEED = 150, 13, 6, 3, 2026
+EXPLAINED = (1, 7, 13)
 ONE, HALF, ZERO = Fraction(1), Fraction(1, 2), Fraction(0)
 
 
@@ -58,8 +62,9 @@ def _game(
     )
 
 
-def play(edition: Edition) -> list[float]:
-    """Play the tournament out; the median time of each round's pairing, in seconds."""
+def play(edition: Edition) -> tuple[list[float], list[float]]:
+    """Play the tournament out; the median time of each round's pairing, and the time of
+    explaining each of the ``EXPLAINED`` rounds, in seconds."""
     rng = random.Random(SEED)
     ratings = {
         n: r
@@ -70,7 +75,7 @@ def play(edition: Edition) -> list[float]:
     late = set(rng.sample(sorted(ratings), LATE))
     withdrawn = set(rng.sample(sorted(set(ratings) - late), 3))
     results: dict[int, list[RoundResult]] = {n: [] for n in ratings}
-    times = []
+    times, explained = [], []
     for rnd in range(ROUNDS):
         away = {n for n in ratings if rng.random() < 0.04}
         away |= late if rnd < 2 else set()
@@ -87,6 +92,11 @@ def play(edition: Edition) -> list[float]:
             runs.append(time.perf_counter() - start)
         times.append(statistics.median(runs))
         assert pairing is not None
+        if rnd + 1 in EXPLAINED:
+            start = time.perf_counter()
+            explanation = explain_round(tournament, present, ROUNDS, edition, player=present[0])
+            explained.append(time.perf_counter() - start)
+            assert explanation.pairing == pairing
         for white, black in pairing.games:
             w, b = _game(rng, white, black, ratings)
             results[white].append(w)
@@ -95,7 +105,7 @@ def play(edition: Edition) -> list[float]:
             results[pairing.bye].append(RoundResult(Kind.PAIRING_BYE, ONE))
         for n in away:
             results[n].append(RoundResult(Kind.ZERO_BYE, ZERO))
-    return times
+    return times, explained
 
 
 def main() -> None:
@@ -105,14 +115,16 @@ def main() -> None:
     )
     print(
         f"{'edition':8} {'median':>8} {'worst':>8} {'worst round':>11}  per round (s)  load (1 min)"
+        f"  explain rounds {', '.join(map(str, EXPLAINED))} (s)"
     )
     for edition in EDITIONS:
-        times = play(edition)
+        times, explained = play(edition)
         worst = max(times)
         print(
             f"{edition:8} {statistics.median(times):>7.2f}s {worst:>7.2f}s {times.index(worst) + 1:>11}"
             f"  {' '.join(f'{t:.2f}' for t in times)}  {os.getloadavg()[0]:.2f}"
             f"   (goal: every round < 1 s{'' if worst < 1 else '; NOT MET'})"
+            f"  {' '.join(f'{t:.2f}' for t in explained)}"
         )
 
 

@@ -34,13 +34,21 @@ Criteria = tuple[type[QualityCriterion], ...]
 class _Matcher(BracketMatcher):  # type: ignore[misc]  # py4swiss ships no type information
     def __init__(self, bracket: Bracket, validity_matcher: ValidityMatcher, criteria: Criteria) -> None:
         self._criteria = criteria
+        self._shifts: list[tuple[type[QualityCriterion], int]] | None = None
         super().__init__(bracket, validity_matcher)
+
+    def _criteria_shifts(self) -> list[tuple[type[QualityCriterion], int]]:
+        """Each criterion with its field's width in this bracket, asked once per bracket
+        (py4swiss asks for every edge)."""
+        if self._shifts is None:
+            self._shifts = [(criterion, criterion.get_shift(self._bracket)) for criterion in self._criteria]
+        return self._shifts
 
     def _get_max_weight(self) -> DynamicUint:
         weight = DynamicUint(1)
         weight.shift_grow(2)
-        for criterion in self._criteria:
-            weight.shift_grow(criterion.get_shift(self._bracket))
+        for _, shift in self._criteria_shifts():
+            weight.shift_grow(shift)
         weight.shift_grow(3 * self._bracket.bracket_bits)
         weight.shift_grow(2)
         weight >>= 1
@@ -53,9 +61,12 @@ class _Matcher(BracketMatcher):  # type: ignore[misc]  # py4swiss ships no type 
             return weight
         if self._bracket.penultimate_pairing_bracket or self._bracket.last_pairing_bracket:
             weight |= 1 + player_1.bye_received + player_2.bye_received
-        for criterion in self._criteria:
-            weight <<= criterion.get_shift(self._bracket)
-            weight += criterion.get_weight(player_1, player_2, self._zero_weight, self._bracket)
+        for criterion, shift in self._criteria_shifts():
+            # a criterion without a field in this bracket (a topscorer rule before the last
+            # round, a float rule in round 1) can add nothing: not asked
+            if shift:
+                weight <<= shift
+                weight += criterion.get_weight(player_1, player_2, self._zero_weight, self._bracket)
         weight <<= 3 * self._bracket.bracket_bits + 1
         return weight
 
