@@ -208,20 +208,20 @@ class _Recorder:
         criteria: Criteria = pairer.criteria
         topics = TOPICS_2026 if self.edition == "2026" else TOPICS_2017
         first = FIRST_ARTICLE[self.edition]
+        report = BracketReport(
+            Fraction(bracket.min_bracket_score, 10), tuple(p.id for p in bracket.mdp_list),
+            tuple(p.id for p in bracket.resident_list), bracket.penultimate_pairing_bracket,
+            bracket.last_pairing_bracket, pairs is not None,
+        )
+        if pairs is None:  # collapsed: reported, not weighed
+            self.brackets.append(report)
+            return
         weighing = _Weighing(pairer, tuple(f"C.{first + i}" for i in range(len(criteria))), topics)
         index = weighing.index
         matching = pairer.matching
         chosen_edges = [(index[p], index[q]) for p, q in matching.items() if index[p] < index[q]]
         chosen = weighing.total(chosen_edges)
         in_bracket = bracket.mdp_list + bracket.resident_list
-        report = BracketReport(
-            Fraction(bracket.min_bracket_score, 10), tuple(p.id for p in bracket.mdp_list),
-            tuple(p.id for p in bracket.resident_list), bracket.penultimate_pairing_bracket,
-            bracket.last_pairing_bracket, pairs is not None,
-        )
-        if pairs is None:
-            self.brackets.append(report)
-            return
         paired = {p for white, black in pairs if white != black for p in (white, black)}
         if bracket.last_pairing_bracket:
             # the bye's receiver's score (2026: the lowest with which the round completes)
