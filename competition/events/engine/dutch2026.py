@@ -111,7 +111,6 @@ def c9_criterion(
     players below it can be paired among themselves, so that the bracket's one unpaired
     player is the one who gets the bye (bbpPairings 6 applies it so)."""
     below_pairable: dict[int, bool] = {}
-    shift_of: list[tuple[object, int]] = [(None, 0)]  # the last bracket asked and its shift
 
     def pairable_below(score: int) -> bool:
         if score not in below_pairable:
@@ -130,14 +129,11 @@ def c9_criterion(
 
         @classmethod
         def get_shift(cls, bracket: Bracket) -> int:
-            # Asked for every edge of the bracket: worked out once per bracket.
-            if shift_of[0][0] is not bracket:
-                shift = 0
-                if cls._active(bracket):
-                    players = bracket.mdp_list + bracket.resident_list + bracket.lower_list
-                    shift = (sum(getattr(p, "bye_weight", 0) for p in players) + 1).bit_length() + 1
-                shift_of[0] = (bracket, shift)
-            return shift_of[0][1]
+            # asked once per bracket (dutch_brackets._Matcher, explain._Weighing)
+            if not cls._active(bracket):
+                return 0
+            players = bracket.mdp_list + bracket.resident_list + bracket.lower_list
+            return (sum(getattr(p, "bye_weight", 0) for p in players) + 1).bit_length() + 1
 
         @classmethod
         def get_weight(cls, player_1: Player, player_2: Player, zero: DynamicUint, bracket: Bracket) -> DynamicUint:

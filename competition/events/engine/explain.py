@@ -118,6 +118,7 @@ class _Weighing:
     def __init__(self, pairer: _Pairer, articles: tuple[str, ...], topics: tuple[str, ...]) -> None:
         self.bracket: Bracket = pairer.bracket
         self.criteria: Criteria = pairer.criteria
+        self.shifts = [shift for _, shift in pairer.matcher._criteria_shifts()]  # each field's width
         self.articles = articles
         self.topics = topics
         self.players = self.bracket.mdp_list + self.bracket.resident_list + self.bracket.lower_list
@@ -138,10 +139,9 @@ class _Weighing:
 
     def fields(self, total: int) -> tuple[int, ...]:
         """A total's fields, the most important first: completion, then the criteria."""
-        shifts = [criterion.get_shift(self.bracket) for criterion in self.criteria]
         low = 3 * self.bracket.bracket_bits + 1
         parts = []
-        for shift in reversed(shifts):
+        for shift in reversed(self.shifts):
             parts.append((total >> low) & ((1 << shift) - 1))
             low += shift
         parts.append(total >> low)
