@@ -117,7 +117,6 @@ class _Weighing:
 
     def __init__(self, pairer: _Pairer, articles: tuple[str, ...], topics: tuple[str, ...]) -> None:
         self.bracket: Bracket = pairer.bracket
-        self.criteria: Criteria = pairer.criteria
         self.shifts = [shift for _, shift in pairer.matcher._criteria_shifts()]  # each field's width
         self.articles = articles
         self.topics = topics
