@@ -6,8 +6,10 @@ Per system (pion, classic, Keizer 1956 lagging and frozen, the ladder) and per s
 - "final": the standings after the last evening, every row read;
 - "final+lines": the same with every row's explanation lines read (what the last
   snapshot stores);
-- "history": the standings after every evening, every evening's rows read (what a
-  season's first recalculation stores).
+- "history": the standings after every evening, every evening's table read (its columns,
+  `types.StandingsTable` / `LadderTable`: what a season's first recalculation stores);
+- "+rows": the same with every evening's row objects made as well (what a caller that
+  reads `entry.rows` gets).
 
 Each figure is cold: the engine's per-process memory (`keizer.SETTLED`, the parameter
 cache of `terms`) emptied and the garbage of earlier runs collected before each run; the
@@ -73,15 +75,18 @@ def median_ms(fn: Callable[[], object], runs: int = RUNS) -> float:
     return statistics.median(times) * 1000
 
 
-def run(season: SeasonInput, history: bool, lines: bool) -> Callable[[], object]:
-    """One computation of the season's standings, reading what a snapshot stores."""
+def run(season: SeasonInput, history: bool, lines: bool, rows: bool = False) -> Callable[[], object]:
+    """One computation of the season's standings, reading what a snapshot stores (and
+    with `rows` every history evening's row objects)."""
     params = season.params
 
     def keizer() -> None:
         halves = compute_keizer_season(params, season.players, season.evenings, history=history)  # type: ignore[arg-type]
         for half in halves.values():
             for entry in half.history:
-                _ = entry.rows
+                _ = entry.table()
+                if rows:
+                    _ = entry.rows
             for row in half.standings:
                 if lines:
                     _ = row.lines
@@ -89,7 +94,9 @@ def run(season: SeasonInput, history: bool, lines: bool) -> Callable[[], object]
     def ladder() -> None:
         result = compute_ladder(params, season.players, season.evenings, history=history)  # type: ignore[arg-type]
         for entry in result.history:
-            _ = entry.rows
+            _ = entry.table()
+            if rows:
+                _ = entry.rows
         for row in result.standings:
             if lines:
                 _ = row.lines
@@ -136,9 +143,9 @@ def main() -> None:
     load = os.getloadavg()
     print(f"Engine table: seed {SEED}, cold, median of {RUNS} runs, wall time in ms;"
           f" load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores)")
-    header = "".join(f"{f'{p} x {e}':>26}" for p, e in SIZES)
+    header = "".join(f"{f'{p} x {e}':>33}" for p, e in SIZES)
     print(f"{'system':20}{header}")
-    print(f"{'':20}" + "".join(f"{'final  +lines  history':>26}" for _ in SIZES))
+    print(f"{'':20}" + "".join(f"{'final  +lines  history   +rows':>33}" for _ in SIZES))
     seasons = {(system, size): random_season(SEED, size[0], size[1], preset, overrides)
                for system, preset, overrides in SYSTEMS for size in SIZES}
     worst = 0.0
@@ -149,10 +156,11 @@ def main() -> None:
             final = median_ms(run(season, False, False))
             with_lines = median_ms(run(season, False, True))
             history = median_ms(run(season, True, False))
+            with_rows = median_ms(run(season, True, False, rows=True))
             if size == (100, 40):
                 worst = max(worst, history)
-            cells.append(f"{final:8.1f}{with_lines:8.1f}{history:9.1f} ")
-        print(f"{system:20}" + "".join(f"{cell:>26}" for cell in cells))
+            cells.append(f"{final:8.1f}{with_lines:8.1f}{history:9.1f}{with_rows:8.1f}")
+        print(f"{system:20}" + "".join(f"{cell:>33}" for cell in cells))
     print(f"slowest history at 100 x 40: {worst:.1f} ms (goal <= {GOAL_MS:g} ms for every system)")
     for players, evenings in SIZES:
         season = seasons[("ladder", (players, evenings))]

@@ -5,14 +5,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
+from math import gcd
 
 
 def round_points(value: Fraction) -> Decimal:
     """The exact value rounded to two decimals: 377/3 -> 125.67, 0.125 -> 0.13, -0.125 -> -0.13."""
+    return round_units(value.numerator, value.denominator)
+
+
+def round_units(n: int, d: int) -> Decimal:
+    """`round_points(Fraction(n, d))` for ints with ``d > 0``, without the Fraction."""
     # floor(|n/d| * 100 + 1/2) in integers: thousands of lines a recalculation
-    n, d = value.numerator, value.denominator
     cents = (200 * abs(n) + d) // (2 * d)
     return Decimal(cents if n >= 0 else -cents).scaleb(-2)
+
+
+def exact_text(n: int, d: int) -> str:
+    """`str(Fraction(n, d))` for ints with ``d > 0``: '377/3', '-5', '0'."""
+    g = gcd(n, d)
+    n, d = n // g, d // g
+    return str(n) if d == 1 else f"{n}/{d}"
 
 
 def format_points(value: Fraction) -> str:

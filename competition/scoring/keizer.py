@@ -52,6 +52,7 @@ from competition.scoring.types import (
     Player,
     PlayerStats,
     Standing,
+    StandingsTable,
 )
 
 MAX_ITERATIONS = 1000
@@ -141,6 +142,30 @@ def _stats_after(tally: Sequence[int], size: int) -> list[dict[str, int]]:
     counts = (_KIND_COUNTS @ per_kind.reshape(len(_KINDS), size).astype(np.float64)).T.astype(np.int64)
     fields = _STAT_FIELDS
     return [dict(zip(fields, row, strict=True)) for row in counts.tolist()]
+
+
+def stats_after(tally: Sequence[int], size: int) -> list[dict[str, int]]:
+    """`_stats_after`, for the ladder's tally."""
+    return _stats_after(tally, size)
+
+
+def kind_of(outcome: Outcome, colour: str | None) -> int:
+    """An event's kind in a tally (`_stats_after`)."""
+    return _KINDS[outcome, colour]
+
+
+def history_counts(tally: Sequence[int], ends: Sequence[int], size: int) -> npt.NDArray[np.int64]:
+    """Every player's counts after every evening, shape (evenings, fields of
+    `PlayerStats`, players): those of `_stats_after` of the tally up to `ends[k]`, for
+    every k at once: one `bincount` of (evening, kind, player), a running sum over the
+    evenings and one product by `_KIND_COUNTS` (float64: small whole numbers)."""
+    kinds, evenings = len(_KINDS), len(ends)
+    per_evening = np.asarray(np.diff(np.asarray([0, *ends], dtype=np.intp)), dtype=np.intp)
+    where = np.repeat(np.arange(evenings, dtype=np.intp) * (kinds * size), per_evening)
+    events = np.fromiter(tally, np.intp, len(tally)) + where
+    per_kind = np.bincount(events, minlength=evenings * kinds * size).reshape(evenings, kinds, size)
+    counts: npt.NDArray[np.int64] = np.matmul(_KIND_COUNTS, per_kind.astype(np.float64)).astype(np.int64)
+    return counts.cumsum(axis=0)
 
 
 def _ordered(active: Sequence[int], totals: Sequence[int]) -> Order:
@@ -233,11 +258,13 @@ def _read(
     limit: int | None,
     absence_counts_before: Mapping[int, int],
     rules: Mapping[Outcome, tuple[str, int]] | None = None,
+    ends: list[int] | None = None,
 ) -> tuple[list[list[int]], list[list[int]], list[_Terms], list[int]]:
     """What the computation needs of the evenings, read without making their events (a
-    half has thousands, read only for the explanation and the history: `_half_events`):
-    per evening the players absent without notice, those who enter the standings and
-    the scoring terms; and the tally of every event for `_stats_after`."""
+    half has thousands, read only for the explanation and the frozen method:
+    `_half_events`): per evening the players absent without notice, those who enter the
+    standings and the scoring terms; and the tally of every event for `_stats_after`
+    (`ends`, if given, gets where each evening's part of it ends: the history's counts)."""
     rules = rules or {}
     size = len(index)
     absences = {index[p]: n for p, n in absence_counts_before.items() if p in index}
@@ -263,6 +290,8 @@ def _read(
         absent.append(missing)
         entering.append(sorted(new))
         terms.append(evening_terms)
+        if ends is not None:
+            ends.append(len(tally))
     return absent, entering, terms, tally
 
 
@@ -598,6 +627,7 @@ def compute_keizer_half(
         raise ValueError("the starting order names a player twice")
     size = len(starting_order)
     units = keizer_terms(params)
+    ends: list[int] = []  # where each evening's part of the tally ends
     absent, entering, terms, tally = _read(
         evenings,
         index,
@@ -605,6 +635,7 @@ def compute_keizer_half(
         params.absent_with_notice_limit,
         absence_counts_before or {},
         units.scoring,
+        ends,
     )
     made: list[list[list[_Event]]] = []
 
@@ -711,7 +742,7 @@ def compute_keizer_half(
         starting_order=tuple(starting_order),
         standings=explained,
         cycle=final.cycle,
-        history=_deferred_history(units, evenings, events, outcomes, final, starting_order, rank_values, totals_seen)
+        history=_deferred_history(units, evenings, tally, ends, outcomes, final, starting_order, totals_seen)
         if history else (),
         cycle_orders=final.cycle_orders,
     )
@@ -720,34 +751,32 @@ def compute_keizer_half(
 def _deferred_history(
     units: KeizerTerms,
     evenings: Sequence[Evening],
-    events: Callable[[], Sequence[Sequence[_Event]]],
+    tally: Sequence[int],
+    ends: Sequence[int],
     outcomes: Sequence[_EveningOutcome],
     final: EveningStandings,
     ids: Sequence[int],
-    rank_values: Sequence[Fraction],
-    totals_seen: Fractions,
+    fractions: Fractions,
 ) -> tuple[EveningStandings, ...]:
-    """The standings after every evening, their rows made when one evening's are first
-    read (`types.Deferred`): a full history is thousands of rows, most never read. The
-    counts are replayed from the events (`events()`), evening by evening; the rows are
-    made for the evening read and every later one (an incremental recalculation reads the
-    evenings from the corrected one on), the earlier ones stay deferred."""
+    """The standings after every evening, as columns (`types.StandingsTable`, what the
+    store reads): made for every evening at once when one evening's table or rows are
+    first read, the counts of all of them from the tally in a few array operations (no
+    object per event or per row). An evening's rows are made of its table when first
+    read, for it and every later evening (an incremental recalculation reads the evenings
+    from the corrected one on); the earlier ones stay deferred (`types.Deferred`)."""
     entries: list[EveningStandings] = []
 
-    def fill(start: int = 0) -> None:
-        counts = [new_counts() for _ in ids]
-        half_events = events()
-        for k, entry in enumerate(entries):
-            for player, outcome, _, colour, _ in half_events[k]:  # count_event, inline
-                player_counts = counts[player]
-                player_counts[_COUNTERS[outcome]] += 1
-                if colour is not None and outcome in _PLAYED:
-                    player_counts["whites" if colour == "white" else "blacks"] += 1
-            if k < start:
-                continue
+    def tables() -> None:
+        for entry, table in zip(entries, _history_tables(units, tally, ends, outcomes, ids), strict=True):
+            state = entry.__dict__
+            state.setdefault("_table", table)
+            state.pop("_tables", None)
+
+    def fill(start: int) -> None:
+        for entry in entries[start:]:
             state = entry.__dict__
             if "rows" not in state:
-                state["rows"] = _rows(units, outcomes[k], counts, ids, rank_values, totals_seen, fresh=False)
+                state["rows"] = entry.table().rows(fractions)
             state.pop("_deferred", None)
 
     for k, evening in enumerate(evenings[:-1]):
@@ -755,11 +784,44 @@ def _deferred_history(
         entry = _new(EveningStandings)
         _set(entry, "__dict__", {
             "date": evening.date, "cycle": result.cycle, "iterations": result.iterations,
-            "cycle_orders": _cycle_orders(result), "_deferred": functools.partial(fill, k),
+            "cycle_orders": _cycle_orders(result), "_deferred": functools.partial(fill, k), "_tables": tables,
         })
         entries.append(entry)
+    final.__dict__["_tables"] = tables
     entries.append(final)
     return tuple(entries)
+
+
+def _history_tables(
+    units: KeizerTerms,
+    tally: Sequence[int],
+    ends: Sequence[int],
+    outcomes: Sequence[_EveningOutcome],
+    ids: Sequence[int],
+) -> list[StandingsTable]:
+    """Every evening's table. The counts after evening k are those of the tally up to
+    `ends[k]` (`history_counts`); per evening its order picks the columns."""
+    size = len(ids)
+    counts = history_counts(tally, ends, size)
+    value_unit, total_unit = units.value_unit, units.total_unit
+    all_values = [units.top - units.step * r for r in range(size)]
+    player_ids = np.asarray(ids, dtype=np.int64)
+    tables = []
+    for k, result in enumerate(outcomes):
+        order = result.order
+        picked = np.fromiter(order, np.intp, len(order))
+        totals = result.totals
+        table = _new(StandingsTable)
+        _set(table, "__dict__", {
+            "player_ids": tuple(player_ids[picked].tolist()),
+            "totals": tuple([totals[p] for p in order]),
+            "denominator": total_unit * result.orders,
+            "values": tuple(all_values[: len(order)]),
+            "value_unit": value_unit,
+            "counts": tuple(map(tuple, counts[k][:, picked].tolist())),
+        })
+        tables.append(table)
+    return tables
 
 
 def _state_after(terms: Sequence[_Terms], entering: Sequence[Sequence[int]], own_added: int, size: int) -> _Totals:

@@ -9,7 +9,6 @@ only on the starting positions, so the ladder is a plain running sum.
 
 from __future__ import annotations
 
-import collections
 import datetime
 import functools
 import math
@@ -17,8 +16,10 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Final
 
+import numpy as np
+
 from competition.scoring.exact import Fractions
-from competition.scoring.keizer import count_event, new_counts
+from competition.scoring.keizer import history_counts, kind_of, stats_after
 from competition.scoring.types import (
     RESULT_OUTCOMES,
     Evening,
@@ -27,6 +28,7 @@ from competition.scoring.types import (
     LadderParams,
     LadderResult,
     LadderStanding,
+    LadderTable,
     Outcome,
     Player,
     PlayerStats,
@@ -141,11 +143,18 @@ def compute_ladder(
     sides = {result: (white, black, base.get(white), base.get(black), bonus if white in bonused else 0,
                       bonus if black in bonused else 0)
              for result, (white, black) in RESULT_OUTCOMES.items()}
+    # The counts are tallied as the Keizer engine's are (`keizer.stats_after`): each event
+    # as its kind × size + the player's position.
+    size = len(starts)
+    position = {player_id: i for i, player_id in enumerate(starts)}
+    kinds = {result: (kind_of(white, "white") * size, kind_of(black, "black") * size)
+             for result, (white, black) in RESULT_OUTCOMES.items()}
     alone = (  # the outcomes of a player alone, in the order `_evening_events` names them
         ("byes", Outcome.BYE, bonus if Outcome.BYE in bonused else 0),
         ("absent_with_notice", Outcome.ABSENT_WITH_NOTICE, 0),
         ("club_duty", Outcome.CLUB_DUTY, bonus if Outcome.CLUB_DUTY in bonused else 0),
     )
+    absent_kind = kind_of(Outcome.ABSENT_WITHOUT_NOTICE, None) * size
     start_units = {p: scaled(points) for p, points in points0.items()}
     active = {p.id for p in players if p.fixed}
     deltas = dict.fromkeys(starts, 0)
@@ -161,9 +170,12 @@ def compute_ladder(
     gained: list[int] = []
     ends: list[int] = []
     absent: list[list[int]] = []
-    after: list[tuple[list[int], dict[int, int], dict[int, int]]] = []  # per evening, for its rows
+    after: list[tuple[int, list[int], list[int]]] = []  # per evening: how many are in, deltas, bonuses
+    entered = [(0, [position[p] for p in active])]  # (evening, the positions of who entered the ladder then)
+    tally: list[int] = []
+    tally_ends: list[int] = []  # where each evening's part of the tally ends
     add_who, add_what, add_against, add_colour = who.append, what.append, against.append, colours.append
-    add_moved, add_gained = moved.append, gained.append
+    add_moved, add_gained, count = moved.append, gained.append, tally.append
     for evening in evenings:
         seen: set[int] = set()
         date = evening.date
@@ -189,7 +201,10 @@ def compute_ladder(
             add_moved(white_delta), add_gained(white_bonus)
             add_who(black), add_what(black_outcome), add_against(white), add_colour("black")
             add_moved(black_delta), add_gained(black_bonus)
+            white_kind, black_kind = kinds[game.result]
+            count(white_kind + position[white]), count(black_kind + position[black])
         for attribute, outcome, amount in alone:
+            alone_kind = kind_of(outcome, None) * size
             for player_id in getattr(evening, attribute):
                 if player_id not in starts:
                     raise ValueError(f"unknown player in evening {date}")
@@ -199,31 +214,44 @@ def compute_ladder(
                 bonuses[player_id] += amount
                 add_who(player_id), add_what(outcome), add_against(None), add_colour(None)
                 add_moved(0), add_gained(amount)
+                count(alone_kind + position[player_id])
         ends.append(len(who))
+        if history and not seen <= active:
+            entered.append((len(ends) - 1, [position[p] for p in seen - active]))
         active |= seen
-        absent.append([p for p in active if p not in seen])
+        missing = [p for p in active if p not in seen]
+        absent.append(missing)
+        tally.extend([absent_kind + position[p] for p in missing])
+        tally_ends.append(len(tally))
         if history:
-            after.append((list(active), dict(deltas), dict(bonuses)))
-    counts_of = _counts_replay(who, what, colours, ends, absent, starts)
-    rows_of = functools.partial(_rows, starts, ladder_groups(players), points0, start_units, made, fraction)
+            after.append((len(active), list(deltas.values()), list(bonuses.values())))
+    groups = ladder_groups(players)
+    rows_of = functools.partial(_rows, starts, groups, points0, start_units, made, fraction)
     snapshots: list[LadderEvening] = []
+
+    def tables() -> None:
+        """Every evening's table (`types.LadderTable`, what the store reads), at once."""
+        made_tables = _history_tables(starts, groups, start_units, unit, after, entered, tally, tally_ends)
+        for entry, table in zip(snapshots, made_tables, strict=True):
+            entry.__dict__["_table"] = table
+            entry.__dict__.pop("_tables", None)
 
     def fill(start: int) -> None:
         """The rows of evening `start` and of every later one (`types.Deferred`)."""
-        for k, counts in enumerate(counts_of()):
-            state = snapshots[k].__dict__
-            if k >= start and "rows" not in state:
-                state["rows"] = rows_of(*after[k], counts)
+        for entry in snapshots[start:]:
+            state = entry.__dict__
+            if "rows" not in state:
+                state["rows"] = entry.table().rows(memo)
                 state.pop("_deferred", None)
 
     if history:
         for k, evening in enumerate(evenings):
             entry = _new(LadderEvening)
-            _set(entry, "__dict__", {"date": evening.date, "_deferred": functools.partial(fill, k)})
+            _set(entry, "__dict__", {"date": evening.date, "_deferred": functools.partial(fill, k),
+                                     "_tables": tables})
             snapshots.append(entry)
-    final_counts = collections.deque(counts_of(), maxlen=1)  # after the last evening
-    final = rows_of(list(active), deltas, bonuses, final_counts[0] if final_counts
-                    else {player_id: new_counts() for player_id in starts})
+    stats = stats_after(tally, size)  # after the last evening
+    final = rows_of(list(active), deltas, bonuses, {player_id: stats[i] for player_id, i in position.items()})
     lines: dict[int, tuple[LadderLine, ...]] = {}
 
     def fill_lines() -> None:
@@ -241,46 +269,81 @@ def compute_ladder(
     return LadderResult(standings=final, history=tuple(snapshots))
 
 
-def _increments() -> dict[tuple[Outcome, str | None], tuple[str, ...]]:
-    """The fields of `PlayerStats` that one event adds 1 to (`count_event`), per outcome
-    and colour."""
-    table: dict[tuple[Outcome, str | None], tuple[str, ...]] = {}
-    for outcome in Outcome:
-        if outcome is Outcome.OWN_VALUE:
-            continue
-        for colour in ("white", "black", None):
-            counts = new_counts()
-            count_event(counts, outcome, colour)
-            table[outcome, colour] = tuple(field for field, count in counts.items() if count)
-    return table
+def _history_tables(
+    starts: Mapping[int, int],
+    groups: Mapping[int, int],
+    start_units: Mapping[int, int],
+    unit: int,
+    after: Sequence[tuple[int, list[int], list[int]]],
+    entered: Sequence[tuple[int, list[int]]],
+    tally: Sequence[int],
+    tally_ends: Sequence[int],
+) -> list[LadderTable]:
+    """Every evening's table, all evenings at once: the counts (`keizer.history_counts`),
+    the points as arrays (evenings × players) and every evening's order in one sort, as
+    `_rows` orders (points, ties by start; who is not yet in the ladder last). Exact: the
+    sort keys are int64 only when every one fits (`_KEY_LIMIT`), else the evenings are
+    ordered one by one in Python ints."""
+    players = list(starts)
+    size, evenings = len(players), len(after)
+    counts = history_counts(tally, tally_ends, size)
+    beyond = max(starts.values(), default=0) - min(starts.values(), default=0) + 1  # a tie goes by start
+    start_of = np.array([starts[p] for p in players], dtype=np.int64)
+    since = np.full(size, evenings, dtype=np.int64)  # the first evening each player is in the ladder
+    for k, positions in entered:
+        since[positions] = k
+    counted = [count for count, _, _ in after]
+    units0_list = [start_units[p] for p in players]
+    try:
+        units0 = np.array(units0_list, dtype=np.int64)
+        deltas = np.array([d for _, d, _ in after], dtype=np.int64).reshape(evenings, size)
+        bonuses = np.array([b for _, _, b in after], dtype=np.int64).reshape(evenings, size)
+    except OverflowError:
+        keys_fit = False
+    else:  # |points| at most the largest of each part (in float64, with room to spare)
+        largest = sum(float(np.abs(part.astype(np.float64)).max(initial=0)) for part in (units0, deltas, bonuses))
+        keys_fit = beyond * (largest + 1) + float(start_of.max(initial=0)) + 1 < _KEY_LIMIT / 2
+    if keys_fit:
+        pairing = units0 + deltas
+        points = pairing + bonuses
+        keys = start_of - beyond * points
+        keys[since[None, :] > np.arange(evenings)[:, None]] = _KEY_LIMIT  # not yet in: last
+        orders = keys.argsort(axis=1, kind="stable")
+    ids = np.array(players, dtype=np.int64)
+    group_of = np.array([groups[p] for p in players], dtype=np.int64)
+    tables = []
+    for k in range(evenings):
+        if keys_fit:
+            ordered = orders[k, : counted[k]]
+            numbers = (units0[ordered].tolist(), points[k, ordered].tolist(), pairing[k, ordered].tolist(),
+                       bonuses[k, ordered].tolist())
+        else:  # Python ints
+            _, delta_list, bonus_list = after[k]
+            pairing_list = [u + d for u, d in zip(units0_list, delta_list, strict=True)]
+            points_list = [q + b for q, b in zip(pairing_list, bonus_list, strict=True)]
+            start_list = start_of.tolist()
+            ordered = np.array(sorted(np.flatnonzero(since <= k).tolist(),
+                                      key=lambda i: start_list[i] - beyond * points_list[i]), dtype=np.intp)
+            picked = ordered.tolist()
+            numbers = ([units0_list[i] for i in picked], [points_list[i] for i in picked],
+                       [pairing_list[i] for i in picked], [bonus_list[i] for i in picked])
+        table = _new(LadderTable)
+        _set(table, "__dict__", {
+            "player_ids": tuple(ids[ordered].tolist()),
+            "starts": tuple(start_of[ordered].tolist()),
+            "groups": tuple(group_of[ordered].tolist()),
+            "start_points": tuple(numbers[0]),
+            "points": tuple(numbers[1]),
+            "pairing_points": tuple(numbers[2]),
+            "bonuses": tuple(numbers[3]),
+            "unit": unit,
+            "counts": tuple(map(tuple, counts[k][:, ordered].tolist())),
+        })
+        tables.append(table)
+    return tables
 
 
-_INCREMENTS: Final = _increments()
-
-
-def _counts_replay(
-    who: Sequence[int], what: Sequence[Outcome], colours: Sequence[str | None], ends: Sequence[int],
-    absent: Sequence[Sequence[int]], starts: Mapping[int, int],
-) -> Callable[[], Iterator[dict[int, dict[str, int]]]]:
-    """Every player's running counts (`count_event`) after each evening, as a generator
-    made anew for each walk: one dict per player, the same dicts updated evening by
-    evening (copy what is kept)."""
-
-    def walk() -> Iterator[dict[int, dict[str, int]]]:
-        counts = {player_id: new_counts() for player_id in starts}
-        increments = _INCREMENTS
-        event = 0
-        for k, end in enumerate(ends):
-            for i in range(event, end):
-                player_counts = counts[who[i]]
-                for field in increments[what[i], colours[i]]:
-                    player_counts[field] += 1
-            event = end
-            for player_id in absent[k]:
-                counts[player_id]["absent_without_notice"] += 1
-            yield counts
-
-    return walk
+_KEY_LIMIT: Final = 2**62  # int64 sort keys below it: exact
 
 
 def _rows(

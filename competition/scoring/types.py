@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import datetime
 import enum
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
+
+from competition.scoring.exact import Fractions, fraction
 
 Half = Literal["winter", "summer"]
 HALVES: tuple[Half, Half] = ("winter", "summer")
@@ -274,8 +277,155 @@ class Standing(Deferred):
 del Standing.lines  # the default stays __init__'s; the class attribute would hide a deferred `lines`
 
 
+_STATS_FIELDS = tuple(PlayerStats.__dataclass_fields__)
+_new = object.__new__
+_set = object.__setattr__
+
+
 @dataclass(frozen=True)
-class EveningStandings(Deferred):
+class StandingsTable:
+    """An evening's Keizer standings as columns, best first, in integers: what a history
+    is made of (docs/standings.md, "History as columns"). Rank i + 1 is player
+    `player_ids[i]` with total `totals[i] / denominator` and the rank's value
+    `values[i] / value_unit`; `counts` has one column per field of `PlayerStats` (in
+    their order). `rows()` makes the `Standing` rows of it."""
+
+    player_ids: tuple[int, ...]
+    totals: tuple[int, ...]
+    denominator: int
+    values: tuple[int, ...]
+    value_unit: int
+    counts: tuple[tuple[int, ...], ...]
+
+    def rows(self, fractions: Fractions | None = None) -> tuple[Standing, ...]:
+        """The rows; their Fractions each made once (`fractions`: shared by a history)."""
+        memo = fractions or Fractions()
+        totals = _exacts(memo, self.totals, self.denominator)
+        values = _exacts(memo, self.values, self.value_unit)
+        fields, new, set_ = _STATS_FIELDS, _new, _set
+        rows: list[Standing] = []
+        append = rows.append
+        # a column per field, each as long as the table: zip without strict (a history's thousands)
+        for rank, player_id, total, value, counts in zip(  # noqa: B905
+                range(1, len(totals) + 1), self.player_ids, totals, values, zip(*self.counts)):  # noqa: B905
+            stats = new(PlayerStats)
+            set_(stats, "__dict__", dict(zip(fields, counts)))  # noqa: B905
+            row = new(Standing)
+            set_(row, "__dict__", {"rank": rank, "player_id": player_id, "total": total, "value": value,
+                                   "stats": stats, "lines": ()})
+            append(row)
+        return tuple(rows)
+
+    @classmethod
+    def of_rows(cls, rows: tuple[Standing, ...]) -> StandingsTable:
+        """The table of rows made otherwise (by hand, in a test)."""
+        unit = 1
+        for row in rows:
+            unit = unit * row.total.denominator // math.gcd(unit, row.total.denominator)
+        value_unit = 1
+        for row in rows:
+            value_unit = value_unit * row.value.denominator // math.gcd(value_unit, row.value.denominator)
+        return cls(
+            tuple(row.player_id for row in rows),
+            tuple(int(row.total * unit) for row in rows), unit,
+            tuple(int(row.value * value_unit) for row in rows), value_unit,
+            _count_columns([row.stats for row in rows]),
+        )
+
+
+@dataclass(frozen=True)
+class LadderTable:
+    """An evening's ladder as columns, best first (as `StandingsTable`): rank i + 1 is
+    player `player_ids[i]`; `start_points`, `points`, `pairing_points` and `bonuses` are
+    numerators over `unit`."""
+
+    player_ids: tuple[int, ...]
+    starts: tuple[int, ...]
+    groups: tuple[int, ...]
+    start_points: tuple[int, ...]
+    points: tuple[int, ...]
+    pairing_points: tuple[int, ...]
+    bonuses: tuple[int, ...]
+    unit: int
+    counts: tuple[tuple[int, ...], ...]
+
+    def rows(self, fractions: Fractions | None = None) -> tuple[LadderStanding, ...]:
+        """The rows; their Fractions each made once (`fractions`: shared by a history)."""
+        memo, unit = fractions or Fractions(), self.unit
+        fields, new, set_ = _STATS_FIELDS, _new, _set
+        rows: list[LadderStanding] = []
+        append = rows.append
+        for rank, player_id, start, group, start_points, points, pairing, bonus, counts in zip(  # noqa: B905
+                range(1, len(self.player_ids) + 1), self.player_ids, self.starts, self.groups,
+                _exacts(memo, self.start_points, unit), _exacts(memo, self.points, unit),
+                _exacts(memo, self.pairing_points, unit), _exacts(memo, self.bonuses, unit),
+                zip(*self.counts)):  # noqa: B905
+            stats = new(PlayerStats)
+            set_(stats, "__dict__", dict(zip(fields, counts)))  # noqa: B905
+            row = new(LadderStanding)
+            set_(row, "__dict__", {
+                "rank": rank, "player_id": player_id, "start": start, "group": group,
+                "start_points": start_points, "points": points, "pairing_points": pairing,
+                "bonus": bonus, "stats": stats, "lines": (),
+            })
+            append(row)
+        return tuple(rows)
+
+    @classmethod
+    def of_rows(cls, rows: tuple[LadderStanding, ...]) -> LadderTable:
+        """The table of rows made otherwise (by hand, in a test)."""
+        unit = 1
+        for row in rows:
+            for number in (row.start_points, row.points, row.pairing_points, row.bonus):
+                unit = unit * number.denominator // math.gcd(unit, number.denominator)
+        return cls(
+            tuple(row.player_id for row in rows), tuple(row.start for row in rows),
+            tuple(row.group for row in rows), tuple(int(row.start_points * unit) for row in rows),
+            tuple(int(row.points * unit) for row in rows), tuple(int(row.pairing_points * unit) for row in rows),
+            tuple(int(row.bonus * unit) for row in rows), unit, _count_columns([row.stats for row in rows]),
+        )
+
+
+def _exacts(memo: Fractions, numerators: tuple[int, ...], denominator: int) -> list[Fraction]:
+    """Each `Fraction(n, denominator)`, made once per memo."""
+    made = memo.over(denominator)
+    found = [made.get(n) for n in numerators]
+    for i, fraction_found in enumerate(found):
+        if fraction_found is None:
+            n = numerators[i]
+            found[i] = made[n] = fraction(n, denominator)
+    return found  # type: ignore[return-value]
+
+
+def _count_columns(stats: list[PlayerStats]) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(getattr(s, name) for s in stats) for name in _STATS_FIELDS)
+
+
+class Tabled(Deferred):
+    """An evening of a history whose rows come from its table (`table()`): the engine
+    leaves `_table` (or, under `_tables`, a function that fills every evening's at
+    once) in the object's `__dict__`; an evening built otherwise makes it of its rows."""
+
+    def table(self) -> Any:
+        state = self.__dict__
+        if "_table" not in state and "_tables" in state:
+            state["_tables"]()
+        found = state.get("_table")
+        if found is None:
+            rows = self.rows  # type: ignore[attr-defined]
+            found = (LadderTable if isinstance(self, LadderEvening) else StandingsTable).of_rows(rows)
+            state["_table"] = found
+        return found
+
+    def __getstate__(self) -> dict[str, Any]:
+        tables = self.__dict__.get("_tables")
+        if tables is not None:  # a function: made before pickling, as the rows are
+            tables()
+        return super().__getstate__()
+
+
+@dataclass(frozen=True)
+class EveningStandings(Tabled):
     """The standings published after one evening. After a cycle (`cycle`) each total
     is the average of the player's totals over the cycle's `cycle_orders` orders."""
 
@@ -336,7 +486,7 @@ del LadderStanding.lines  # the default stays __init__'s; the class attribute wo
 
 
 @dataclass(frozen=True)
-class LadderEvening(Deferred):
+class LadderEvening(Tabled):
     """The ladder after one evening; its rows may be made when first read (`Deferred`)."""
 
     date: datetime.date

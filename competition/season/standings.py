@@ -45,7 +45,7 @@ from competition.models import (
     StandingsState,
 )
 from competition.scoring import types as t
-from competition.scoring.display import round_points
+from competition.scoring.display import exact_text, round_points, round_units
 from competition.scoring.eligibility import EligibilityRule
 from competition.scoring.eligibility import half_eligibility as half_eligibility_rule
 from competition.scoring.incremental import LADDER, LINK_LENGTH, input_links
@@ -432,6 +432,34 @@ def _row_values(row: Any, with_lines: bool,
     return values
 
 
+def _table_values(table: t.StandingsTable | t.LadderTable) -> list[dict[str, Any]]:
+    """A history evening's rows as ``_row_values`` makes them (without lines), from its
+    columns: no row object is made (docs/standings.md, "History as columns")."""
+    columns = dict(zip(t.PlayerStats.__dataclass_fields__, table.counts, strict=True))
+    won, drawn, lost = columns["won"], columns["drawn"], columns["lost"]
+    common = zip(table.player_ids, won, drawn, lost, columns["whites"], columns["blacks"], columns["byes"],
+                 columns["absent_with_notice"], columns["absent_without_notice"], columns["club_duty"],
+                 strict=True)
+    rows = [{
+        "player_id": player_id, "rank": rank, "games": w + d + lo, "won": w, "drawn": d, "lost": lo,
+        "whites": whites, "blacks": blacks, "byes": byes, "absent_with_notice": notice,
+        "absent_without_notice": absent, "club_duty": duty, "game_points": round_units(2 * w + d, 2),
+        "explanation": [],
+    } for rank, (player_id, w, d, lo, whites, blacks, byes, notice, absent, duty) in enumerate(common, start=1)]
+    if isinstance(table, t.LadderTable):
+        unit = table.unit
+        for row, start, points, pairing, group in zip(rows, table.start_points, table.points,
+                                                      table.pairing_points, table.groups, strict=True):
+            row.update(score=round_units(points - start, unit), score_exact=exact_text(points - start, unit),
+                       points=round_units(points, unit), pairing_points=round_units(pairing, unit), group=group)
+    else:
+        denominator, value_unit = table.denominator, table.value_unit
+        for row, total, value in zip(rows, table.totals, table.values, strict=True):
+            row.update(score=round_units(total, denominator), score_exact=exact_text(total, denominator),
+                       value=round_units(value, value_unit))
+    return rows
+
+
 def half_eligibility(data: SeasonData, kind: str, result: Any,
                      rule: EligibilityRule) -> dict[str, dict[str, Any]]:
     """Who competes for a prize after the half's last counted evening (docs/rules.md 6), with
@@ -495,8 +523,8 @@ def _planned_snapshots(
                 planned.append((half, evening_id, None, dict(fields, digest=old)))
                 continue
             shown: dict[tuple[Any, Any], tuple[str | None, ...]] = {}
-            rows = [_row_values(row, last, shown)
-                    for row in (result.standings if last else evening_rows.rows)]
+            rows = ([_row_values(row, True, shown) for row in result.standings] if last
+                    else _table_values(evening_rows.table()))
             digest = _digest(rows, cycle, last, cycle_orders)
             if last:
                 eligible = half_eligibility(data, kind, result, rule)
