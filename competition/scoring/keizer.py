@@ -157,15 +157,20 @@ def kind_of(outcome: Outcome, colour: str | None) -> int:
 def history_counts(tally: Sequence[int], ends: Sequence[int], size: int) -> npt.NDArray[np.int64]:
     """Every player's counts after every evening, shape (evenings, fields of
     `PlayerStats`, players): those of `_stats_after` of the tally up to `ends[k]`, for
-    every k at once: one `bincount` of (evening, kind, player), a running sum over the
-    evenings and one product by `_KIND_COUNTS` (float64: small whole numbers)."""
-    kinds, evenings = len(_KINDS), len(ends)
+    every k at once. Each event adds 1 to one or two fields (`_KIND_FIELDS`: its outcome's
+    and, for a game played, its colour's): one `bincount` of (evening, field, player)
+    over those, then a running sum over the evenings, in integers."""
+    fields, evenings = len(_STAT_FIELDS), len(ends)
     per_evening = np.asarray(np.diff(np.asarray([0, *ends], dtype=np.intp)), dtype=np.intp)
-    where = np.repeat(np.arange(evenings, dtype=np.intp) * (kinds * size), per_evening)
-    events = np.fromiter(tally, np.intp, len(tally)) + where
-    per_kind = np.bincount(events, minlength=evenings * kinds * size).reshape(evenings, kinds, size)
-    counts: npt.NDArray[np.int64] = np.matmul(_KIND_COUNTS, per_kind.astype(np.float64)).astype(np.int64)
-    return counts.cumsum(axis=0)
+    events = np.fromiter(tally, np.intp, len(tally))
+    kind, player = np.divmod(events, size)
+    base = np.repeat(np.arange(evenings, dtype=np.intp) * fields, per_evening)
+    first, second = _KIND_FIELDS[0][kind], _KIND_FIELDS[1][kind]
+    has_second = second >= 0
+    where = np.concatenate(((base + first) * size + player,
+                            ((base + second) * size + player)[has_second]))
+    per_field = np.bincount(where, minlength=evenings * fields * size).reshape(evenings, fields, size)
+    return np.asarray(per_field.cumsum(axis=0), dtype=np.int64)
 
 
 def _ordered(active: Sequence[int], totals: Sequence[int]) -> Order:
@@ -489,6 +494,24 @@ def _kind_counts() -> npt.NDArray[np.float64]:
 _KIND_COUNTS: Final = _kind_counts()
 
 
+def _kind_fields() -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """Per kind the (one or two) fields of `PlayerStats` one event of it adds 1 to
+    (`_KIND_COUNTS`'s column): the first, and the second or -1."""
+    first = np.full(len(_KINDS), -1, dtype=np.intp)
+    second = np.full(len(_KINDS), -1, dtype=np.intp)
+    for kind in range(len(_KINDS)):
+        added = np.flatnonzero(_KIND_COUNTS[:, kind])
+        if not 1 <= len(added) <= 2 or not set(_KIND_COUNTS[added, kind]) <= {1.0}:
+            raise AssertionError(f"kind {kind} adds to fields {added.tolist()}")
+        first[kind] = added[0]
+        if len(added) == 2:
+            second[kind] = added[1]
+    return first, second
+
+
+_KIND_FIELDS: Final = _kind_fields()
+
+
 # ---------------------------------------------------------------------------
 # The half
 
@@ -800,25 +823,30 @@ def _history_tables(
     ids: Sequence[int],
 ) -> list[StandingsTable]:
     """Every evening's table. The counts after evening k are those of the tally up to
-    `ends[k]` (`history_counts`); per evening its order picks the columns."""
+    `ends[k]` (`history_counts`); every evening's order picks its columns, all evenings
+    in one gather (an evening with fewer players in the standings takes the first of its
+    row)."""
     size = len(ids)
     counts = history_counts(tally, ends, size)
     value_unit, total_unit = units.value_unit, units.total_unit
-    all_values = [units.top - units.step * r for r in range(size)]
-    player_ids = np.asarray(ids, dtype=np.int64)
+    all_values = tuple(units.top - units.step * r for r in range(size))
+    orders = np.zeros((len(outcomes), size), dtype=np.intp)
+    for k, result in enumerate(outcomes):
+        orders[k, : len(result.order)] = result.order
+    picked_ids = np.asarray(ids, dtype=np.int64)[orders].tolist()
+    picked_counts = np.take_along_axis(counts, orders[:, None, :], axis=2).tolist()
     tables = []
     for k, result in enumerate(outcomes):
-        order = result.order
-        picked = np.fromiter(order, np.intp, len(order))
-        totals = result.totals
+        order, totals = result.order, result.totals
+        n = len(order)
         table = _new(StandingsTable)
         _set(table, "__dict__", {
-            "player_ids": tuple(player_ids[picked].tolist()),
+            "player_ids": tuple(picked_ids[k][:n]),
             "totals": tuple([totals[p] for p in order]),
             "denominator": total_unit * result.orders,
-            "values": tuple(all_values[: len(order)]),
+            "values": all_values[:n],
             "value_unit": value_unit,
-            "counts": tuple(map(tuple, counts[k][:, picked].tolist())),
+            "counts": tuple([tuple(column[:n]) for column in picked_counts[k]]),
         })
         tables.append(table)
     return tables

@@ -311,31 +311,43 @@ def _history_tables(
         orders = keys.argsort(axis=1, kind="stable")
     ids = np.array(players, dtype=np.int64)
     group_of = np.array([groups[p] for p in players], dtype=np.int64)
-    tables = []
+    if keys_fit:  # every column of every evening in one gather each
+        rows = np.arange(evenings)[:, None]
+        gathered = [units0[orders].tolist(), points[rows, orders].tolist(), pairing[rows, orders].tolist(),
+                    bonuses[rows, orders].tolist(), ids[orders].tolist(), start_of[orders].tolist(),
+                    group_of[orders].tolist()]
+        picked_counts = np.take_along_axis(counts, orders[:, None, :], axis=2).tolist()
+        tables = []
+        for k in range(evenings):
+            n = counted[k]
+            start_points, points_k, pairing_k, bonuses_k, ids_k, starts_k, groups_k = (
+                column[k][:n] for column in gathered)
+            table = _new(LadderTable)
+            _set(table, "__dict__", {
+                "player_ids": tuple(ids_k), "starts": tuple(starts_k), "groups": tuple(groups_k),
+                "start_points": tuple(start_points), "points": tuple(points_k),
+                "pairing_points": tuple(pairing_k), "bonuses": tuple(bonuses_k), "unit": unit,
+                "counts": tuple([tuple(column[:n]) for column in picked_counts[k]]),
+            })
+            tables.append(table)
+        return tables
+    tables = []  # the numbers too large for int64 keys: each evening ordered in Python ints
+    start_list = start_of.tolist()
     for k in range(evenings):
-        if keys_fit:
-            ordered = orders[k, : counted[k]]
-            numbers = (units0[ordered].tolist(), points[k, ordered].tolist(), pairing[k, ordered].tolist(),
-                       bonuses[k, ordered].tolist())
-        else:  # Python ints
-            _, delta_list, bonus_list = after[k]
-            pairing_list = [u + d for u, d in zip(units0_list, delta_list, strict=True)]
-            points_list = [q + b for q, b in zip(pairing_list, bonus_list, strict=True)]
-            start_list = start_of.tolist()
-            ordered = np.array(sorted(np.flatnonzero(since <= k).tolist(),
-                                      key=lambda i: start_list[i] - beyond * points_list[i]), dtype=np.intp)
-            picked = ordered.tolist()
-            numbers = ([units0_list[i] for i in picked], [points_list[i] for i in picked],
-                       [pairing_list[i] for i in picked], [bonus_list[i] for i in picked])
+        _, delta_list, bonus_list = after[k]
+        pairing_list = [u + d for u, d in zip(units0_list, delta_list, strict=True)]
+        points_list = [q + b for q, b in zip(pairing_list, bonus_list, strict=True)]
+        picked = sorted(np.flatnonzero(since <= k).tolist(), key=lambda i: start_list[i] - beyond * points_list[i])
+        ordered = np.array(picked, dtype=np.intp)
         table = _new(LadderTable)
         _set(table, "__dict__", {
             "player_ids": tuple(ids[ordered].tolist()),
             "starts": tuple(start_of[ordered].tolist()),
             "groups": tuple(group_of[ordered].tolist()),
-            "start_points": tuple(numbers[0]),
-            "points": tuple(numbers[1]),
-            "pairing_points": tuple(numbers[2]),
-            "bonuses": tuple(numbers[3]),
+            "start_points": tuple([units0_list[i] for i in picked]),
+            "points": tuple([points_list[i] for i in picked]),
+            "pairing_points": tuple([pairing_list[i] for i in picked]),
+            "bonuses": tuple([bonus_list[i] for i in picked]),
             "unit": unit,
             "counts": tuple(map(tuple, counts[k][:, ordered].tolist())),
         })
