@@ -1,6 +1,7 @@
 """A history evening as columns (docs/standings.md, "History as columns"): the tables the
-engine makes of every evening are the naive reference's rows, column by column, and the
-store writes the same rows from a table as from the row objects."""
+engine makes of every evening are the naive reference's rows, column by column. That the
+store writes the same rows from a table as from the row objects is in
+tests/integration/test_store_from_tables.py (it needs Django)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,6 @@ from competition.scoring.types import (
     PlayerStats,
     StandingsTable,
 )
-from competition.season.standings import _row_values, _table_values
 from tests.generate import random_season
 
 KEIZER = [
@@ -122,22 +122,3 @@ def test_an_evening_built_by_hand_makes_its_table_of_its_rows() -> None:
     ladder = naive.compute_ladder(season.params, season.players, season.evenings).history[-1]
     assert LadderEvening(ladder.date, ladder.rows).table().rows() == ladder.rows
     assert isinstance(LadderEvening(ladder.date, ladder.rows).table(), LadderTable)
-
-
-@pytest.mark.parametrize(("system", "overrides"), [*KEIZER, ("ladder", None), ("ladder", {"place_factor": "1/3"})])
-def test_the_store_writes_the_same_rows_from_a_table_as_from_the_row_objects(system, overrides) -> None:
-    # What a snapshot stores and fingerprints (`_row_values`): equal dicts, equal key order.
-    for seed in range(4):
-        season = random_season(seed, 8 + 3 * seed, 6 + seed, system, overrides, chaotic=seed % 2 == 1)
-        args = (season.params, season.players, season.evenings)
-        if system == "ladder":
-            histories = [compute_ladder(*args).history]
-        else:
-            histories = [result.history for result in compute_keizer_season(*args).values()]
-        for history in histories:
-            for entry in history:
-                from_table = _table_values(entry.table())
-                from_rows = [_row_values(row, False) for row in entry.rows]
-                assert from_table == from_rows
-                assert [list(row) for row in from_table] == [list(row) for row in from_rows]
-                assert repr(from_table) == repr(from_rows)
