@@ -20,6 +20,15 @@ def round_units(n: int, d: int) -> Decimal:
     return Decimal(cents if n >= 0 else -cents).scaleb(-2)
 
 
+def units_text(n: int, d: int) -> str:
+    """`str(round_units(n, d))` without the Decimal: '125.67', '0.00', '-0.13'. What a
+    stored standings row holds as text (its JSON is then made without a fallback per
+    number)."""
+    cents = (200 * abs(n) + d) // (2 * d)
+    whole, part = divmod(cents, 100)
+    return f"{'-' if n < 0 and cents else ''}{whole}.{part:02d}"
+
+
 def exact_text(n: int, d: int) -> str:
     """`str(Fraction(n, d))` for ints with ``d > 0``: '377/3', '-5', '0'."""
     g = gcd(n, d)

@@ -290,7 +290,7 @@ def test_both_ways_of_writing_a_snapshots_rows_store_the_same_values(two_evening
                                if p[1] == second.pk]
         Standing.objects.filter(snapshot=snapshot).delete()
         monkeypatch.setattr(connection, "vendor", vendor)
-        standings._insert_standings(snapshot.pk, rows)
+        standings._insert_standings(snapshot.pk, *rows)
         monkeypatch.undo()
         written[vendor] = list(Standing.objects.filter(snapshot=snapshot).order_by("rank")
                                .values_list(*fields))

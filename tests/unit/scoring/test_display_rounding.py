@@ -7,7 +7,7 @@ from fractions import Fraction
 from hypothesis import given
 from hypothesis import strategies as st
 
-from competition.scoring.display import round_points, rounding_difference
+from competition.scoring.display import round_points, round_units, rounding_difference, units_text
 
 
 def test_five_absences_of_a_third_of_sixty_need_a_rounding_line_of_minus_one_cent():
@@ -44,3 +44,18 @@ def test_the_rounding_is_the_exact_value_to_the_nearest_cent_halves_away_from_ze
     """Against the definition in exact arithmetic: floor(|v| × 100 + ½), signed."""
     cents = math.floor(abs(value) * 100 + Fraction(1, 2))
     assert round_points(value) == Decimal(cents if value >= 0 else -cents).scaleb(-2)
+
+
+def test_the_stored_text_of_a_value_is_its_rounded_decimal_written_out():
+    # What a stored standings row holds as text (competition/season/standings.py).
+    assert units_text(377, 3) == "125.67"
+    assert units_text(-1, 8) == "-0.13"
+    assert units_text(-1, 300) == "0.00"
+    assert units_text(0, 1) == "0.00"
+    assert units_text(7, 2) == "3.50"
+    assert units_text(-174, 1) == "-174.00"
+
+
+@given(st.integers(-(10**15), 10**15), st.integers(1, 10**7))
+def test_the_stored_text_is_the_decimals_text_for_any_value(n, d):
+    assert units_text(n, d) == str(round_units(n, d)) == str(round_points(Fraction(n, d)))
