@@ -120,7 +120,7 @@ class _Weighing:
         self.shifts = [shift for _, shift in pairer.matcher._criteria_shifts()]  # each field's width
         self.articles = articles
         self.topics = topics
-        self.players = self.bracket.mdp_list + self.bracket.resident_list + self.bracket.lower_list
+        self.players = pairer.matcher.players  # 2026: with the players below the next bracket
         self.index = {p: i for i, p in enumerate(self.players)}
         self.weights = pairer.weights
         self.values = [[_value(w) for w in row] for row in self.weights]
@@ -246,10 +246,11 @@ class _Recorder:
             self.player = self._candidates(weighing, chosen, asked, in_bracket, matching, Fraction(bracket.min_bracket_score, 10))
 
     def _judge(self, weighing: _Weighing, chosen: int, alternative: int) -> Reason:
-        """``compare``, and in the last bracket a round that is not completed because the
-        one player the alternative leaves unpaired may not have the bye said so."""
+        """``compare``, and in the last bracket (2026: in every bracket, each being paired
+        with the completion of the round) a round that is not completed because the one
+        player the alternative leaves unpaired may not have the bye said so."""
         reason = weighing.compare(chosen, alternative)
-        if reason.kind != "complete" or not weighing.bracket.last_pairing_bracket:
+        if reason.kind != "complete" or not (weighing.bracket.last_pairing_bracket or self.edition == "2026"):
             return reason
         unpaired = [q for q in weighing.players if weighing.mate[weighing.index[q]] == weighing.index[q]]
         if len(unpaired) == 1 and unpaired[0].bye_received:
