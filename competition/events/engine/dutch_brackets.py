@@ -41,13 +41,15 @@ Criteria = tuple[type[QualityCriterion], ...]
 
 class _Matcher(BracketMatcher):  # type: ignore[misc]  # py4swiss ships no type information
     def __init__(self, bracket: Bracket, validity_matcher: ValidityMatcher, criteria: Criteria,
-                 beyond: list[Player] | None = None, complete: bool = False) -> None:
+                 beyond: list[Player] | None = None, complete: bool = False, apart_mdps: bool = False) -> None:
         self._criteria = criteria
         self._shifts: list[tuple[type[QualityCriterion], int]] | None = None
         # complete: the completion field in every bracket (2026), not only in the PPB and
         # the last one; beyond: the players below the next bracket, in the matching only
-        # for the completion of the round
+        # for the completion of the round; apart_mdps: no pair of two MDPs (pair_brackets'
+        # first try of a 2026 bracket)
         self._complete = complete
+        self._apart_mdps = apart_mdps
         self._beyond = set(beyond or ())
         self._mdps = set(bracket.mdp_list)
         self._bracket = bracket
@@ -92,6 +94,8 @@ class _Matcher(BracketMatcher):  # type: ignore[misc]  # py4swiss ships no type 
         weight = DynamicUint(self._zero_weight)
         if not self._validity_matcher.is_allowed_pair(player_1, player_2):
             return weight
+        if self._apart_mdps and player_1 in self._mdps and player_2 in self._mdps:
+            return weight
         if self._complete or self._bracket.penultimate_pairing_bracket or self._bracket.last_pairing_bracket:
             weight |= 1 + player_1.bye_received + player_2.bye_received
         if player_1 in self._beyond or player_2 in self._beyond or (
@@ -116,12 +120,12 @@ class _Matcher(BracketMatcher):  # type: ignore[misc]  # py4swiss ships no type 
 class _Pairer(BracketPairer):  # type: ignore[misc]  # py4swiss ships no type information
     def __init__(self, state: Bracket, validity_matcher: ValidityMatcher, initial_color: bool,
                  criteria: Criteria, keep_weights: bool = False, beyond: list[Player] | None = None,
-                 complete: bool = False) -> None:
+                 complete: bool = False, apart_mdps: bool = False) -> None:
         self._bracket = state
         self._validity_matcher = validity_matcher
         self._initial_color = initial_color
         self._num = len(state.mdp_list + state.resident_list + state.lower_list)
-        self._bracket_matcher = _Matcher(state, validity_matcher, criteria, beyond, complete)
+        self._bracket_matcher = _Matcher(state, validity_matcher, criteria, beyond, complete, apart_mdps)
         self._heterogeneous_s1: list[Player] = []
         self._heterogeneous_s2: list[Player] = []
         self._homogeneous_s1: list[Player] = []
@@ -158,6 +162,27 @@ class _Pairer(BracketPairer):  # type: ignore[misc]  # py4swiss ships no type in
 Observer = Callable[[_Pairer, list[tuple[Player, Player]] | None], None]
 
 
+class _Validity(ValidityMatcher):  # type: ignore[misc]  # py4swiss ships no type information
+    """py4swiss's validity matcher, each pair's absolute criteria asked once a round (the
+    2026 loop builds one for the players left after a bracket)."""
+
+    def __init__(self, players: list[Player], forbidden: set[tuple[int, int]],
+                 allowed: dict[tuple[int, int], bool]) -> None:
+        self._allowed = allowed
+        super().__init__(players, forbidden)
+
+    def is_allowed_pair(self, player_1: Player, player_2: Player) -> bool:
+        key = (player_1.id, player_2.id) if player_1.id < player_2.id else (player_2.id, player_1.id)
+        allowed = self._allowed.get(key)
+        if allowed is None:
+            allowed = self._allowed[key] = super().is_allowed_pair(player_1, player_2)
+        return allowed
+
+    def among(self, players: list[Player]) -> _Validity:
+        """A validity matcher of these players only, nobody's pair fixed."""
+        return _Validity(players, self._forbidden_pairs, self._allowed)
+
+
 class _Brackets(Brackets):  # type: ignore[misc]  # py4swiss ships no type information
     def beyond(self) -> list[Player]:
         """The players of the score groups below the next bracket, best first."""
@@ -170,17 +195,40 @@ def pair_brackets(
 ) -> list[Pairing]:
     """Pair the round bracket by bracket (py4swiss's ``Engine.generate_pairings`` with the
     edition's ``criteria``); ``players`` sorted best first. ``complete`` (2026): each
-    bracket is paired with the completion of the round built in, no bracket collapses."""
-    validity_matcher = ValidityMatcher(players, forbidden)
+    bracket is paired with the completion of the round built in, no bracket collapses.
+
+    A 2026 bracket with players below the next one is first paired without them (no pair
+    of two MDPs): when the players its matching leaves unpaired can be paired with those
+    below, that is the pairing the matching with all of them would choose (their pairs
+    weigh only for the completion, the same in every complete round), and the larger
+    matching is built only when they cannot. An ``observer`` sees the larger matching of
+    every bracket."""
+    validity_matcher = _Validity(players, forbidden, {}) if complete else ValidityMatcher(players, forbidden)
     if not validity_matcher.is_valid_matching():
         raise PairingError("Round can not be paired")
     brackets = _Brackets(players, round_number)
     player_pairs = []
     while not brackets.is_finished():
+        bracket = brackets.get_current_bracket()
         beyond = brackets.beyond() if complete else []
+        if beyond and observer is None:
+            first = _Pairer(bracket, validity_matcher, initial_color, criteria, apart_mdps=True)
+            bracket_pairings = DutchEngine._get_bracket_pairs(first)
+            # taken when the players its matching leaves unpaired (the next bracket's
+            # included) can be paired with those below: then the larger matching can
+            # weigh as much, and chooses the same
+            mate = first.matching
+            left = [player for player in first.matcher.players if mate[player] == player] + beyond
+            if bracket_pairings is not None and validity_matcher.among(left).is_valid_matching():
+                brackets.apply_bracket_pairings(bracket_pairings)
+                player_pairs.extend(bracket_pairings)
+                continue
+            # the pairing steps fixed the first try's pairs in the validity matcher
+            validity_matcher = validity_matcher.among(
+                bracket.mdp_list + bracket.resident_list + bracket.lower_list + beyond)
         for player in beyond:
             player.role = PlayerRole.LOWER
-        pairer = _Pairer(brackets.get_current_bracket(), validity_matcher, initial_color, criteria,
+        pairer = _Pairer(bracket, validity_matcher, initial_color, criteria,
                          keep_weights=observer is not None, beyond=beyond, complete=complete)
         bracket_pairings = DutchEngine._get_bracket_pairs(pairer)
         if observer is not None:
