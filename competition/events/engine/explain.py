@@ -41,8 +41,9 @@ TOPICS_2026 = (*TOPICS_2017[:3], "bye_unplayed_games", *TOPICS_2017[3:])
 FIRST_ARTICLE = {"2017": 5, "2026": 6}
 
 # Reasons that are not a quality criterion: the round must be completed (C.4, in the
-# penultimate and last bracket, where a player who had a bye is paired first, C.2), the
-# order of generation (D.1-D.3), and the absolute criteria that forbid a pair.
+# penultimate and last bracket, 2026 in every bracket, where a player who had a bye is
+# paired first, C.2), the order of generation (D.1-D.3), and the absolute criteria that
+# forbid a pair.
 Kind = Literal["criterion", "complete", "bye", "order", "played", "colour", "alone", "unexplained"]
 
 
@@ -85,7 +86,7 @@ class BracketReport:
     residents: tuple[int, ...]
     penultimate: bool  # the brackets below were collapsed into one (A.9)
     last: bool
-    completed: bool  # False: these downfloaters left the round incomplete (C.4); collapsed
+    completed: bool  # False: these downfloaters left the round incomplete (C.4); collapsed (2017)
     pairs: tuple[PairReason, ...] = ()
     floats: tuple[FloatReason, ...] = ()
 
