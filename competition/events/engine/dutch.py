@@ -26,7 +26,7 @@ from py4swiss.trf import TrfParser
 from . import trf as trf_format
 from .dutch2026 import Engine2026
 from .dutch_brackets import Engine2017, Observer
-from .tiebreaks import Entrant, RoundPairing, Tournament
+from .tiebreaks import Entrant, Kind, RoundPairing, Tournament
 
 MAX_ROUNDS = 11
 
@@ -76,25 +76,38 @@ def propose_rounds(n_players: int) -> int:
     return max(1, min(ideal, MAX_ROUNDS, n_players // 2))
 
 
-def _listed(tournament: Tournament, present: Collection[int], absent_marks: bool) -> list[Entrant]:
+def _paired_before(entrant: Entrant) -> bool:
+    """He took part in the pairing of a round: a game (played or forfeited) or the
+    pairing-allocated bye; a bye of his own or an absence is none."""
+    return any(r.opponent is not None or r.kind in (Kind.PAIRING_BYE, Kind.FORFEIT_WIN) for r in entrant.results)
+
+
+def _listed(tournament: Tournament, present: Collection[int], absent_marks: bool,
+            edition: Edition = "2026") -> list[Entrant]:
     """The entrants the TRF lists, in start-number order. Before anybody has played, the
     absent ones are left out: py4swiss would count them in the pairing numbers whose
-    parity gives the first round's colours, where FIDE's (and bbpPairings') numbering is of
-    the players paired."""
+    parity gives the colours of two players without a colour preference (E.5), where
+    FIDE's (and bbpPairings') numbering is of the players paired. 2026: also later, an
+    absent player who was never paired yet is left out (bbpPairings 6 numbers only the
+    players present or paired before)."""
     entrants = sorted(tournament.entrants, key=lambda e: e.number)
-    if tournament.rounds == 0 and not absent_marks:
-        entrants = [e for e in entrants if e.number in present]
+    if absent_marks:
+        return entrants
+    if tournament.rounds == 0:
+        return [e for e in entrants if e.number in present]
+    if edition == "2026":
+        return [e for e in entrants if e.number in present or _paired_before(e)]
     return entrants
 
 
 def round_trf(
     tournament: Tournament, present: Collection[int], total_rounds: int, *, absent_marks: bool = False,
-    first_white: bool = True,
+    first_white: bool = True, edition: Edition = "2026",
 ) -> str:
     """The TRF(x) the engine pairs: start numbers renumbered 1..N, the absent players on an
     ``XXZ`` line, or (``absent_marks``, for engines that read no ``XXZ``) with a
     ``0000 - Z`` entry for the round being paired."""
-    entrants = _listed(tournament, present, absent_marks)
+    entrants = _listed(tournament, present, absent_marks, edition)
     ids = {e.number: i + 1 for i, e in enumerate(entrants)}
     renumbered = []
     for e in entrants:
@@ -119,9 +132,9 @@ def round_trf(
     return trf_format.write(replace(trf, players=players))
 
 
-def engine_numbers(tournament: Tournament, present: Collection[int]) -> dict[int, int]:
+def engine_numbers(tournament: Tournament, present: Collection[int], edition: Edition = "2026") -> dict[int, int]:
     """The start number of each of the engine's players (its ids, 1..N in ``round_trf``)."""
-    return {i + 1: e.number for i, e in enumerate(_listed(tournament, set(present), False))}
+    return {i + 1: e.number for i, e in enumerate(_listed(tournament, set(present), False, edition))}
 
 
 def pair_blitz_round(
@@ -151,8 +164,9 @@ def pair_blitz_round(
     if len(present_set) < 2:
         return RoundPairing((), next(iter(present_set), None))
     rounds = total_rounds or max(propose_rounds(len(numbers)), tournament.rounds + 1)
-    text = round_trf(tournament, present_set, max(rounds, tournament.rounds + 1), first_white=first_white)
-    back = engine_numbers(tournament, present_set)
+    text = round_trf(tournament, present_set, max(rounds, tournament.rounds + 1), first_white=first_white,
+                     edition=edition)
+    back = engine_numbers(tournament, present_set, edition)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "round.trf"
         path.write_text(text, encoding="utf-8")

@@ -20,6 +20,13 @@ applies them on top of py4swiss's engine, without changing the library:
 The later quality criteria keep their order; only their numbers moved (old C.5-C.19 are
 C.6-C.8 and C.10-C.21 in the 2026 text).
 
+And the round is completed as bbpPairings 6 completes it (**C.4, no collapsed bracket**):
+every bracket is paired in one matching with all the players below it, the completion of
+the round (with the bye to a player who may have it) its first field, so the bracket's
+downfloaters are always ones with which the round can be completed. 2017 (A.9): the
+downfloaters were chosen first; when they left the round incomplete, all the brackets
+below were collapsed into one and the bracket was paired again as the penultimate one.
+
 The bracket loop with the criteria in their 2026 order is ``dutch_brackets.pair_brackets``.
 """
 
@@ -154,7 +161,7 @@ class Engine2026(DutchEngine2017):  # type: ignore[misc]  # py4swiss ships no ty
         forbidden = trf.x_section.forbidden_pairs
         players, _, criteria = prepare_2026(trf)
         return pair_brackets(players, round_number, trf.x_section.configuration.first_round_color,
-                             forbidden, criteria, observer)
+                             forbidden, criteria, observer, complete=True)
 
 
 def prepare_2026(trf: ParsedTrf) -> tuple[list[Player2026], int | None, Criteria]:

@@ -8,9 +8,16 @@ criteria (in their order of priority) and an ``observer``, which sees every brac
 pairer before the players move on (``explain`` uses it to say why the round was paired
 so); the pairing itself is py4swiss's.
 
-``_Matcher`` builds the edge weights as py4swiss's ``BracketMatcher`` does (its two
+``_Matcher`` builds the edge weights as py4swiss's ``BracketMatcher`` does (its
 methods, MIT licence), taking the criteria from the instance instead of the module: for
 the 2017 criteria it is py4swiss's own weighting.
+
+The 2026 edition collapses no bracket (``complete=True``): every bracket is paired with
+the players of all lower brackets in the same matching, where a pair that the bracket's
+criteria do not weigh (players below the next bracket) counts only for the completion
+of the round, the most important field of every weight. So the bracket's downfloaters
+are always chosen among those with which the round can be completed, and the brackets
+below are paired one by one as before (bbpPairings 6 pairs so).
 """
 
 from __future__ import annotations
@@ -24,18 +31,46 @@ from py4swiss.engines.dutch.bracket import Bracket, BracketPairer, Brackets
 from py4swiss.engines.dutch.bracket.bracket_matcher import BracketMatcher
 from py4swiss.engines.dutch.criteria import QUALITY_CRITERIA
 from py4swiss.engines.dutch.criteria.abstract import QualityCriterion
-from py4swiss.engines.dutch.player import Player, get_player_infos_from_trf
+from py4swiss.engines.dutch.player import Player, PlayerRole, get_player_infos_from_trf
 from py4swiss.engines.dutch.validity_matcher import ValidityMatcher
+from py4swiss.matching_computer import ComputerDutchOptimality
 from py4swiss.trf import ParsedTrf
 
 Criteria = tuple[type[QualityCriterion], ...]
 
 
 class _Matcher(BracketMatcher):  # type: ignore[misc]  # py4swiss ships no type information
-    def __init__(self, bracket: Bracket, validity_matcher: ValidityMatcher, criteria: Criteria) -> None:
+    def __init__(self, bracket: Bracket, validity_matcher: ValidityMatcher, criteria: Criteria,
+                 beyond: list[Player] | None = None, complete: bool = False, apart_mdps: bool = False) -> None:
         self._criteria = criteria
         self._shifts: list[tuple[type[QualityCriterion], int]] | None = None
-        super().__init__(bracket, validity_matcher)
+        # complete: the completion field in every bracket (2026), not only in the PPB and
+        # the last one; beyond: the players below the next bracket, in the matching only
+        # for the completion of the round; apart_mdps: no pair of two MDPs (pair_brackets'
+        # first try of a 2026 bracket)
+        self._complete = complete
+        self._apart_mdps = apart_mdps
+        self._beyond = set(beyond or ())
+        self._mdps = set(bracket.mdp_list)
+        self._bracket = bracket
+        self._validity_matcher = validity_matcher
+        self._player_list = bracket.mdp_list + bracket.resident_list + bracket.lower_list + list(beyond or ())
+        # BracketMatcher.__init__ with the players below the next bracket in the graph
+        self._max_weight = self._get_max_weight()
+        self._zero_weight = self._max_weight & 0
+        self._len = len(self._player_list)
+        self._index_dict_reverse = dict(enumerate(self._player_list))
+        self._index_dict = {player: i for i, player in self._index_dict_reverse.items()}
+        self._computer = ComputerDutchOptimality(self._len, self._max_weight)
+        self._weights = [[self._zero_weight] * self._len for _ in range(self._len)]
+        self.matching: dict[Player, Player] = {}
+        self._set_up_computer()
+        self.update_matching()
+
+    @property
+    def players(self) -> list[Player]:
+        """The matching's players: the bracket's, the next bracket's, and (2026) all below."""
+        return list(self._player_list)
 
     def _criteria_shifts(self) -> list[tuple[type[QualityCriterion], int]]:
         """Each criterion with its field's width in this bracket, asked once per bracket
@@ -59,8 +94,19 @@ class _Matcher(BracketMatcher):  # type: ignore[misc]  # py4swiss ships no type 
         weight = DynamicUint(self._zero_weight)
         if not self._validity_matcher.is_allowed_pair(player_1, player_2):
             return weight
-        if self._bracket.penultimate_pairing_bracket or self._bracket.last_pairing_bracket:
+        if self._apart_mdps and player_1 in self._mdps and player_2 in self._mdps:
+            return weight
+        if self._complete or self._bracket.penultimate_pairing_bracket or self._bracket.last_pairing_bracket:
             weight |= 1 + player_1.bye_received + player_2.bye_received
+        if player_1 in self._beyond or player_2 in self._beyond or (
+            self._complete and player_1 in self._mdps and player_2 in self._mdps
+        ):
+            # below the next bracket, or two MDPs (who floated because the round could
+            # not be completed with them paired): only the completion of the round; the
+            # criteria's fields are as wide as pairs with a resident or a lower player need
+            weight <<= sum(shift for _, shift in self._criteria_shifts())
+            weight <<= 3 * self._bracket.bracket_bits + 1
+            return weight
         for criterion, shift in self._criteria_shifts():
             # a criterion without a field in this bracket (a topscorer rule before the last
             # round, a float rule in round 1) can add nothing: not asked
@@ -73,12 +119,13 @@ class _Matcher(BracketMatcher):  # type: ignore[misc]  # py4swiss ships no type 
 
 class _Pairer(BracketPairer):  # type: ignore[misc]  # py4swiss ships no type information
     def __init__(self, state: Bracket, validity_matcher: ValidityMatcher, initial_color: bool,
-                 criteria: Criteria, keep_weights: bool = False) -> None:
+                 criteria: Criteria, keep_weights: bool = False, beyond: list[Player] | None = None,
+                 complete: bool = False, apart_mdps: bool = False) -> None:
         self._bracket = state
         self._validity_matcher = validity_matcher
         self._initial_color = initial_color
         self._num = len(state.mdp_list + state.resident_list + state.lower_list)
-        self._bracket_matcher = _Matcher(state, validity_matcher, criteria)
+        self._bracket_matcher = _Matcher(state, validity_matcher, criteria, beyond, complete, apart_mdps)
         self._heterogeneous_s1: list[Player] = []
         self._heterogeneous_s2: list[Player] = []
         self._homogeneous_s1: list[Player] = []
@@ -115,20 +162,74 @@ class _Pairer(BracketPairer):  # type: ignore[misc]  # py4swiss ships no type in
 Observer = Callable[[_Pairer, list[tuple[Player, Player]] | None], None]
 
 
+class _Validity(ValidityMatcher):  # type: ignore[misc]  # py4swiss ships no type information
+    """py4swiss's validity matcher, each pair's absolute criteria asked once a round (the
+    2026 loop builds one for the players left after a bracket)."""
+
+    def __init__(self, players: list[Player], forbidden: set[tuple[int, int]],
+                 allowed: dict[tuple[int, int], bool]) -> None:
+        self._allowed = allowed
+        super().__init__(players, forbidden)
+
+    def is_allowed_pair(self, player_1: Player, player_2: Player) -> bool:
+        key = (player_1.id, player_2.id) if player_1.id < player_2.id else (player_2.id, player_1.id)
+        allowed = self._allowed.get(key)
+        if allowed is None:
+            allowed = self._allowed[key] = super().is_allowed_pair(player_1, player_2)
+        return allowed
+
+    def among(self, players: list[Player]) -> _Validity:
+        """A validity matcher of these players only, nobody's pair fixed."""
+        return _Validity(players, self._forbidden_pairs, self._allowed)
+
+
+class _Brackets(Brackets):  # type: ignore[misc]  # py4swiss ships no type information
+    def beyond(self) -> list[Player]:
+        """The players of the score groups below the next bracket, best first."""
+        return [player for group in self._brackets[self._index + 2:] for player in group]
+
+
 def pair_brackets(
     players: list[Player], round_number: int, initial_color: bool, forbidden: set[tuple[int, int]],
-    criteria: Criteria, observer: Observer | None = None,
+    criteria: Criteria, observer: Observer | None = None, complete: bool = False,
 ) -> list[Pairing]:
     """Pair the round bracket by bracket (py4swiss's ``Engine.generate_pairings`` with the
-    edition's ``criteria``); ``players`` sorted best first."""
-    validity_matcher = ValidityMatcher(players, forbidden)
+    edition's ``criteria``); ``players`` sorted best first. ``complete`` (2026): each
+    bracket is paired with the completion of the round built in, no bracket collapses.
+
+    A 2026 bracket with players below the next one is first paired without them (no pair
+    of two MDPs): when the players its matching leaves unpaired can be paired with those
+    below, that is the pairing the matching with all of them would choose (their pairs
+    weigh only for the completion, the same in every complete round), and the larger
+    matching is built only when they cannot. An ``observer`` sees the larger matching of
+    every bracket."""
+    validity_matcher = _Validity(players, forbidden, {}) if complete else ValidityMatcher(players, forbidden)
     if not validity_matcher.is_valid_matching():
         raise PairingError("Round can not be paired")
-    brackets = Brackets(players, round_number)
+    brackets = _Brackets(players, round_number)
     player_pairs = []
     while not brackets.is_finished():
-        pairer = _Pairer(brackets.get_current_bracket(), validity_matcher, initial_color, criteria,
-                         keep_weights=observer is not None)
+        bracket = brackets.get_current_bracket()
+        beyond = brackets.beyond() if complete else []
+        if beyond and observer is None:
+            first = _Pairer(bracket, validity_matcher, initial_color, criteria, apart_mdps=True)
+            bracket_pairings = DutchEngine._get_bracket_pairs(first)
+            # taken when the players its matching leaves unpaired (the next bracket's
+            # included) can be paired with those below: then the larger matching can
+            # weigh as much, and chooses the same
+            mate = first.matching
+            left = [player for player in first.matcher.players if mate[player] == player] + beyond
+            if bracket_pairings is not None and validity_matcher.among(left).is_valid_matching():
+                brackets.apply_bracket_pairings(bracket_pairings)
+                player_pairs.extend(bracket_pairings)
+                continue
+            # the pairing steps fixed the first try's pairs in the validity matcher
+            validity_matcher = validity_matcher.among(
+                bracket.mdp_list + bracket.resident_list + bracket.lower_list + beyond)
+        for player in beyond:
+            player.role = PlayerRole.LOWER
+        pairer = _Pairer(bracket, validity_matcher, initial_color, criteria,
+                         keep_weights=observer is not None, beyond=beyond, complete=complete)
         bracket_pairings = DutchEngine._get_bracket_pairs(pairer)
         if observer is not None:
             observer(pairer, bracket_pairings)

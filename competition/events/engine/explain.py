@@ -41,8 +41,9 @@ TOPICS_2026 = (*TOPICS_2017[:3], "bye_unplayed_games", *TOPICS_2017[3:])
 FIRST_ARTICLE = {"2017": 5, "2026": 6}
 
 # Reasons that are not a quality criterion: the round must be completed (C.4, in the
-# penultimate and last bracket, where a player who had a bye is paired first, C.2), the
-# order of generation (D.1-D.3), and the absolute criteria that forbid a pair.
+# penultimate and last bracket, 2026 in every bracket, where a player who had a bye is
+# paired first, C.2), the order of generation (D.1-D.3), and the absolute criteria that
+# forbid a pair.
 Kind = Literal["criterion", "complete", "bye", "order", "played", "colour", "alone", "unexplained"]
 
 
@@ -85,7 +86,7 @@ class BracketReport:
     residents: tuple[int, ...]
     penultimate: bool  # the brackets below were collapsed into one (A.9)
     last: bool
-    completed: bool  # False: these downfloaters left the round incomplete (C.4); collapsed
+    completed: bool  # False: these downfloaters left the round incomplete (C.4); collapsed (2017)
     pairs: tuple[PairReason, ...] = ()
     floats: tuple[FloatReason, ...] = ()
 
@@ -120,7 +121,7 @@ class _Weighing:
         self.shifts = [shift for _, shift in pairer.matcher._criteria_shifts()]  # each field's width
         self.articles = articles
         self.topics = topics
-        self.players = self.bracket.mdp_list + self.bracket.resident_list + self.bracket.lower_list
+        self.players = pairer.matcher.players  # 2026: with the players below the next bracket
         self.index = {p: i for i, p in enumerate(self.players)}
         self.weights = pairer.weights
         self.values = [[_value(w) for w in row] for row in self.weights]
@@ -246,10 +247,11 @@ class _Recorder:
             self.player = self._candidates(weighing, chosen, asked, in_bracket, matching, Fraction(bracket.min_bracket_score, 10))
 
     def _judge(self, weighing: _Weighing, chosen: int, alternative: int) -> Reason:
-        """``compare``, and in the last bracket a round that is not completed because the
-        one player the alternative leaves unpaired may not have the bye said so."""
+        """``compare``, and in the last bracket (2026: in every bracket, each being paired
+        with the completion of the round) a round that is not completed because the one
+        player the alternative leaves unpaired may not have the bye said so."""
         reason = weighing.compare(chosen, alternative)
-        if reason.kind != "complete" or not weighing.bracket.last_pairing_bracket:
+        if reason.kind != "complete" or not (weighing.bracket.last_pairing_bracket or self.edition == "2026"):
             return reason
         unpaired = [q for q in weighing.players if weighing.mate[weighing.index[q]] == weighing.index[q]]
         if len(unpaired) == 1 and unpaired[0].bye_received:
@@ -303,7 +305,7 @@ def explain_round(
 ) -> RoundExplanation:
     """Pair the next round as ``pair_blitz_round`` does and say why; ``player`` (a start
     number) adds every opponent he could have had in his bracket and what kept them apart."""
-    ids = engine_numbers(tournament, present)
+    ids = engine_numbers(tournament, present, edition)
     engine_id = {number: i for i, number in ids.items()}
     if player is not None and player not in engine_id:
         raise ValueError(f"player {player} is not paired in this round")

@@ -11,6 +11,7 @@ import pytest
 
 from competition.events.engine.dutch import edition_for, pair_blitz_round
 from competition.events.engine.tiebreaks import Entrant, Kind, RoundResult, Tournament
+from tests.unit.events.dutch_generated import replayed_rounds
 
 POINTS = {"1-0": Fraction(1), "½-½": Fraction(1, 2), "0-1": Fraction(0)}
 
@@ -89,6 +90,27 @@ def test_the_bye_goes_to_a_player_with_the_most_games_played_from_2026() -> None
     t = position(5, [{(1, 3): "1-0", (4, 2): "0-1", 5: "Z"}])
     everybody = [1, 2, 3, 4, 5]
     assert pairing(t, everybody, 3, "2026") == ([(2, 1), (3, 5)], 4)
+
+
+def test_no_bracket_collapses_from_2026_the_completion_of_the_round_comes_first() -> None:
+    """C.4 / A.9 (2026, as bbpPairings 6 applies it): every bracket is paired with the
+    completion of the round built in, over all the players below at once, and no bracket is
+    collapsed into the next. Round 5 of generated tournament 659 (10 players, all present):
+    in 2017 the 2½ bracket sends 2 down for the next bracket's sake (C.7, a pair with 6
+    there), but that bracket's downfloaters then leave the round incomplete, the brackets
+    below it are collapsed (A.9) and 2 meets 9; from 2026, 2 and 6 can meet only in a round
+    that cannot be completed, the next bracket's criterion weighs nothing, the colours
+    (C.12) pair 2 with 5 and 1 floats. Both pairings are bbpPairings' (6.0.0 and 5.0.1)."""
+    r = next(r for r in replayed_rounds("2026", 659) if r.number == 5)
+
+    def paired(edition: str) -> list[tuple[int, int]]:
+        p = pair_blitz_round(r.before, r.present, r.total_rounds, edition=edition,  # type: ignore[arg-type]
+                             first_white=r.first_white)
+        assert p.bye is None
+        return sorted(p.games)
+
+    assert paired("2026") == r.games == [(2, 5), (3, 7), (4, 6), (8, 10), (9, 1)]
+    assert paired("2017") == [(1, 5), (2, 9), (3, 7), (4, 6), (8, 10)]
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,6 @@ from tests.unit.events.dutch_reference import disagreements
 def test_the_2026_edition_pairs_at_least_500_recorded_rounds_as_bbppairings_6() -> None:
     rounds, differ = disagreements("bbp6-2026.json", "2026")
     assert rounds >= 500
-    # 544 of 546 today: in the two others py4swiss collapses a bracket where bbpPairings 6
-    # chooses other downfloaters (docs/swiss.md); the 2017 edition differs on 44.
+    # all 546 today (544 while py4swiss collapsed a bracket where bbpPairings 6 chooses
+    # other downfloaters, docs/swiss.md); the 2017 edition differs on 44.
     assert rounds - len(differ) >= 500 and len(differ) <= rounds // 100, "\n".join(differ)
