@@ -506,6 +506,19 @@ def _digest(rows_json: str, cycle: bool, with_lines: bool, cycle_orders: int = 0
     return hashlib.sha256(f"{head}\n{rows_json}".encode()).hexdigest()
 
 
+# The form of what a snapshot's digest fingerprints (``_rows_json``: the decimals as text).
+# Part of every stored link: a new form makes each stored snapshot's link differ once, so
+# the next recalculation of a season writes all its snapshots in the new form, and a fresh
+# digest is never compared with one of an older form (``standings_current``).
+STORE_FORM = "rows as JSON text, 2026-12"
+
+
+def stored_link(link: str) -> str:
+    """An evening's inputs link (``incremental.input_links``) as a snapshot stores it:
+    with the store's form (``STORE_FORM``)."""
+    return hashlib.sha256(f"{STORE_FORM}\n{link}".encode()).hexdigest()[:LINK_LENGTH]
+
+
 def last_link(link: str, rule: EligibilityRule, overrides: Mapping[int, bool]) -> str:
     """The link of a half's last snapshot: besides the inputs of its standings, it holds
     the explanation lines (made from the same inputs) and the prize eligibility, which
@@ -539,7 +552,7 @@ def _planned_snapshots(
         for i, evening_rows in enumerate(history):
             last = i == len(history) - 1
             evening_id = data.evening_ids[evening_rows.date]
-            link = links[(LADDER if kind == "season" else kind, evening_rows.date)]
+            link = stored_link(links[(LADDER if kind == "season" else kind, evening_rows.date)])
             if last:
                 link = last_link(link, rule, data.overrides.get(kind, {}))
             cycle = getattr(evening_rows, "cycle", False)

@@ -410,3 +410,27 @@ def test_both_ways_of_reading_a_seasons_inputs_read_the_same(system, monkeypatch
     assert fast.evenings[-2].club_duty == (game.white_id,)
     assert game.black_id in fast.evenings[-2].absent_with_notice
     assert sorted(fast.overrides[half.kind].items()) == [(players[2].pk, False), (players[3].pk, True)]
+
+
+def test_snapshots_stored_in_an_older_form_take_the_new_form_once(two_evenings, monkeypatch):
+    """A snapshot's link carries the store's form (``standings.STORE_FORM``): every
+    snapshot stored in another form takes a digest of the new one at the season's next
+    recalculation, even where no input changed (its rows written again where what they
+    fingerprint changed, else kept), and then the stored standings are current again."""
+    s, first, second, _ = two_evenings
+    snapshots = StandingsSnapshot.objects.filter(half__season=s)
+    monkeypatch.setattr(standings, "STORE_FORM", "an older form")
+    recalculate_season(s.pk)
+    older = dict(snapshots.values_list("pk", "digest"))
+    assert standings.standings_current(s.pk)
+    monkeypatch.undo()
+    assert not standings.standings_current(s.pk)
+    recalculate_season(s.pk)
+    newer = dict(snapshots.values_list("pk", "digest"))
+    assert newer.keys() == older.keys()
+    assert all(newer[pk] != older[pk] for pk in newer)
+    assert standings.standings_current(s.pk)
+    rows = set(Standing.objects.filter(snapshot__half__season=s).values_list("pk", flat=True))
+    recalculate_season(s.pk)  # once: the next recalculation changes nothing
+    assert dict(snapshots.values_list("pk", "digest")) == newer
+    assert set(Standing.objects.filter(snapshot__half__season=s).values_list("pk", flat=True)) == rows
