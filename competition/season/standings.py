@@ -375,10 +375,11 @@ def _line_json(line: Any, shown: dict[Any, Any]) -> dict[str, Any]:
     date, outcome = line.date, line.outcome
     if isinstance(line, t.LadderLine):
         delta, bonus = line.delta, line.bonus
-        key = (delta.numerator, delta.denominator, bonus.numerator, bonus.denominator)
-        numbers = shown.get(key)
+        ladder_key = (delta.numerator, delta.denominator, bonus.numerator, bonus.denominator)
+        numbers = shown.get(ladder_key)
         if numbers is None:
-            numbers = shown[key] = (points_text(delta), points_text(bonus), points_text(delta + bonus))
+            numbers = shown[ladder_key] = (points_text(delta), points_text(bonus),
+                                           points_text(delta + bonus))
         return {
             "date": _shown_date(date, shown),
             "outcome": _shown_outcome(outcome, shown),
@@ -388,7 +389,7 @@ def _line_json(line: Any, shown: dict[Any, Any]) -> dict[str, Any]:
             "points": numbers[2],
         }
     value, points = line.value, line.points
-    key = (value.numerator if value is not None else None, value.denominator if value is not None else None,
+    key: tuple[int | None, ...] = (value.numerator if value is not None else None, value.denominator if value is not None else None,
            points.numerator, points.denominator)
     numbers = shown.get(key)
     if numbers is None:
