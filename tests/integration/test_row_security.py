@@ -118,7 +118,8 @@ def test_the_recalculation_writes_its_rows_as_the_app_role_and_only_in_its_own_c
         theirs = StandingsSnapshot.objects.get(half__season=seasons["club-b"])
         before = Standing.objects.filter(snapshot=theirs).count()
     with club_context(a), pytest.raises(DatabaseError, match="row-level security"), transaction.atomic():
-        standings._insert_standings(theirs.pk, [dict(row, rank=99)])
+        rows = [dict(row, rank=99, score=str(row["score"]))]  # as stored: decimals as text
+        standings._insert_standings(theirs.pk, rows, standings._rows_json(rows))
     with platform_context():
         assert Standing.objects.filter(snapshot=theirs).count() == before
 
