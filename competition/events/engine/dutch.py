@@ -84,20 +84,16 @@ def _paired_before(entrant: Entrant) -> bool:
 
 def _listed(tournament: Tournament, present: Collection[int], absent_marks: bool,
             edition: Edition = "2026") -> list[Entrant]:
-    """The entrants the TRF lists, in start-number order. Before anybody has played, the
-    absent ones are left out: py4swiss would count them in the pairing numbers whose
-    parity gives the colours of two players without a colour preference (E.5), where
-    FIDE's (and bbpPairings') numbering is of the players paired. 2026: also later, an
-    absent player who was never paired yet is left out (bbpPairings 6 numbers only the
-    players present or paired before)."""
+    """The entrants the TRF lists, in start-number order: the players present and those
+    paired before (a game, a forfeit, the pairing-allocated bye). An absent player who was
+    never paired is left out, so that he moves nobody's pairing number, whose parity gives
+    the colours of two players without a colour preference (E.5): bbpPairings numbers so,
+    5.0.1 (2017) as 6.0.0 (2026); py4swiss would number every player listed. Both editions
+    alike (``edition`` is kept for the callers)."""
     entrants = sorted(tournament.entrants, key=lambda e: e.number)
     if absent_marks:
         return entrants
-    if tournament.rounds == 0:
-        return [e for e in entrants if e.number in present]
-    if edition == "2026":
-        return [e for e in entrants if e.number in present or _paired_before(e)]
-    return entrants
+    return [e for e in entrants if e.number in present or _paired_before(e)]
 
 
 def round_trf(
