@@ -82,14 +82,13 @@ def _paired_before(entrant: Entrant) -> bool:
     return any(r.opponent is not None or r.kind in (Kind.PAIRING_BYE, Kind.FORFEIT_WIN) for r in entrant.results)
 
 
-def _listed(tournament: Tournament, present: Collection[int], absent_marks: bool,
-            edition: Edition = "2026") -> list[Entrant]:
+def _listed(tournament: Tournament, present: Collection[int], absent_marks: bool) -> list[Entrant]:
     """The entrants the TRF lists, in start-number order: the players present and those
     paired before (a game, a forfeit, the pairing-allocated bye). An absent player who was
     never paired is left out, so that he moves nobody's pairing number, whose parity gives
     the colours of two players without a colour preference (E.5): bbpPairings numbers so,
-    5.0.1 (2017) as 6.0.0 (2026); py4swiss would number every player listed. Both editions
-    alike (``edition`` is kept for the callers)."""
+    5.0.1 (2017) as 6.0.0 (2026), so both editions alike; py4swiss would number every
+    player listed."""
     entrants = sorted(tournament.entrants, key=lambda e: e.number)
     if absent_marks:
         return entrants
@@ -98,12 +97,12 @@ def _listed(tournament: Tournament, present: Collection[int], absent_marks: bool
 
 def round_trf(
     tournament: Tournament, present: Collection[int], total_rounds: int, *, absent_marks: bool = False,
-    first_white: bool = True, edition: Edition = "2026",
+    first_white: bool = True,
 ) -> str:
     """The TRF(x) the engine pairs: start numbers renumbered 1..N, the absent players on an
     ``XXZ`` line, or (``absent_marks``, for engines that read no ``XXZ``) with a
     ``0000 - Z`` entry for the round being paired."""
-    entrants = _listed(tournament, present, absent_marks, edition)
+    entrants = _listed(tournament, present, absent_marks)
     ids = {e.number: i + 1 for i, e in enumerate(entrants)}
     renumbered = []
     for e in entrants:
@@ -128,9 +127,9 @@ def round_trf(
     return trf_format.write(replace(trf, players=players))
 
 
-def engine_numbers(tournament: Tournament, present: Collection[int], edition: Edition = "2026") -> dict[int, int]:
+def engine_numbers(tournament: Tournament, present: Collection[int]) -> dict[int, int]:
     """The start number of each of the engine's players (its ids, 1..N in ``round_trf``)."""
-    return {i + 1: e.number for i, e in enumerate(_listed(tournament, set(present), False, edition))}
+    return {i + 1: e.number for i, e in enumerate(_listed(tournament, set(present), False))}
 
 
 def pair_blitz_round(
@@ -160,9 +159,8 @@ def pair_blitz_round(
     if len(present_set) < 2:
         return RoundPairing((), next(iter(present_set), None))
     rounds = total_rounds or max(propose_rounds(len(numbers)), tournament.rounds + 1)
-    text = round_trf(tournament, present_set, max(rounds, tournament.rounds + 1), first_white=first_white,
-                     edition=edition)
-    back = engine_numbers(tournament, present_set, edition)
+    text = round_trf(tournament, present_set, max(rounds, tournament.rounds + 1), first_white=first_white)
+    back = engine_numbers(tournament, present_set)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "round.trf"
         path.write_text(text, encoding="utf-8")

@@ -305,7 +305,7 @@ def explain_round(
 ) -> RoundExplanation:
     """Pair the next round as ``pair_blitz_round`` does and say why; ``player`` (a start
     number) adds every opponent he could have had in his bracket and what kept them apart."""
-    ids = engine_numbers(tournament, present, edition)
+    ids = engine_numbers(tournament, present)
     engine_id = {number: i for i, number in ids.items()}
     if player is not None and player not in engine_id:
         raise ValueError(f"player {player} is not paired in this round")
