@@ -95,3 +95,16 @@ def random_season(
         nights.append(_evening(rng, people, FIRST_EVENING + datetime.timedelta(weeks=k), half, chaotic))
     params = parse_parameters(system, overrides)
     return SeasonInput(system, params, dict(overrides or {}), people, tuple(nights))
+
+
+# The Keizer variants a history test runs (system, parameter overrides): the fixpoint of
+# each preset, the lagging one (keizer1956's own value added), the frozen one, and one
+# without the absence limit.
+KEIZER_VARIANTS: list[tuple[str, dict[str, Any] | None]] = [
+    ("pion", {"method": "fixpoint"}),
+    ("classic", {"method": "fixpoint"}),
+    ("keizer1956", {"method": "fixpoint"}),
+    ("keizer1956", None),  # lagging, own value added
+    ("pion", {"method": "frozen"}),
+    ("classic", {"method": "fixpoint", "absent_with_notice_limit": 0}),
+]

@@ -10,16 +10,9 @@ from competition.scoring import keizer
 from competition.scoring.keizer import compute_keizer_season
 from competition.scoring.ladder import compute_ladder
 from competition.season.standings import _row_values, _table_values
-from tests.generate import random_season
+from tests.generate import KEIZER_VARIANTS, random_season
 
-KEIZER = [
-    ("pion", {"method": "fixpoint"}),
-    ("classic", {"method": "fixpoint"}),
-    ("keizer1956", {"method": "fixpoint"}),
-    ("keizer1956", None),  # lagging, own value added
-    ("pion", {"method": "frozen"}),
-    ("classic", {"method": "fixpoint", "absent_with_notice_limit": 0}),
-]
+KEIZER = KEIZER_VARIANTS
 
 
 @pytest.fixture(autouse=True)

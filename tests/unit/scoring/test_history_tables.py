@@ -21,16 +21,9 @@ from competition.scoring.types import (
     PlayerStats,
     StandingsTable,
 )
-from tests.generate import random_season
+from tests.generate import KEIZER_VARIANTS, random_season
 
-KEIZER = [
-    ("pion", {"method": "fixpoint"}),
-    ("classic", {"method": "fixpoint"}),
-    ("keizer1956", {"method": "fixpoint"}),
-    ("keizer1956", None),  # lagging, own value added
-    ("pion", {"method": "frozen"}),
-    ("classic", {"method": "fixpoint", "absent_with_notice_limit": 0}),
-]
+KEIZER = KEIZER_VARIANTS
 FIELDS = tuple(PlayerStats.__dataclass_fields__)
 
 
