@@ -27,6 +27,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import chain, pairwise
+from operator import itemgetter
 from typing import Final, Literal, NamedTuple, Protocol
 
 import numpy as np
@@ -693,10 +694,7 @@ def compute_keizer_half(
     active: list[int] = []
     order: Order = ()
     outcomes: list[_EveningOutcome] = []
-    if units.value_unit == 1:  # whole values: Fraction's quick way for an int
-        rank_values = [Fraction(units.top - units.step * r) for r in range(size)]
-    else:
-        rank_values = [Fraction(units.top - units.step * r, units.value_unit) for r in range(size)]
+    rank_values = [fraction(units.top - units.step * r, units.value_unit) for r in range(size)]
     totals_seen = Fractions()
     batch_end = []  # the matrix's batches through each evening: its terms, the players entering
     matrix_prepared = False  # prepared when first needed: a remembered season never is
@@ -842,14 +840,22 @@ def _history_tables(
         table = _new(StandingsTable)
         _set(table, "__dict__", {
             "player_ids": tuple(picked_ids[k][:n]),
-            "totals": tuple([totals[p] for p in order]),
+            "totals": _picked(totals, order),
             "denominator": total_unit * result.orders,
             "values": all_values[:n],
             "value_unit": value_unit,
-            "counts": tuple([tuple(column[:n]) for column in picked_counts[k]]),
+            "counts": tuple(map(tuple, picked_counts[k])) if n == size
+            else tuple([tuple(column[:n]) for column in picked_counts[k]]),
         })
         tables.append(table)
     return tables
+
+
+def _picked(items: Sequence[int], order: Order) -> tuple[int, ...]:
+    """`items` in the order of `order` (an evening's totals by rank): one C-level gather."""
+    if len(order) > 1:
+        return itemgetter(*order)(items)  # type: ignore[no-any-return]
+    return tuple([items[p] for p in order])
 
 
 def _state_after(terms: Sequence[_Terms], entering: Sequence[Sequence[int]], own_added: int, size: int) -> _Totals:

@@ -5,7 +5,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from competition.scoring.fixpoint import TotalsMatrix
@@ -31,6 +31,9 @@ def _both(season, **kwargs):
     st.sampled_from(["pion", "classic", "keizer1956"]),
     st.booleans(),
 )
+# a cycle on the first evening with players outside the standings: the iterations of the
+# next evening counted alike (the matrix once listed those outside in another order)
+@example(362, 5, 3, "pion", False)
 def test_the_matrix_fixpoint_equals_the_plain_loop(seed, size, length, system, chaotic) -> None:
     season = random_season(seed, size, length, system, {"method": "fixpoint"}, chaotic=chaotic)
     matrix, python = _both(season)
