@@ -340,19 +340,18 @@ class TotalsMatrix:
         cycle_from = b""
         iterations = max_iterations
         # The hot loop (thousands of iterations in a large club): bound methods, no lookups.
-        dot, argsort = self.keys.dot, key_of.argsort
+        dot, argsort, remember = self.keys.dot, key_of.argsort, seen.setdefault
         for iteration in range(1, max_iterations + 1):
             values[order] = key_values
             dot(values, key_of)
             new = argsort()
             new_key = new.tobytes()
-            if new_key == key:  # the totals are in the keys, exactly (`_bound`); 0 outside
-                totals = ((offset - key_of) / size).astype(np.int64)
-                return self._settled(order, count, totals, 1, False, iteration)
-            if new_key in seen:
+            if remember(new_key, new) is not new:  # an order seen before (one look-up)
+                if new_key == key:  # the totals are in the keys, exactly (`_bound`); 0 outside
+                    totals = ((offset - key_of) / size).astype(np.int64)
+                    return self._settled(order, count, totals, 1, False, iteration)
                 cycle_from, iterations = new_key, iteration
                 break
-            seen[new_key] = new
             order, key = new, new_key
         orders = list(seen.values())
         cycle_orders = orders[list(seen).index(cycle_from):] if cycle_from else orders[-3:-1]

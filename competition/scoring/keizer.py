@@ -751,13 +751,15 @@ def compute_keizer_half(
     if shared is not None and computed:
         shared.set_many({key: pickle.dumps(outcome, pickle.HIGHEST_PROTOCOL)
                          for key, outcome in computed.items()})
-    final_rows = _rows(units, outcomes[-1], stats, starting_order, rank_values, totals_seen)
+    explained = _deferred_explanation(params, units, evenings, events, outcomes, index, starting_order,
+                                      stats, rank_values, totals_seen)
+    # The last evening of the history: its rows (without lines) made of its table when
+    # read, as every evening's (`_deferred_history`).
     final = _new(EveningStandings)
     _set(final, "__dict__", {
-        "date": evenings[-1].date, "rows": final_rows, "cycle": outcomes[-1].cycle,
+        "date": evenings[-1].date, "cycle": outcomes[-1].cycle,
         "iterations": outcomes[-1].iterations, "cycle_orders": _cycle_orders(outcomes[-1]),
     })
-    explained = _deferred_explanation(params, units, evenings, events, outcomes, final_rows, index, starting_order)
     return HalfResult(
         half=half,
         starting_order=tuple(starting_order),
@@ -808,7 +810,7 @@ def _deferred_history(
             "cycle_orders": _cycle_orders(result), "_deferred": functools.partial(fill, k), "_tables": tables,
         })
         entries.append(entry)
-    final.__dict__["_tables"] = tables
+    final.__dict__.update(_deferred=functools.partial(fill, len(entries)), _tables=tables)
     entries.append(final)
     return tuple(entries)
 
@@ -897,6 +899,7 @@ def _rows(
     fractions: Fractions,
     *,
     fresh: bool = True,
+    deferred: Callable[[], None] | None = None,
 ) -> tuple[Standing, ...]:
     """Standings rows, without explanation lines; `counts` by player are the fields of
     each row's `PlayerStats`, taken as they are if `fresh` (made for these rows), else
@@ -919,6 +922,9 @@ def _rows(
         set_(row, "__dict__", {
             "rank": rank0 + 1, "player_id": ids[p], "total": total,
             "value": rank_values[rank0], "stats": stats, "lines": (),
+        } if deferred is None else {
+            "rank": rank0 + 1, "player_id": ids[p], "total": total,
+            "value": rank_values[rank0], "stats": stats, "_deferred": deferred,
         })
         append(row)
     return tuple(rows)
@@ -930,29 +936,26 @@ def _deferred_explanation(
     evenings: Sequence[Evening],
     events: Callable[[], Sequence[Sequence[_Event]]],
     outcomes: Sequence[_EveningOutcome],
-    rows: Sequence[Standing],
     index: Mapping[int, int],
     ids: Sequence[int],
+    counts: Sequence[dict[str, int]],
+    rank_values: Sequence[Fraction],
+    fractions: Fractions,
 ) -> tuple[Standing, ...]:
-    """The final rows, their explanation lines made when one row's are first read
-    (`types.Deferred`): thousands of lines a season, and a page shows one player's."""
+    """The final rows (`_rows` of the last evening, `counts` by player), their
+    explanation lines made when one row's are first read (`types.Deferred`): thousands of
+    lines a season, and a page shows one player's."""
     explained: list[Standing] = []
 
     def fill() -> None:
-        lines = _explain(params, units, evenings, events(), outcomes, rows, index, ids)
+        lines = _explain(params, units, evenings, events(), outcomes, explained, index, ids)
         for standing in explained:
             state = standing.__dict__
             if "lines" not in state:
                 state["lines"] = lines[index[state["player_id"]]]
             state.pop("_deferred", None)
 
-    for row in rows:
-        fields = dict(row.__dict__)
-        del fields["lines"]
-        fields["_deferred"] = fill
-        standing = _new(Standing)
-        _set(standing, "__dict__", fields)
-        explained.append(standing)
+    explained += _rows(units, outcomes[-1], counts, ids, rank_values, fractions, deferred=fill)
     return tuple(explained)
 
 
