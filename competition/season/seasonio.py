@@ -291,17 +291,28 @@ def _registrations(
 def _members(players: Iterable[t.Player], club: Club) -> dict[int, User]:
     """A member per file player, keyed by file id. The address ``player-<id>@import.invalid``
     is reused when its member has the same name (the same club's next season); another
-    name gets ``player-<id>.2@import.invalid`` (then .3, ...), never touching the member."""
-    existing = {
-        u.email: u for u in User.objects.filter(email__endswith=f"@{IMPORT_DOMAIN}")
-    }
-    members: dict[int, User] = {}
-    new: list[User] = []
-    for p in players:
-        members[p.id] = _member(p, existing)
-        if members[p.id].pk is None:
-            new.append(members[p.id])
-    User.objects.bulk_create(new)
+    name gets ``player-<id>.2@import.invalid`` (then .3, ...), never touching the member.
+    Only the file's own addresses are read (one query, and one more per suffix still in
+    question), not every imported member of the installation."""
+    players = list(players)
+    found: dict[int, User] = {}
+    pending = players
+    n = 1
+    while pending:
+        emails = {_import_email(p.id, n): p for p in pending}
+        existing = {u.email: u for u in User.objects.filter(email__in=list(emails))}
+        pending = []
+        for email, p in emails.items():
+            user = existing.get(email)
+            if user is None:
+                found[p.id] = User(email=email, name=p.name, rating=p.rating, password=make_password(None))
+            elif user.name == p.name:
+                found[p.id] = user
+            else:  # somebody else's address: try the next suffix
+                pending.append(p)
+        n += 1
+    members = {p.id: found[p.id] for p in players}
+    User.objects.bulk_create([u for u in members.values() if u.pk is None])
     # Every player is a member of the club the season is imported into (a player already
     # a member keeps his role).
     Membership.objects.bulk_create(
@@ -311,16 +322,9 @@ def _members(players: Iterable[t.Player], club: Club) -> dict[int, User]:
     return members
 
 
-def _member(player: t.Player, existing: Mapping[str, User]) -> User:
-    n = 1
-    while True:
-        email = f"player-{player.id}{'' if n == 1 else f'.{n}'}@{IMPORT_DOMAIN}"
-        user = existing.get(email)
-        if user is None:
-            return User(email=email, name=player.name, rating=player.rating, password=make_password(None))
-        if user.name == player.name:
-            return user
-        n += 1
+def _import_email(player_id: int, n: int) -> str:
+    """The n-th address an imported player may get (``_members``)."""
+    return f"player-{player_id}{'' if n == 1 else f'.{n}'}@{IMPORT_DOMAIN}"
 
 
 # --- Export ------------------------------------------------------------------------------
