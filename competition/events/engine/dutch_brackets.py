@@ -10,7 +10,12 @@ so); the pairing itself is py4swiss's.
 
 ``_Matcher`` builds the edge weights as py4swiss's ``BracketMatcher`` does (its
 methods, MIT licence), taking the criteria from the instance instead of the module: for
-the 2017 criteria it is py4swiss's own weighting.
+the 2017 criteria it is py4swiss's own weighting, but for C.7 (below).
+
+The 2017 edition's C.7 is py4swiss's but for a bracket whose following bracket is the
+last one (``_C7``): there the pairs and the PSD of the following bracket are counted as
+that bracket must be paired, the bye to a player who may have it (C.2), as bbpPairings 5
+counts them.
 
 The 2026 edition collapses no bracket (``complete=True``): every bracket is paired with
 the players of all lower brackets in the same matching, where a pair that the bracket's
@@ -31,6 +36,7 @@ from py4swiss.engines.dutch.bracket import Bracket, BracketPairer, Brackets
 from py4swiss.engines.dutch.bracket.bracket_matcher import BracketMatcher
 from py4swiss.engines.dutch.criteria import QUALITY_CRITERIA
 from py4swiss.engines.dutch.criteria.abstract import QualityCriterion
+from py4swiss.engines.dutch.criteria.quality.c7 import C7
 from py4swiss.engines.dutch.player import Player, PlayerRole, get_player_infos_from_trf
 from py4swiss.engines.dutch.validity_matcher import ValidityMatcher
 from py4swiss.matching_computer import ComputerDutchOptimality
@@ -183,7 +189,70 @@ class _Validity(ValidityMatcher):  # type: ignore[misc]  # py4swiss ships no typ
         return _Validity(players, self._forbidden_pairs, self._allowed)
 
 
+class _Bracket(Bracket):  # type: ignore[misc]  # py4swiss ships no type information
+    """py4swiss's bracket, knowing whether its following bracket is the last one."""
+
+    following_is_last: bool = False
+
+
+class _C7(C7):  # type: ignore[misc]  # py4swiss ships no type information
+    """C.7 (2017): choose the downfloaters first to maximise the number of pairs, then to
+    minimise the PSD, in the following bracket.
+
+    py4swiss counts as the following bracket's pairs every pair of the matching with one of
+    its players, and its PSD from them. When the following bracket is the last one, that
+    matching may leave unpaired a player who had a pairing-allocated bye (or a forfeit win),
+    which that bracket cannot do: its one unpaired player gets the bye, and he may not have
+    had one (C.2). So py4swiss chose downfloaters by a pairing of the last bracket that
+    cannot be made: either no pairing of it completes the round, and the brackets below
+    were collapsed (A.9), where C.7 does not apply; or the last bracket was paired otherwise
+    than counted, the downfloater getting the bye, his SD taken to one point below the
+    bracket's lowest score (A.8), a higher PSD than other downfloaters would have left
+    (generated tournaments 765 round 6, and 437, 454, 620; docs/swiss.md).
+
+    Here, when the following bracket is the last, every pair counts 1 and 1 more for each
+    of its players who may not have the bye, as the completion of the round is weighed in
+    the penultimate and last brackets: the best total pairs all of them whenever the round
+    can be completed so, and the PSD is that of a pairing the last bracket can have.
+    bbpPairings 5.0.1 weighs so."""
+
+    @classmethod
+    def get_shift(cls, bracket: Bracket) -> int:
+        if not getattr(bracket, "following_is_last", False) or bracket.penultimate_pairing_bracket \
+                or bracket.last_pairing_bracket:
+            return int(C7.get_shift(bracket))
+        players = len(bracket.mdp_list) + len(bracket.resident_list) + len(bracket.lower_list)
+        # at most 3 for each of the (players / 2) pairs
+        return (3 * players).bit_length() + int(bracket.score_difference_total_bits)
+
+    @classmethod
+    def get_weight(cls, player_1: Player, player_2: Player, zero: DynamicUint, bracket: Bracket) -> DynamicUint:
+        if not getattr(bracket, "following_is_last", False) or bracket.penultimate_pairing_bracket \
+                or bracket.last_pairing_bracket:
+            return C7.get_weight(player_1, player_2, zero, bracket)
+        weight = DynamicUint(zero)
+        weight |= 1 + int(player_1.bye_received) + int(player_2.bye_received)
+        weight <<= bracket.score_difference_total_bits
+        # the PSD part as py4swiss's: the SDs of the bracket's players paired (with each
+        # other or in the following bracket), so that those left to float have the least
+        for player in (player_1, player_2):
+            if player.role != PlayerRole.LOWER:
+                difference = player.points_with_acceleration - bracket.min_bracket_score + 10
+                weight += (zero | 1) << bracket.score_difference_bit_dict[difference]
+        return weight
+
+
+CRITERIA_2017: Criteria = tuple(_C7 if criterion is C7 else criterion for criterion in QUALITY_CRITERIA)
+
+
 class _Brackets(Brackets):  # type: ignore[misc]  # py4swiss ships no type information
+    def get_current_bracket(self) -> _Bracket:
+        bracket: _Bracket = _Bracket.from_data(
+            self._mdp_list, self._get_resident_list(), self._get_lower_list(), self._round_number, self._collapsed
+        )
+        bracket.following_is_last = bool(bracket.lower_list) and self._index + 2 == len(self._brackets)
+        return bracket
+
     def beyond(self) -> list[Player]:
         """The players of the score groups below the next bracket, best first."""
         return [player for group in self._brackets[self._index + 2:] for player in group]
@@ -252,4 +321,4 @@ class Engine2017(DutchEngine):  # type: ignore[misc]  # py4swiss ships no type i
         players = get_player_infos_from_trf(trf)
         players.sort(reverse=True)
         return pair_brackets(players, round_number, trf.x_section.configuration.first_round_color,
-                             trf.x_section.forbidden_pairs, tuple(QUALITY_CRITERIA), observer)
+                             trf.x_section.forbidden_pairs, CRITERIA_2017, observer)
