@@ -263,6 +263,17 @@ def template_exists(name: str) -> bool:
         return conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone() is not None
 
 
+def analyze() -> None:
+    """The planner's statistics of the built clubs, as autovacuum keeps them on a database
+    in service. A database just filled (or copied before autovacuum came round) has none,
+    and the planner then scans whole tables: at 1.000 clubs the season's inputs took
+    160 ms instead of 4."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+
+
 def copy_database(source: str, target: str) -> None:
     """CREATE DATABASE target from source (which nobody may be connected to)."""
     with admin_connection() as conn:
@@ -667,6 +678,7 @@ def main() -> int:
             dbs.close_all()
             drop_database(database)
             copy_database(template, database)
+            analyze()
             with platform_context():
                 clubs = clubs_of_database()
             print(f"started from the template {template}")
@@ -674,6 +686,7 @@ def main() -> int:
             call_command("migrate", "--noinput", verbosity=0)
             with platform_context():
                 clubs = build_clubs(CLUBS)
+            analyze()
             dbs.close_all()
             if template:
                 copy_database(database, template)
