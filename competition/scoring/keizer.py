@@ -897,32 +897,26 @@ def _rows(
     ids: Sequence[int],
     rank_values: Sequence[Fraction],
     fractions: Fractions,
-    *,
-    fresh: bool = True,
-    deferred: Callable[[], None] | None = None,
+    deferred: Callable[[], None],
 ) -> tuple[Standing, ...]:
-    """Standings rows, without explanation lines; `counts` by player are the fields of
-    each row's `PlayerStats`, taken as they are if `fresh` (made for these rows), else
-    copied (running counts). A full history builds thousands: the frozen rows are made
-    without their dataclass __init__ (which sets each field through
-    object.__setattr__), every field given, and each total once (`exact.Fractions`: a
-    third of a history's totals repeat)."""
+    """The final standings rows, their explanation lines left to `deferred` (which fills
+    them: `types.Deferred`); `counts` by player are the fields of each row's
+    `PlayerStats`, made for these rows. The frozen rows are made without their dataclass
+    __init__ (which sets each field through object.__setattr__), every field given, and
+    each total once (`exact.Fractions`)."""
     totals, denominator = result.totals, units.total_unit * result.orders
     made = fractions.over(denominator)
     rows: list[Standing] = []
     append, new, set_ = rows.append, _new, _set
     for rank0, p in enumerate(result.order):
         stats = new(PlayerStats)
-        set_(stats, "__dict__", counts[p] if fresh else counts[p].copy())
+        set_(stats, "__dict__", counts[p])
         number = totals[p]
         total = made.get(number)
         if total is None:
             total = made[number] = fraction(number, denominator)
         row = new(Standing)
         set_(row, "__dict__", {
-            "rank": rank0 + 1, "player_id": ids[p], "total": total,
-            "value": rank_values[rank0], "stats": stats, "lines": (),
-        } if deferred is None else {
             "rank": rank0 + 1, "player_id": ids[p], "total": total,
             "value": rank_values[rank0], "stats": stats, "_deferred": deferred,
         })
@@ -955,7 +949,7 @@ def _deferred_explanation(
                 state["lines"] = lines[index[state["player_id"]]]
             state.pop("_deferred", None)
 
-    explained += _rows(units, outcomes[-1], counts, ids, rank_values, fractions, deferred=fill)
+    explained += _rows(units, outcomes[-1], counts, ids, rank_values, fractions, fill)
     return tuple(explained)
 
 
