@@ -113,6 +113,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 else:
     DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DATABASE_CONN_MAX_AGE", default=60))
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    # The recalculation prepares its few statements of its own on the server, once per
+    # connection (competition.season.standings._prepared_cursor); Django's own cursors
+    # bind on the client and never prepare. Django turns psycopg's preparing off (None),
+    # which refuses even an explicit prepare, so a threshold is set that no count
+    # reaches. Behind a pooler in transaction mode without prepared-statement support,
+    # DATABASE_PREPARED_STATEMENTS=0 turns it off (the parameters are still bound on the
+    # server). docs/operations.md.
+    if env.bool("DATABASE_PREPARED_STATEMENTS", default=True):
+        DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", 2**31 - 1)
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # `manage.py backup` writes times to the microsecond (Django's JSON rounds to milliseconds).

@@ -25,6 +25,8 @@ def record(
     if evening is not None and season is None:
         season = evening.season_id
     if player is not None and season is None:
+        if isinstance(player, int):
+            raise TypeError("a player given by id needs its season or evening")
         season = player.season_id
     # The season's club (a service acting on a season); else the club of the work in hand.
     club = getattr(season, "club_id", None)
@@ -34,7 +36,8 @@ def record(
         action=action,
         season_id=season if isinstance(season, int) or season is None else season.pk,
         evening=evening,
-        player=player,
+        # a player by id: the caller has the id, not the row (a result's white player)
+        **({"player_id": player} if isinstance(player, int) else {"player": player}),
         before=before,
         after=after,
     )

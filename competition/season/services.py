@@ -838,7 +838,7 @@ def _result_write(*, actor: Actor, locked: Game, result: str, note: str, early: 
         actor=actor,
         action=Action.GAME_RESULT,
         evening=locked.evening,
-        player=locked.white,
+        player=locked.white_id,
         before=before,
         after={"result": result, "note": locked.note, "board": locked.board,
                "game": locked.pk, "version": locked.version,

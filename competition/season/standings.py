@@ -170,13 +170,17 @@ def _inputs_statement() -> _Statement:
     for name, queryset, order in _input_queries(_SEASON_STAND_IN, _DAY_STAND_IN):
         sql, query_params = queryset.query.sql_with_params()
         paths = list(queryset.query.values_select)
-        # The rows' columns renamed by place (c0, c1, ...): each row one JSON array
+        converts = tuple(_json_value(queryset.model, path) for path in paths)
+        # The rows' columns renamed by place (c0, c1, ...): each row one JSON array, a
+        # decimal as its text (JSON has no decimals: read as a number, it would be a float)
         renamed = ", ".join(f"c{i}" for i in range(len(paths)))
+        values = ", ".join(f"c{i}::text" if convert is _decimal else f"c{i}"
+                           for i, convert in enumerate(converts))
         ordered = ", ".join(f"q.c{paths.index(path)}" for path in order)
-        parts.append(f"(SELECT coalesce(jsonb_agg(jsonb_build_array({renamed}) ORDER BY {ordered}),"
+        parts.append(f"(SELECT coalesce(jsonb_agg(jsonb_build_array({values}) ORDER BY {ordered}),"
                      f" '[]') FROM ({sql}) AS q({renamed}))")
         params.extend(query_params)
-        columns.append((name, tuple(_json_value(queryset.model, path) for path in paths)))
+        columns.append((name, converts))
     return _Statement("SELECT " + ", ".join(parts), tuple(params), tuple(columns))
 
 
@@ -188,14 +192,68 @@ def _json_value(model: Any, path: str) -> Any:
         model = model._meta.get_field(step).related_model
     kind = (model._meta.pk if last == "pk" else model._meta.get_field(last)).get_internal_type()
     if kind == "DateField":
-        return lambda v: dt.date.fromisoformat(v) if v is not None else None
+        return _date
     if kind == "DecimalField":
-        return lambda v: Decimal(v) if v is not None else None
+        return _decimal
     if kind not in ("AutoField", "BigAutoField", "ForeignKey", "OneToOneField", "IntegerField",
                     "PositiveIntegerField",
                     "PositiveSmallIntegerField", "SmallIntegerField", "CharField", "BooleanField"):
         raise TypeError(f"{path}: a {kind} is not read from JSON here")
     return None
+
+
+def _date(value: str | None) -> dt.date | None:
+    return dt.date.fromisoformat(value) if value is not None else None
+
+
+def _decimal(value: str | None) -> Decimal | None:
+    """A decimal column's JSON value: its text (``_inputs_statement``), exact."""
+    return Decimal(value) if value is not None else None
+
+
+def _prepared_cursor(connection: Any) -> Any:
+    """A cursor of Django's PostgreSQL connection (through its execute wrappers: the
+    row-level security's guard, the query log and counts) that binds its parameters on
+    the server and prepares each statement: for the recalculation's few statements of its
+    own, run once per result on a results night. Django's cursors bind on the client,
+    which quotes a snapshot's rows (some 70 kB of JSON) into the statement text for the
+    server to parse again, and leave the server to plan the inputs' statement anew each
+    time. A prepared statement lives as long as the connection; behind a pooler in
+    transaction mode, the settings can turn preparing off (docs/operations.md)."""
+    connection.ensure_connection()
+    inner = _prepared_class()(connection.connection)
+    return (connection.make_debug_cursor(inner) if connection.queries_logged
+            else connection.make_cursor(inner))
+
+
+@functools.cache
+def _prepared_class() -> type:
+    import psycopg
+
+    class Prepared(psycopg.Cursor):  # type: ignore[type-arg]
+        """psycopg's server-binding cursor, preparing every statement it runs (Django's
+        wrapper passes no ``prepare``)."""
+
+        def execute(self, query: Any, params: Any = None, *, prepare: bool | None = None,
+                    binary: bool | None = None) -> Any:
+            done = super().execute(query, params, prepare=True, binary=binary)
+            if self._query is None:  # run prepared: psycopg keeps no text of it
+                self._query = _Shown(self.connection, query, params)  # type: ignore[assignment]
+            return done
+
+    class _Shown:
+        """What Django's query log reads of the statement run (``cursor._query.query``,
+        ``last_executed_query``): its text with the parameters quoted in, made only
+        when read (tests, ``DEBUG``)."""
+
+        def __init__(self, connection: Any, query: Any, params: Any) -> None:
+            self.connection, self.sql, self.params = connection, query, params
+
+        @property
+        def query(self) -> bytes:
+            return psycopg.ClientCursor(self.connection).mogrify(self.sql, self.params).encode()
+
+    return Prepared
 
 
 def _inputs_read(season_id: int, today: dt.date, with_overrides: bool,
@@ -212,13 +270,13 @@ def _inputs_read(season_id: int, today: dt.date, with_overrides: bool,
     params = [season_id if type(p) is int and p == _SEASON_STAND_IN
               else today if type(p) is dt.date and p == _DAY_STAND_IN else p
               for p in statement.params]
-    with connection.cursor() as cursor:
+    with _prepared_cursor(connection) as cursor:
         cursor.execute(statement.sql, params)
         found = cursor.fetchone()
     read: dict[str, list[tuple[Any, ...]]] = {}
     for (name, columns), objects in zip(statement.columns, found, strict=True):
-        if isinstance(objects, str):  # Django reads jsonb as text
-            objects = json.loads(objects, parse_float=Decimal)
+        if isinstance(objects, str):  # Django reads jsonb as text; no decimals in it
+            objects = orjson.loads(objects)
         if all(convert is None for convert in columns):
             read[name] = [tuple(o) for o in objects]
         else:
@@ -633,7 +691,7 @@ def _rewrite_snapshot(pk: int, now: dt.datetime, fields: dict[str, Any]) -> None
         _season_rows(StandingsSnapshot).filter(pk=pk).update(computed_at=now, **fields)
         _season_rows(Standing).filter(snapshot_id=pk).delete()
         return
-    with connection.cursor() as cursor:
+    with _prepared_cursor(connection) as cursor:
         cursor.execute(_rewrite_sql(), [fields["cycle"], fields["cycle_orders"],
                                         json.dumps(fields["eligibility"]), fields["digest"],
                                         now, pk, pk])
@@ -685,7 +743,7 @@ def _insert_standings(snapshot_id: int, rows: list[dict[str, Any]], rows_json: s
         return
     if not rows:
         return
-    with connection.cursor() as cursor:
+    with _prepared_cursor(connection) as cursor:
         cursor.execute(_standings_insert_sql(), [snapshot_id, rows_json])
 
 
@@ -779,7 +837,7 @@ def _computed_from(season_id: int, version: int) -> None:
 
 @functools.cache
 def _plain_sql() -> dict[str, str]:
-    """The recalculation's two smallest statements, written once per process (the ORM
+    """The recalculation's smallest statements, written once per process (the ORM
     compiled each anew per result): bounded by a season read in its club's scope, as
     ``_season_rows``; the row-level security binds them as any query."""
     from django.db import connection
@@ -793,6 +851,9 @@ def _plain_sql() -> dict[str, str]:
         "inputs_version": (
             f"SELECT {qn(season.get_field('inputs_version').column)} FROM {qn(season.db_table)} "
             f"WHERE {qn(season.pk.column)} = %s"),
+        "lock": (
+            f"SELECT {qn(state.get_field('inputs_version').column)} FROM {qn(state.db_table)} "
+            f"WHERE {qn(state.pk.column)} = %s FOR UPDATE SKIP LOCKED"),
     }
 
 
@@ -802,9 +863,16 @@ def _lock(season_id: int) -> int | None:
     transaction holds it. The row is created by the first recalculation; only then an
     INSERT (ON CONFLICT DO NOTHING, which would wait for a holder that updated the row,
     so never tried while the row exists). Called for a season read in its club's scope."""
+    from django.db import connection
+
     states = _season_rows(StandingsState)
 
     def take() -> int | None:
+        if connection.vendor == "postgresql":  # the ORM compiled it anew for every result
+            with connection.cursor() as cursor:
+                cursor.execute(_plain_sql()["lock"], [season_id])
+                row = cursor.fetchone()
+            return None if row is None else int(row[0])
         found = states.select_for_update(skip_locked=True).filter(
             season_id=season_id).values_list("inputs_version", flat=True).first()
         return found  # type: ignore[no-any-return]

@@ -380,7 +380,8 @@ def test_both_ways_of_reading_a_seasons_inputs_read_the_same(system, monkeypatch
     season = season_import(actor=None, system=True, name=f"read-{system}",
                            data=random_season(7, players=10, evenings=6, system=system))
     players = list(Player.objects.filter(season=season).order_by("start"))
-    Player.objects.filter(pk=players[0].pk).update(start_points=Decimal("12.50"))
+    # A decimal JSON cannot hold as a number without a float (12.1 is not one): read exactly.
+    Player.objects.filter(pk=players[0].pk).update(start_points=Decimal("12.10"))
     evenings = list(Evening.objects.filter(season=season, kind="playing").order_by("date"))
     today = evenings[-3].date  # the next evening has its results already: counted
     # One board of that evening was not played after all: one of its two on club duty,
@@ -405,7 +406,7 @@ def test_both_ways_of_reading_a_seasons_inputs_read_the_same(system, monkeypatch
     plain = standings.load_season_data(s, today, with_overrides=True)
     monkeypatch.undo()
     assert fast == plain
-    assert fast.players[0].start_points == Fraction(25, 2)
+    assert fast.players[0].start_points == Fraction(121, 10)
     assert [e.date for e in fast.evenings] == [e.date for e in evenings[:-1]]
     assert fast.evenings[-2].club_duty == (game.white_id,)
     assert game.black_id in fast.evenings[-2].absent_with_notice
@@ -434,3 +435,53 @@ def test_snapshots_stored_in_an_older_form_take_the_new_form_once(two_evenings, 
     recalculate_season(s.pk)  # once: the next recalculation changes nothing
     assert dict(snapshots.values_list("pk", "digest")) == newer
     assert set(Standing.objects.filter(snapshot__half__season=s).values_list("pk", flat=True)) == rows
+
+
+@pytest.mark.postgres("prepared statements are PostgreSQL's")
+def test_the_recalculations_own_statements_are_prepared_once_per_connection(two_evenings):
+    """The season's inputs, a snapshot's rewrite and its rows' insert are prepared on the
+    server once per connection and then run by name, their parameters bound on the server
+    (the rows' JSON is no longer quoted into the statement); the standings are what a
+    fresh computation gives."""
+    from django.db import connection
+
+    s, _, second, arbiter = two_evenings
+    game = second.games.order_by("board").first()
+
+    def runs() -> dict[str, int]:
+        """The connection's prepared statements, by their first words: times run."""
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT statement, generic_plans + custom_plans FROM pg_prepared_statements")
+            return {" ".join(sql.split()[:2]): n for sql, n in cursor.fetchall()}
+
+    before = runs()
+    for result in ("0-1", "1/2-1/2", "1-0"):
+        services.result_set(actor=arbiter, game=game, result=result)
+        assert standings.recalculate_half_season(second.half_id) > 0
+    after = runs()
+    ran = {name: n - before.get(name, 0) for name, n in after.items() if n != before.get(name, 0)}
+    assert ran == {"SELECT (SELECT": 3, "WITH changed": 3, 'INSERT INTO': 3}, ran
+    assert standings.standings_current(s.pk)
+
+
+@pytest.mark.postgres("prepared statements are PostgreSQL's")
+def test_with_preparing_turned_off_the_recalculation_stores_the_same(two_evenings, monkeypatch):
+    """Behind a pooler that cannot keep prepared statements the settings turn preparing
+    off (psycopg's threshold None, as Django's default has it): the statements run
+    unprepared, still bound on the server, and store the same standings."""
+    from django.db import connection
+
+    s, _, second, arbiter = two_evenings
+    game = second.games.order_by("board").first()
+    def runs() -> int:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT sum(generic_plans + custom_plans) FROM pg_prepared_statements")
+            return int(cursor.fetchone()[0] or 0)
+
+    connection.ensure_connection()
+    monkeypatch.setattr(connection.connection, "prepare_threshold", None)
+    before = runs()
+    services.result_set(actor=arbiter, game=game, result="0-1")
+    assert standings.recalculate_half_season(second.half_id) > 0
+    assert standings.standings_current(s.pk)
+    assert runs() == before  # nothing run prepared

@@ -40,6 +40,8 @@ def test_result_is_saved_audited_and_recalculates_the_standings(paired, committe
     assert record.actor == arbiter
     assert record.before == {"result": "", "note": ""}
     assert record.after["result"] == "1-0"
+    # The trail names the game's white player and its season (recorded by the player's id)
+    assert (record.player_id, record.season_id, record.evening_id) == (games[0].white_id, s.pk, evening.pk)
     row = Standing.objects.get(snapshot__evening=evening, player=games[0].white)
     assert row.won == 1 and row.score > 0
 
@@ -118,3 +120,14 @@ def test_visitor_cannot_post_results(client, paired):
     response = client.post(reverse("competition:enter_result", args=[games[0].pk]), {"result": "1-0"})
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
     assert Game.objects.get(pk=games[0].pk).result == ""
+
+
+def test_the_trail_refuses_a_player_given_by_id_without_his_season_or_evening():
+    """A player by id (what a result has of its white player) needs the season or the
+    evening beside it: the trail never guesses his season, and records nothing."""
+    from competition import audit
+
+    before = AuditRecord.objects.count()
+    with pytest.raises(TypeError, match="needs its season or evening"):
+        audit.record(actor=None, action=audit.Action.GAME_RESULT, player=12345)
+    assert AuditRecord.objects.count() == before
