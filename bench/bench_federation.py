@@ -26,7 +26,9 @@ pairing by e-mail. A local SMTP sink (a process of its own on 127.0.0.1) takes t
    clubs whose stored standings differ from a fresh computation (must be 0). Also per
    night: the worker CPU per result for the clubs of each size (20-39 players, ...), the
    CPU per result of the load generators themselves (the saving processes and the
-   watcher, on the same cores), the load average before and after.
+   watcher, on the same cores), the servers' CPU per result (PostgreSQL's and Redis's
+   every process, from ``/proc``: they share the cores too), the load average before and
+   after.
 
 Goals (issue 20, this 2-core machine): per-club deadline CPU at most a third of the
 single-club figure of before (60 players: 0,60 s, so at most 0,2 s), e-mail at most 2 ms of
@@ -558,6 +560,10 @@ def night_lines(name: str, night: dict, clubs: list[dict], rows) -> list[str]:
         lines.append(f"  the load generators' CPU per result: saving {night['savers_cpu'] / night['saved'] * 1000:.1f} ms "
                      f"({SAVERS} processes, the result service and its commit), watching "
                      f"{night['watcher_cpu'] / night['saved'] * 1000:.1f} ms")
+        servers = night.get("servers", {})
+        lines.append(f"  the servers' CPU per result: PostgreSQL {servers.get('postgres', 0) / night['saved'] * 1000:.1f} ms, "
+                     f"Redis {servers.get('redis', 0) / night['saved'] * 1000:.1f} ms (each server's every "
+                     f"process on this machine, from the night's start to the queue drained)")
     return lines
 
 
@@ -576,6 +582,27 @@ def per_size_cpu(rows, clubs: list[dict], per_season: dict[int, int]) -> list[st
         if results:
             out.append(f"{low}-{high} players {cpu / results * 1000:.1f} ms ({results} results)")
     return out
+
+
+def server_cpu() -> dict[str, float]:
+    """CPU seconds so far of the PostgreSQL and the Redis server on this machine: every
+    live process of each (``/proc/<pid>/stat``, user and system time), with what their
+    exited children used (a backend that closed its connection, reaped by the
+    postmaster). The servers share the two cores with the workers and the savers; every
+    process of theirs counts, this run's or not (nothing else uses them meanwhile)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    totals = {"postgres": 0.0, "redis": 0.0}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue  # gone meanwhile
+        name = text[text.index("(") + 1 : text.rindex(")")]
+        kind = "postgres" if name == "postgres" else "redis" if name.startswith("redis-server") else None
+        if kind is not None:
+            fields = text[text.rindex(")") + 2 :].split()  # from field 3, the state
+            totals[kind] += sum(int(v) for v in fields[11:15]) / tick  # utime stime cutime cstime
+    return totals
 
 
 def _load() -> str:
@@ -737,11 +764,13 @@ def main() -> int:
             for path in folder.glob("tasks.log.*"):
                 path.unlink()
             load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+            servers = server_cpu()
             with platform_context():
                 night = results_night(clubs, rate, seconds)
                 drained = queue_drained(REDIS_URL, seconds=300) and drained
             time.sleep(1)
             night["seconds"] = seconds
+            night["servers"] = {k: v - servers[k] for k, v in server_cpu().items()}
             print()
             for line in night_lines(name, night, clubs, task_log(folder)):
                 print(line)

@@ -30,6 +30,7 @@ from competition import scoring
 from competition.models import (
     Attendance,
     Bye,
+    Competition,
     EligibilityOverride,
     Evening,
     EveningKind,
@@ -57,7 +58,7 @@ from core import jobs
 from core.dates import club_today
 from core.jobs import on_commit_here
 from core.pagecache import standings_changed
-from core.tenancy.context import tenant_key
+from core.tenancy.context import current_club_id, scoping_off, tenant_key
 
 
 @dataclass(frozen=True)
@@ -796,9 +797,7 @@ def _recalculate_once(season_id: int, today: dt.date | None, if_behind: bool = F
         # on the season row, so no writer waits for this transaction. The version is read
         # before the inputs, so it is never newer than what is computed (at worst older:
         # then the pass runs once more). Every later query is bounded by this season.
-        seasons = Season.objects.select_related("competition")
-        found = (seasons.filter(halves=half_id) if half_id is not None
-                 else seasons.filter(pk=season_id)).first()
+        found = _season_read(season_id, half_id)
         if found is None:
             if half_id is not None:
                 return None  # the half is gone: nothing to recalculate
@@ -822,6 +821,71 @@ def _recalculate_once(season_id: int, today: dt.date | None, if_behind: bool = F
     return written, version, season_id
 
 
+def _season_read(season_id: int, half_id: int | None) -> Season | None:
+    """The season (by its id, or by the id of one of its halves) with its competition,
+    in the club's scope: ``Season.objects.select_related("competition")``. On PostgreSQL
+    in a club, one plain statement written once per process (the ORM built and compiled
+    the query anew for every result); the rows become the models as the ORM makes them.
+    Anywhere else (the platform's work, no club: refused) the ORM's own query."""
+    from django.db import connection
+
+    club_id = current_club_id()
+    if connection.vendor != "postgresql" or club_id is None or scoping_off():
+        seasons = Season.objects.select_related("competition")
+        return (seasons.filter(halves=half_id) if half_id is not None
+                else seasons.filter(pk=season_id)).first()
+    sql = _plain_sql()["season_by_half" if half_id is not None else "season"]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [half_id if half_id is not None else season_id, club_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    db = connection.alias
+    converted = _converted(connection, Season, row[:len(_SEASON_COLUMNS)])
+    season = Season.from_db(db, _SEASON_COLUMNS, converted)
+    values = row[len(_SEASON_COLUMNS):]
+    competition = (None if values[0] is None else Competition.from_db(
+        db, _COMPETITION_COLUMNS, _converted(connection, Competition, values)))
+    # As select_related sets a reverse one-to-one: both ends cached (None: none there).
+    field = Competition._meta.get_field("season")
+    field.remote_field.set_cached_value(season, competition)
+    if competition is not None:
+        field.set_cached_value(competition, season)
+    return season
+
+
+def _converted(connection: Any, model: Any, values: Sequence[Any]) -> list[Any]:
+    """A row's values as the ORM gives them to ``from_db``: through each column's
+    converters, the backend's and the field's (a JSON column's text parsed), as its
+    compiler applies them."""
+    converters = _converters(connection.vendor, model)
+    out = list(values)
+    for i, functions in converters:
+        for convert in functions:
+            out[i] = convert(out[i], None, connection)
+    return out
+
+
+@functools.cache
+def _converters(vendor: str, model: Any) -> tuple[tuple[int, tuple[Any, ...]], ...]:
+    """(column index, its converters) of a model's columns that have any, per database
+    kind (each is called with the connection in hand)."""
+    from django.db import connection
+
+    found = []
+    for i, column in enumerate(model._meta.concrete_fields):
+        functions = (*connection.ops.get_db_converters(column.get_col(model._meta.db_table)),
+                     *column.get_db_converters(connection))
+        if functions:
+            found.append((i, functions))
+    return tuple(found)
+
+
+# Every column of a season and of a competition, in their models' order (``from_db``).
+_SEASON_COLUMNS = tuple(f.attname for f in Season._meta.concrete_fields)
+_COMPETITION_COLUMNS = tuple(f.attname for f in Competition._meta.concrete_fields)
+
+
 def _computed_from(season_id: int, version: int) -> None:
     """Record the inputs version the stored standings now reflect (also when nothing in
     them changed: they are not behind)."""
@@ -843,8 +907,24 @@ def _plain_sql() -> dict[str, str]:
     from django.db import connection
 
     qn = connection.ops.quote_name
-    state, season = StandingsState._meta, Season._meta
+    state, season, competition, half = StandingsState._meta, Season._meta, Competition._meta, Half._meta
+
+    def columns(meta: Any, table: str) -> str:
+        return ", ".join(f"{table}.{qn(f.column)}" for f in meta.concrete_fields)
+
+    # ``_season_read``: a season in a club with its competition (a LEFT JOIN, as
+    # select_related joins a reverse one-to-one), by its id or by one of its halves.
+    season_select = (
+        f"SELECT {columns(season, 's')}, {columns(competition, 'c')} FROM {qn(season.db_table)} s "
+        f"LEFT OUTER JOIN {qn(competition.db_table)} c "
+        f"ON c.{qn(competition.get_field('season').column)} = s.{qn(season.pk.column)} ")
+    in_club = f"AND s.{qn(season.get_field('club').column)} = %s"
     return {
+        "season": f"{season_select}WHERE s.{qn(season.pk.column)} = %s {in_club}",
+        "season_by_half": (
+            f"{season_select}WHERE s.{qn(season.pk.column)} = (SELECT "
+            f"{qn(half.get_field('season').column)} FROM {qn(half.db_table)} "
+            f"WHERE {qn(half.pk.column)} = %s) {in_club}"),
         "computed_from": (
             f"UPDATE {qn(state.db_table)} SET {qn(state.get_field('inputs_version').column)} = %s, "
             f"{qn(state.get_field('computed_at').column)} = %s WHERE {qn(state.pk.column)} = %s"),

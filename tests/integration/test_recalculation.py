@@ -485,3 +485,45 @@ def test_with_preparing_turned_off_the_recalculation_stores_the_same(two_evening
     assert standings.recalculate_half_season(second.half_id) > 0
     assert standings.standings_current(s.pk)
     assert runs() == before  # nothing run prepared
+
+
+@pytest.mark.postgres("the season read in one plain statement is PostgreSQL's")
+def test_both_ways_of_reading_the_season_read_the_same_and_only_the_clubs_own(two_evenings, monkeypatch):
+    """The recalculation reads its season with the competition, by the season's id or by
+    one of its halves: on PostgreSQL in a club one plain statement, elsewhere the ORM's
+    select_related; both give the same models, joined both ways. Another club's season or
+    half is not found (None), nor is a half that is gone."""
+    from django.db import connection
+
+    from competition.models import Competition, Half
+    from members.clubs.context import club_context, platform_context
+
+    s, first, _, _ = two_evenings
+    half_id = first.half_id
+
+    def read() -> list:
+        return [standings._season_read(s.pk, None), standings._season_read(0, half_id)]
+
+    fast = read()
+    monkeypatch.setattr(connection, "vendor", "sqlite")
+    plain = read()
+    monkeypatch.undo()
+
+    def fields(obj) -> dict:
+        return {k: v for k, v in vars(obj).items() if not k.startswith("_")}
+
+    for a, b in zip(fast, plain, strict=True):
+        assert fields(a) == fields(b) and a.pk == s.pk
+        assert fields(a.competition) == fields(b.competition) and a.competition.system
+        assert a.competition.season is a  # the other end of the join, no query
+    decoy = f.decoy_club(s)
+    with club_context(decoy["club"]):
+        assert standings._season_read(s.pk, None) is None
+        assert standings._season_read(0, half_id) is None
+        theirs = decoy["season"]
+        assert standings._season_read(theirs.pk, None).competition.season_id == theirs.pk
+    assert standings._season_read(decoy["season"].pk, None) is None
+    with platform_context():  # an id no half of any club has
+        gone_id = Half.objects.order_by("-pk").values_list("pk", flat=True).first() + 1000
+    assert standings._season_read(0, gone_id) is None
+    assert Competition.objects.filter(season=s).exists()
