@@ -398,11 +398,12 @@ def _saver(share: list[dict], rate, seconds: float, seed: int, events, go) -> No
     clubs = {c["season"]: (Club.objects.get(pk=c["club"]), User.objects.get(pk=c["leader"]))
              for c in share}
     # Each club is this process's alone, so the games read once stay what it last saved:
-    # the service locks and reads the game again itself.
+    # the service locks and reads the game again itself. Read with their evenings, as the
+    # result's view reads a game (``season.views.enter_result``).
     games: dict[int, list] = {}
     for season, (club, _leader) in clubs.items():
         with club_context(club):
-            games[season] = list(Game.objects.filter(
+            games[season] = list(Game.objects.select_related("evening__season").filter(
                 pk__in=next(c["games"] for c in share if c["season"] == season)))
     outcomes = [Result.WHITE_WINS, Result.DRAW, Result.BLACK_WINS]
     seasons = list(clubs)
@@ -563,7 +564,9 @@ def night_lines(name: str, night: dict, clubs: list[dict], rows) -> list[str]:
         servers = night.get("servers", {})
         lines.append(f"  the servers' CPU per result: PostgreSQL {servers.get('postgres', 0) / night['saved'] * 1000:.1f} ms, "
                      f"Redis {servers.get('redis', 0) / night['saved'] * 1000:.1f} ms (each server's every "
-                     f"process on this machine, from the night's start to the queue drained)")
+                     f"process on this machine, from the night's start to the queue drained); the worker "
+                     f"processes' in all {night.get('workers', 0) / night['saved'] * 1000:.1f} ms (their "
+                     f"tasks and Celery's receiving and acknowledging)")
     return lines
 
 
@@ -582,6 +585,18 @@ def per_size_cpu(rows, clubs: list[dict], per_season: dict[int, int]) -> list[st
         if results:
             out.append(f"{low}-{high} players {cpu / results * 1000:.1f} ms ({results} results)")
     return out
+
+
+def process_cpu(pids: list[int]) -> float:
+    """CPU seconds so far of these processes (the workers: every task's and Celery's own
+    work around it, receiving and acknowledging)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pid in pids:
+        with suppress(OSError):
+            text = Path(f"/proc/{pid}/stat").read_text()
+            total += sum(int(v) for v in text[text.rindex(")") + 2 :].split()[11:13]) / tick
+    return total
 
 
 def server_cpu() -> dict[str, float]:
@@ -765,12 +780,14 @@ def main() -> int:
                 path.unlink()
             load = " ".join(f"{x:.2f}" for x in os.getloadavg())
             servers = server_cpu()
+            workers = process_cpu([p.pid for p in processes])
             with platform_context():
                 night = results_night(clubs, rate, seconds)
                 drained = queue_drained(REDIS_URL, seconds=300) and drained
             time.sleep(1)
             night["seconds"] = seconds
             night["servers"] = {k: v - servers[k] for k, v in server_cpu().items()}
+            night["workers"] = process_cpu([p.pid for p in processes]) - workers
             print()
             for line in night_lines(name, night, clubs, task_log(folder)):
                 print(line)

@@ -109,7 +109,8 @@ def evening(request: HttpRequest, date: str) -> HttpResponse:
 @require_POST
 @login_required
 def enter_result(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = get_object_or_404(Game.objects.select_related("evening"), pk=game_id)
+    # With its evening's season: the service checks the right in the game's club (no query).
+    game = get_object_or_404(Game.objects.select_related("evening__season"), pk=game_id)
     back = reverse("competition:evening", args=[game.evening.date.isoformat()]) + f"#board-{game.board}"
     result = request.POST.get("result", "")
     change = _result_change(game, result)
@@ -163,7 +164,8 @@ def _result_change(game: Game, result: str) -> str:
 @login_required
 def undo_result(request: HttpRequest, game_id: int) -> HttpResponse:
     """One tap puts back the result a change replaced (a few minutes after it)."""
-    game = get_object_or_404(Game.objects.select_related("evening"), pk=game_id)
+    # With its evening's season: the service checks the right in the game's club (no query).
+    game = get_object_or_404(Game.objects.select_related("evening__season"), pk=game_id)
     back = reverse("competition:evening", args=[game.evening.date.isoformat()]) + f"#board-{game.board}"
     before = game.result
     with refusal(request) as refused:

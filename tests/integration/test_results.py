@@ -131,3 +131,35 @@ def test_the_trail_refuses_a_player_given_by_id_without_his_season_or_evening():
     with pytest.raises(TypeError, match="needs its season or evening"):
         audit.record(actor=None, action=audit.Action.GAME_RESULT, player=12345)
     assert AuditRecord.objects.count() == before
+
+
+def test_entering_a_result_runs_the_same_few_queries_whatever_the_evenings_size(
+    client, django_assert_max_num_queries
+):
+    """Saving a result from the evening page (a results night's request): the game read
+    with its evening and season, so the right is checked in the game's club without a
+    query more; the same number for 6 players as for 30, and nothing read per player."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    counts = []
+    for players in (6, 30):
+        s = f.season(players=players)
+        evening = f.playing_evenings(s)[0]
+        evening_pair_and_publish(actor=None, system=True, evening_id=evening.pk, now=evening.deadline)
+        first, game = evening.games.order_by("board")[:2]
+        arbiter = f.arbiter()
+        client.force_login(arbiter)
+        # (the first request of a session reads what the next ones find cached)
+        client.post(reverse("competition:enter_result", args=[first.pk]),
+                    {"result": "0-1", "version": str(first.version), "note": ""})
+        url = reverse("competition:enter_result", args=[game.pk])
+        with CaptureQueriesContext(connection) as queries:
+            response = client.post(url, {"result": "1-0", "version": str(game.version), "note": ""})
+        assert response.status_code == 302
+        assert Game.objects.get(pk=game.pk).result == "1-0"
+        counts.append(len([q for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]))
+        # the season is read joined to the game, never on its own for the right
+        assert not [q["sql"] for q in queries.captured_queries
+                    if q["sql"].startswith('SELECT "competition_season"')]
+    assert counts[0] == counts[1], counts
