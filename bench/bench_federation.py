@@ -587,36 +587,40 @@ def per_size_cpu(rows, clubs: list[dict], per_season: dict[int, int]) -> list[st
     return out
 
 
+def _stat(path: Path) -> tuple[str, float, float] | None:
+    """(name, CPU seconds, its reaped children's) of a ``/proc/<pid>/stat``; None when
+    the process is gone."""
+    try:
+        text = path.read_text()
+    except OSError:
+        return None
+    fields = text[text.rindex(")") + 2 :].split()  # from field 3, the state
+    tick = os.sysconf("SC_CLK_TCK")
+    return (text[text.index("(") + 1 : text.rindex(")")],
+            (int(fields[11]) + int(fields[12])) / tick, (int(fields[13]) + int(fields[14])) / tick)
+
+
 def process_cpu(pids: list[int]) -> float:
     """CPU seconds so far of these processes (the workers: every task's and Celery's own
     work around it, receiving and acknowledging)."""
-    tick = os.sysconf("SC_CLK_TCK")
-    total = 0.0
-    for pid in pids:
-        with suppress(OSError):
-            text = Path(f"/proc/{pid}/stat").read_text()
-            total += sum(int(v) for v in text[text.rindex(")") + 2 :].split()[11:13]) / tick
-    return total
+    return sum(found[1] for pid in pids if (found := _stat(Path(f"/proc/{pid}/stat"))))
 
 
 def server_cpu() -> dict[str, float]:
     """CPU seconds so far of the PostgreSQL and the Redis server on this machine: every
-    live process of each (``/proc/<pid>/stat``, user and system time), with what their
-    exited children used (a backend that closed its connection, reaped by the
-    postmaster). The servers share the two cores with the workers and the savers; every
-    process of theirs counts, this run's or not (nothing else uses them meanwhile)."""
-    tick = os.sysconf("SC_CLK_TCK")
+    live process of each (user and system time), with what their exited children used (a
+    backend that closed its connection, reaped by the postmaster). The servers share the
+    two cores with the workers and the savers; every process of theirs counts, this run's
+    or not (nothing else uses them meanwhile)."""
     totals = {"postgres": 0.0, "redis": 0.0}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            text = stat.read_text()
-        except OSError:
-            continue  # gone meanwhile
-        name = text[text.index("(") + 1 : text.rindex(")")]
+    for path in Path("/proc").glob("[0-9]*/stat"):
+        found = _stat(path)
+        if found is None:
+            continue
+        name, cpu, children = found
         kind = "postgres" if name == "postgres" else "redis" if name.startswith("redis-server") else None
         if kind is not None:
-            fields = text[text.rindex(")") + 2 :].split()  # from field 3, the state
-            totals[kind] += sum(int(v) for v in fields[11:15]) / tick  # utime stime cutime cstime
+            totals[kind] += cpu + children
     return totals
 
 
