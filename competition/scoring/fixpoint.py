@@ -17,13 +17,16 @@ exact integer below LIFT, so a settled order's totals are read back from its key
 a cycle of n orders the summed totals come from one more product with the summed values
 (exact while `n × size × (bound + 1)` stays below LIFT), else they are recomputed in
 integers (Python ints beyond int64). The results equal the plain loop's (`keizer._recalculate`)
-bit for bit.
+bit for bit. While `size × (bound + 1)` stays below 2**23 the iterations run on a float32
+copy of the keys (`_narrow`): every partial sum is then an integer below 2**24, exact in
+single precision too, and a product reads half the memory.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -32,6 +35,11 @@ import numpy.typing as npt
 EXACT = 2**53  # float64 represents every integer of smaller magnitude exactly
 INT64 = 2**62  # a safe ceiling for int64 sums
 LIFT = 2**52  # added to the sort key of a player not in the standings: he sorts last
+# Single precision: float32 holds every integer up to 2**24 exactly. While a recalculation's
+# numbers are small enough (most clubs') its hot loop runs on a float32 copy of the keys
+# (`_narrow`), those outside the standings lifted by NARROW_LIFT: half the memory to read
+# per product, the same orders.
+NARROW_LIFT = 2**23
 
 Order = tuple[int, ...]
 # Terms as `TotalsMatrix.add_terms` takes them: rows, of, coefficients, fixed, amounts.
@@ -54,6 +62,16 @@ class Recalculation:
 
 _new = object.__new__
 _set = object.__setattr__
+
+
+def int_array(numbers: Sequence[int]) -> npt.NDArray[Any]:
+    """Integers as an int64 array, or as an array of Python ints if one is beyond int64."""
+    try:
+        return np.array(numbers, dtype=np.int64)
+    except OverflowError:
+        array = np.empty(len(numbers), dtype=object)
+        array[:] = list(numbers)
+        return array
 
 
 class TotalsMatrix:
@@ -85,6 +103,8 @@ class TotalsMatrix:
         self._positions.flags.writeable = False
         self._offset = self._positions + LIFT
         self.keys[:, size] = self._offset
+        # The float32 copy of the keys (`_narrow`), made when a recalculation can use it.
+        self._narrow_keys = np.zeros((size, size + 1), dtype=np.float32, order="F")
         self._stale = False
         self._active: object = None  # the `active` list of the last recalculation, and its length
         self._count = 0
@@ -100,8 +120,14 @@ class TotalsMatrix:
         self._key_values = (-size * self._all_base).astype(np.float64)  # the values times -size
         self._values = np.ones(size + 1, dtype=np.float64)  # the last 1 picks the constant column
         self._key_of = np.empty(size, dtype=np.float64)
-        # Batches given to `prepare`: the next to add, and how many are prepared (in numpy).
-        self._batches: list[Batch] = []
+        # the values and the keys in float32, for the narrow loop (`_narrow`)
+        self._narrow_values = np.ones(size + 1, dtype=np.float32)
+        self._narrow_key_of = np.empty(size, dtype=np.float32)
+        self._narrow_key_values = self._key_values.astype(np.float32)  # exact where used (`_narrow`)
+        # Terms given to `prepare_terms`, where each batch starts, the next batch to add and
+        # how many are prepared (in numpy).
+        self._terms: tuple[Any, ...] = ()
+        self._term_at: list[int] = [0]
         self._next = self._fast = 0
         self._prepared: tuple[Any, ...] = ()
 
@@ -125,59 +151,67 @@ class TotalsMatrix:
 
     def prepare(self, batches: Sequence[Batch]) -> None:
         """Batches of terms (each as `add_terms` takes them, e.g. a half's evenings) to be
-        added later, in this order, by `add_prepared`. Their numpy arrays and running
-        exactness sums are made here once for all, so that adding one is two numpy calls;
-        batches from the first that takes `_total_abs` to EXACT on (or all, if the matrix
-        is not usable) are added by `add_terms` when their turn comes."""
-        for batch_rows, batch_of, batch_coefficients, batch_fixed, batch_amounts in batches:
-            if len(batch_rows) != len(batch_of) or len(batch_rows) != len(batch_coefficients) \
-                    or len(batch_fixed) != len(batch_amounts):
-                raise ValueError("add_terms: every term needs its row, its column and its amount")
-        self._batches, self._next, self._fast = list(batches), 0, 0
-        # Every term as a cell of the (size, size + 1) matrices and its amount, batch by
-        # batch: a batch's coefficients, then its fixed points (in the last column).
+        added later, in this order, by `add_prepared`: `prepare_terms` of their terms."""
         size = self.size
         rows: list[int] = []
         columns: list[int] = []
         amounts: list[int] = []
-        term_at = [0]
-        for batch_rows, batch_of, batch_coefficients, batch_fixed, batch_amounts in self._batches:
+        ends = []
+        for batch_rows, batch_of, batch_coefficients, batch_fixed, batch_amounts in batches:
+            if len(batch_rows) != len(batch_of) or len(batch_rows) != len(batch_coefficients) \
+                    or len(batch_fixed) != len(batch_amounts):
+                raise ValueError("add_terms: every term needs its row, its column and its amount")
             rows += batch_rows
             rows += batch_fixed
             columns += batch_of
             columns += [size] * len(batch_fixed)
             amounts += batch_coefficients
             amounts += batch_amounts
-            term_at.append(len(rows))
+            ends.append(len(rows))
+        self.prepare_terms(np.array(rows, dtype=np.intp), np.array(columns, dtype=np.intp), int_array(amounts), ends)
+
+    def prepare_terms(
+        self, rows: npt.NDArray[np.intp], columns: npt.NDArray[np.intp], amounts: npt.NDArray[Any], ends: Sequence[int],
+    ) -> None:
+        """Batches of terms to be added later, in this order, by `add_prepared`, as arrays:
+        `amounts[i]` × the value of player `columns[i]` for player `rows[i]` (column `size`:
+        fixed points), batch j being the terms from `ends[j - 1]` (0) to `ends[j]`;
+        `amounts` int64, or Python ints (`int_array`). The cells and the running exactness
+        sums are made here once for all, so that adding a batch is two numpy calls;
+        batches from the first that takes `_total_abs` to EXACT on (or all, if the matrix
+        is not usable) are added by `add_terms` when their turn comes."""
+        self._terms, self._next, self._fast = (rows, columns, amounts), 0, 0
+        size = self.size
+        term_at = [0, *ends]
         sized = self._sizes(amounts, term_at) if self.usable else None
         totals = [] if not self.usable else sized[1] if sized is not None else None
         if totals is None:  # large numbers: summed exactly, in Python ints
             running, totals = self._total_abs, []
-            for batch in self._batches:
-                running += sum(map(abs, batch[2])) + sum(map(abs, batch[4]))
+            exact = amounts.tolist()
+            for start, end in pairwise(term_at):
+                running += sum(map(abs, exact[start:end]))
                 if running >= EXACT:
                     break
                 totals.append(running)
         fast = len(totals)
         terms = term_at[fast]
         del term_at[fast + 1 :]
+        self._term_at = [0, *ends]
         # Below EXACT every number and every sum fits int64 exactly (and below 2**52 a float).
-        exact_amounts = (sized[0].astype(np.int64) if sized is not None
-                         else np.fromiter(amounts[:terms], np.int64, terms))
-        cells_of = (np.fromiter(rows[:terms], np.intp, terms) * (size + 1)
-                    + np.fromiter(columns[:terms], np.intp, terms))
-        fixed_point = cells_of % (size + 1) == size  # a term of the last column
+        exact_amounts = sized[0].astype(np.int64) if sized is not None else amounts[:terms].astype(np.int64)
+        cells_of = rows[:terms] * (size + 1) + columns[:terms]
+        fixed_point = columns[:terms] == size  # a term of the last column
         # The exactness sums after each batch: Σ|coef| and Σ|const| per (batch, player)
         # (float weights: every sum is below EXACT), cumulated over the batches.
         batch_number = np.repeat(np.arange(fast, dtype=np.intp), np.diff(term_at))
-        sums = np.bincount((batch_number * 2 + fixed_point) * size + cells_of // (size + 1),
+        sums = np.bincount((batch_number * 2 + fixed_point) * size + rows[:terms],
                            np.abs(exact_amounts), 2 * fast * size).astype(np.int64).reshape(fast, 2, size)
-        sums = np.cumsum(sums, axis=0)
+        for j in range(1, fast):  # the running sums (a loop over the batches: faster than cumsum's axis 0)
+            sums[j] += sums[j - 1]
         abs_coef, abs_const = sums[:, 0, :] + self._abs_coef, sums[:, 1, :] + self._abs_const
         # In the keys a fixed point counts -size times (exact where the keys are used: `_bound`)
         key_amounts = exact_amounts.astype(np.float64) * np.where(fixed_point, -size, 1)
-        row_of, column_of = np.divmod(cells_of, size + 1)
-        key_cells = column_of * size + row_of  # the same cells in the column-major keys
+        key_cells = columns[:terms] * size + rows[:terms]  # the same cells in the column-major keys
         self._prepared = (
             cells_of, key_cells, exact_amounts, key_amounts, term_at,
             abs_coef, abs_const, abs_coef.max(axis=1, initial=0).tolist(),
@@ -185,14 +219,25 @@ class TotalsMatrix:
         )
         self._fast = fast
 
-    def _sizes(self, amounts: Sequence[int], term_at: Sequence[int]) -> tuple[npt.NDArray[np.float64], list[int]] | None:
+    def _batch(self, j: int) -> Batch:
+        """Prepared batch `j` as `add_terms` takes it."""
+        rows, columns, amounts = self._terms
+        start, end = self._term_at[j], self._term_at[j + 1]
+        batch_rows, batch_of, batch_amounts = rows[start:end].tolist(), columns[start:end].tolist(), amounts[start:end].tolist()
+        size = self.size
+        value = [i for i, of in enumerate(batch_of) if of != size]
+        fixed = [i for i, of in enumerate(batch_of) if of == size]
+        return ([batch_rows[i] for i in value], [batch_of[i] for i in value], [batch_amounts[i] for i in value],
+                [batch_rows[i] for i in fixed], [batch_amounts[i] for i in fixed])
+
+    def _sizes(self, amounts: npt.NDArray[Any], term_at: Sequence[int]) -> tuple[npt.NDArray[np.float64], list[int]] | None:
         """The amounts of every batch to prepare, as floats, and `_total_abs` after each
         batch, if all of them keep it below 2**52 (the usual case: then every number is
         exact as a float, and so is every sum); None if not."""
         if self._total_abs >= LIFT:
             return None
         try:  # as floats, so that even -2**63 has its size
-            floats = np.fromiter(amounts, np.float64, len(amounts))
+            floats = amounts.astype(np.float64)
         except OverflowError:
             return None
         # Σ|amount| over the terms so far, read at each batch's end (exact below 2**52)
@@ -213,7 +258,7 @@ class TotalsMatrix:
             self._next = j + 1
             if j >= self._fast:
                 self._stale = True
-                self._add_terms(*self._batches[j])
+                self._add_terms(*self._batch(j))
                 continue
             a, b = term_at[j], term_at[j + 1]
             if b > a:  # add.at: a pair named twice counts twice
@@ -330,17 +375,26 @@ class TotalsMatrix:
         # for a player not in the standings: his row is empty, he sorts last, by index):
         # ascending is highest total first, equal totals by starting position, and no two
         # keys are equal. The values go in times -size; a player outside the standings has
-        # an empty column, so the value his place gives him changes nothing.
-        positions, offset, key_values, values, key_of = (
-            self._positions, self._offset, self._key_values, self._values, self._key_of
-        )
+        # an empty column, so the value his place gives him changes nothing. With small
+        # numbers the same orders come from float32 keys (`_narrow`).
+        positions = self._positions
+        narrow = self._narrow(bound)
+        keys: npt.NDArray[Any]
+        key_values: npt.NDArray[Any]
+        values: npt.NDArray[Any]
+        key_of: npt.NDArray[Any]
+        if narrow is not None:
+            (keys, offset), key_values = narrow, self._narrow_key_values
+            values, key_of = self._narrow_values, self._narrow_key_of
+        else:
+            keys, offset, key_values, values, key_of = self.keys, self._offset, self._key_values, self._values, self._key_of
         order = self._full_start(start)
         key = order.tobytes()
         seen = {key: order}  # every order so far by its bytes: the i-th gives the totals of iteration i + 1
         cycle_from = b""
         iterations = max_iterations
         # The hot loop (thousands of iterations in a large club): bound methods, no lookups.
-        dot, argsort, remember = self.keys.dot, key_of.argsort, seen.setdefault
+        dot, argsort, remember = keys.dot, key_of.argsort, seen.setdefault
         for iteration in range(1, max_iterations + 1):
             values[order] = key_values
             dot(values, key_of)
@@ -348,7 +402,7 @@ class TotalsMatrix:
             new_key = new.tobytes()
             if remember(new_key, new) is not new:  # an order seen before (one look-up)
                 if new_key == key:  # the totals are in the keys, exactly (`_bound`); 0 outside
-                    totals = ((offset - key_of) / size).astype(np.int64)
+                    totals = ((offset - key_of) / size).astype(np.int64)  # (in float64)
                     return self._settled(order, count, totals, 1, False, iteration)
                 cycle_from, iterations = new_key, iteration
                 break
@@ -357,15 +411,20 @@ class TotalsMatrix:
         cycle_orders = orders[list(seen).index(cycle_from):] if cycle_from else orders[-3:-1]
         n = len(cycle_orders)
         if n * size * (bound + 1) < LIFT:
-            # The summed totals in one product, exact as the keys are (every partial sum
-            # below n × size × (bound + 1)): the values summed over the orders times
-            # -size, and n for the constant column, give n × index - size × summed total
-            # (and more than LIFT for a player outside the standings).
-            summed = np.zeros(size + 1, dtype=np.float64)
+            # The summed totals in one product of the float64 keys, exact as the keys are
+            # (every partial sum below n × size × (bound + 1)): the values summed over the
+            # orders times -size, and n for the constant column, give n × index - size ×
+            # summed total (and more than LIFT for a player outside the standings).
+            key_values, key_of = self._key_values, self._key_of
+            summed = np.empty(size + 1, dtype=np.float64)
             summed[size] = n
-            for cycle_order in cycle_orders:  # each a permutation: no index twice
-                summed[cycle_order] += key_values
-            dot(summed, key_of)
+            if n <= 4:
+                summed[:size] = 0
+                for cycle_order in cycle_orders:  # each a permutation: no index twice
+                    summed[cycle_order] += key_values
+            else:  # a long cycle: every order's values in one bincount (whole numbers: exact)
+                summed[:size] = np.bincount(np.concatenate(cycle_orders), np.tile(key_values, n), size)
+            self.keys.dot(summed, key_of)
             totals = ((n * positions - key_of) / size).astype(np.int64)
             # -size × summed total + index: ascending is the highest summed total first,
             # ties by starting position, as in `_result`
@@ -382,6 +441,22 @@ class TotalsMatrix:
         local[players] = np.arange(count, dtype=np.intp)
         local_orders = [local[cycle_order[:count]] for cycle_order in cycle_orders]
         return self._result(players, coef, const, self._base(count), bound, local_orders, True, iterations)
+
+    def _narrow(self, bound: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float64]] | None:
+        """The keys in float32 and the offset that turns a key back into a total
+        (`(offset - key) / size`), if `size × (bound + 1)` is below 2**23 (called after
+        `_sync`, with `bound` from `_bound`): the keys as in float64, -size × total +
+        index, but those outside the standings lifted by 2**23. Every partial sum of the
+        product is then an integer below 2**24, exact in float32: the same orders. None if
+        the numbers are larger: the float64 keys."""
+        size = self.size
+        if not size * (bound + 1) < NARROW_LIFT:
+            return None
+        narrow, keys = self._narrow_keys, self.keys
+        offset = self._positions + (self._offset - self._positions) / (LIFT // NARROW_LIFT)  # NARROW_LIFT outside
+        narrow[:, :size] = keys[:, :size]
+        narrow[:, size] = keys[:, size] - self._offset + offset  # in float64: exact
+        return narrow, offset
 
     def _settled(
         self, order: npt.NDArray[np.intp], count: int, totals: npt.NDArray[np.int64], orders: int, cycle: bool,

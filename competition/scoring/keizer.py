@@ -28,13 +28,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import chain, pairwise
 from operator import itemgetter
-from typing import Final, Literal, NamedTuple, Protocol
+from typing import Any, Final, Literal, NamedTuple, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
+from competition.scoring.collector import without_collection
 from competition.scoring.exact import Fractions, fraction
-from competition.scoring.fixpoint import Recalculation, TotalsMatrix
+from competition.scoring.fixpoint import Recalculation, TotalsMatrix, int_array
 from competition.scoring.terms import OPPONENT as _OPPONENT
 from competition.scoring.terms import OUTCOME as _OUTCOME
 from competition.scoring.terms import OVER_LIMIT as _OVER_LIMIT
@@ -134,12 +135,12 @@ def _evening_terms(units: KeizerTerms, events: Sequence[_Event]) -> _Terms:
     return terms
 
 
-def _stats_after(tally: Sequence[int], size: int) -> list[dict[str, int]]:
+def _stats_after(tally: Sequence[int] | npt.NDArray[np.intp], size: int) -> list[dict[str, int]]:
     """Every player's counts (the fields of `PlayerStats`, in their order) after the
     events of `tally`: each event as `kind × size + player` (`_KINDS`), the same counts
     as `count_event` for each event, in one `bincount` and one product by `_KIND_COUNTS`
     (in float64: every count is a small whole number)."""
-    per_kind = np.bincount(np.fromiter(tally, np.intp, len(tally)), minlength=len(_KINDS) * size)
+    per_kind = np.bincount(np.asarray(tally, dtype=np.intp), minlength=len(_KINDS) * size)
     counts = (_KIND_COUNTS @ per_kind.reshape(len(_KINDS), size).astype(np.float64)).T.astype(np.int64)
     fields = _STAT_FIELDS
     return [dict(zip(fields, row, strict=True)) for row in counts.tolist()]
@@ -158,20 +159,31 @@ def kind_of(outcome: Outcome, colour: str | None) -> int:
 def history_counts(tally: Sequence[int], ends: Sequence[int], size: int) -> npt.NDArray[np.int64]:
     """Every player's counts after every evening, shape (evenings, fields of
     `PlayerStats`, players): those of `_stats_after` of the tally up to `ends[k]`, for
-    every k at once. Each event adds 1 to one or two fields (`_KIND_FIELDS`: its outcome's
-    and, for a game played, its colour's): one `bincount` of (evening, field, player)
-    over those, then a running sum over the evenings, in integers."""
-    fields, evenings = len(_STAT_FIELDS), len(ends)
-    per_evening = np.asarray(np.diff(np.asarray([0, *ends], dtype=np.intp)), dtype=np.intp)
-    events = np.fromiter(tally, np.intp, len(tally))
-    kind, player = np.divmod(events, size)
-    base = np.repeat(np.arange(evenings, dtype=np.intp) * fields, per_evening)
+    every k at once (`counts_by_evening`)."""
+    per_evening = [b - a for a, b in pairwise([0, *ends])]
+    return counts_by_evening(tally, np.repeat(np.arange(len(ends), dtype=np.intp), per_evening), len(ends), size)
+
+
+def counts_by_evening(
+    tally: Sequence[int] | npt.NDArray[np.intp], evening_of: npt.NDArray[np.intp], evenings: int, size: int,
+) -> npt.NDArray[np.int64]:
+    """Every player's counts after every evening, shape (evenings, fields of
+    `PlayerStats`, players), of a tally whose event i is of evening `evening_of[i]`: after
+    evening k those of `_stats_after` of the events of evenings 0..k. Each event adds 1
+    to one or two fields (`_KIND_FIELDS`: its outcome's and, for a game played, its
+    colour's): one `bincount` of (evening, field, player) over those, then a running sum
+    over the evenings, in integers."""
+    fields = len(_STAT_FIELDS)
+    kind, player = np.divmod(np.asarray(tally, dtype=np.intp), size)
+    base = evening_of * fields
     first, second = _KIND_FIELDS[0][kind], _KIND_FIELDS[1][kind]
     has_second = second >= 0
     where = np.concatenate(((base + first) * size + player,
                             ((base + second) * size + player)[has_second]))
     per_field = np.bincount(where, minlength=evenings * fields * size).reshape(evenings, fields, size)
-    return np.asarray(per_field.cumsum(axis=0), dtype=np.int64)
+    for k in range(1, evenings):  # the running sum (a loop over the evenings: faster than cumsum's axis 0)
+        per_field[k] += per_field[k - 1]
+    return per_field.astype(np.int64, copy=False)
 
 
 def _ordered(active: Sequence[int], totals: Sequence[int]) -> Order:
@@ -253,8 +265,92 @@ def _events(
     (indices) who enter the standings that evening, and its scoring terms by `rules`
     (`KeizerTerms.scoring`; those of `_evening_terms`, made as the evenings are read: none
     without); and the tally of every event of the half for `_stats_after`."""
-    missing, entering, terms, tally = _read(evenings, index, present_from_start, limit, absence_counts_before, rules)
-    return _half_events(evenings, index, limit, absence_counts_before, missing), entering, terms, tally
+    read = _read(evenings, index, present_from_start, limit, absence_counts_before, rules)
+    terms = [read.terms(k) for k in range(len(evenings))]
+    tally = read.tally[np.argsort(read.tally_evening, kind="stable")].tolist()
+    return _half_events(evenings, index, limit, absence_counts_before, read.absent), read.entering, terms, tally
+
+
+class _HalfRead(NamedTuple):
+    """What the computation needs of a half's evenings (`_read`), as arrays where there
+    are thousands: per evening the players absent without notice and those who enter the
+    standings (sorted lists); every scoring term, evening by evening (`amounts[i]` × the
+    value of `columns[i]` for `rows[i]`, column `size` for fixed points; `term_ends[k]`:
+    where evening k's end), as `fixpoint.TotalsMatrix.prepare_terms` takes them; and the
+    tally of every event (`kind × size + player`, `_stats_after`) with its evening."""
+
+    size: int
+    absent: list[list[int]]
+    entering: list[list[int]]
+    rows: npt.NDArray[np.intp]
+    columns: npt.NDArray[np.intp]
+    amounts: npt.NDArray[Any]  # int64, or Python ints beyond it (`fixpoint.int_array`)
+    term_ends: list[int]
+    tally: npt.NDArray[np.intp]
+    tally_evening: npt.NDArray[np.intp]
+
+    def terms(self, k: int) -> _Terms:
+        """Evening k's terms as lists (the plain loop's `_Totals`, the evening keys)."""
+        start, end = self.term_ends[k - 1] if k else 0, self.term_ends[k]
+        terms = _Terms([], [], [], [], [])
+        for row, column, amount in zip(self.rows[start:end].tolist(), self.columns[start:end].tolist(),
+                                       self.amounts[start:end].tolist(), strict=True):
+            if column == self.size:
+                terms.fixed.append(row)
+                terms.amounts.append(amount)
+            else:
+                terms.rows.append(row)
+                terms.of.append(column)
+                terms.coefficients.append(amount)
+        return terms
+
+
+_NO_RULE = (None, 0)  # an outcome that scores nothing, as `_rule_tables` lists it
+_BASES = {None: 0, "fixed": 1, "own": 2, "opponent": 3}  # a rule's basis as a number
+
+
+def _rule_arrays(rules: Mapping[Outcome, tuple[str, int]], outcomes: Sequence[Outcome]) -> tuple[
+    npt.NDArray[np.intp], npt.NDArray[Any]
+]:
+    """The basis (`_BASES`) and the amount of each outcome's rule, as arrays."""
+    found = [rules.get(outcome, _NO_RULE) for outcome in outcomes]
+    return np.array([_BASES[basis] for basis, _ in found], dtype=np.intp), int_array([amount for _, amount in found])
+
+
+def _unknown_player(evenings: Sequence[Evening], index: Mapping[int, int]) -> None:
+    """Raise the error for the first evening naming a player not in the starting order."""
+    for evening in evenings:
+        for player_id in sorted(evening.mentioned() - set(index)):
+            raise ValueError(f"player {player_id} of evening {evening.date} is not in the starting order")
+
+
+def _absences_scoring(
+    players: npt.NDArray[np.intp], before: Mapping[int, int], index: Mapping[int, int], limit: int | None,
+) -> npt.NDArray[np.bool_]:
+    """Which of these absences with notice (a half's, evening by evening) score: a
+    player's first `limit` of the season, counting `before` (by player id) those of
+    earlier halves (`absence_with_notice_scores`)."""
+    if limit is None:
+        return np.ones(len(players), dtype=bool)
+    earlier = np.zeros(len(index), dtype=np.intp)  # of earlier halves, by index
+    for player_id, n in before.items():
+        if player_id in index:
+            earlier[index[player_id]] = n
+    # the absences of this half before each: its place among the player's own
+    by_player = np.argsort(players, kind="stable")
+    ordered = players[by_player]
+    first = np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1])))
+    place = np.empty(len(players), dtype=np.intp)
+    place[by_player] = np.arange(len(players)) - np.repeat(first, np.diff(np.append(first, len(players))))
+    return earlier[players] + place < limit
+
+
+def _split(mask: npt.NDArray[np.bool_]) -> list[list[int]]:
+    """Per row of a (evenings, players) mask its players, ascending."""
+    ks, ps = np.nonzero(mask)
+    bounds = np.searchsorted(ks, np.arange(len(mask) + 1)).tolist()
+    players = ps.tolist()
+    return [players[a:b] for a, b in pairwise(bounds)]
 
 
 def _read(
@@ -264,41 +360,82 @@ def _read(
     limit: int | None,
     absence_counts_before: Mapping[int, int],
     rules: Mapping[Outcome, tuple[str, int]] | None = None,
-    ends: list[int] | None = None,
-) -> tuple[list[list[int]], list[list[int]], list[_Terms], list[int]]:
-    """What the computation needs of the evenings, read without making their events (a
-    half has thousands, read only for the explanation and the frozen method:
-    `_half_events`): per evening the players absent without notice, those who enter the
-    standings and the scoring terms; and the tally of every event for `_stats_after`
-    (`ends`, if given, gets where each evening's part of it ends: the history's counts)."""
+    own_added: int = 0,
+) -> _HalfRead:
+    """What the computation needs of the evenings (`_HalfRead`), read without making their
+    events (a half has thousands, made only for the explanation and the frozen method:
+    `_half_events`): the games' players and results in a few lists, everything else in
+    array operations over the half. `own_added` (Keizer 1956) is a term of each player
+    entering: `own_added` × his own value."""
     rules = rules or {}
-    size = len(index)
-    absences = {index[p]: n for p, n in absence_counts_before.items() if p in index}
-    active: set[int] = set()
-    absent: list[list[int]] = []
-    entering: list[list[int]] = []
-    terms: list[_Terms] = []
-    tally: list[int] = []
-    absent_rule = rules.get(Outcome.ABSENT_WITHOUT_NOTICE)
-    absent_kind = _KINDS[Outcome.ABSENT_WITHOUT_NOTICE, None] * size
-    plans = _game_plans(rules, size)
-    for k, evening in enumerate(evenings):
-        evening_terms = _Terms([], [], [], [], [])
-        mentioned = _mentioned_players(evening, index, limit, absences, rules, plans, evening_terms, tally)
-        new = {index[p] for p in present_from_start if p in index} if k == 0 else set()
-        new = (new | mentioned) - active
-        active |= new
-        missing = sorted(active - mentioned) if len(mentioned) < len(active) else []
-        if missing:
-            tally += map(absent_kind.__add__, missing)
-            if absent_rule is not None:
-                _add_terms(evening_terms, absent_rule, missing)
-        absent.append(missing)
-        entering.append(sorted(new))
-        terms.append(evening_terms)
-        if ends is not None:
-            ends.append(len(tally))
-    return absent, entering, terms, tally
+    size, count = len(index), len(evenings)
+    games = [game for evening in evenings for game in evening.games]
+    evening_numbers = np.arange(count, dtype=np.intp)
+    try:
+        white = np.fromiter(map(index.__getitem__, [game.white for game in games]), np.intp, len(games))
+        black = np.fromiter(map(index.__getitem__, [game.black for game in games]), np.intp, len(games))
+        alone = []  # per outcome without an opponent: its evenings and players
+        for outcome, named in ((Outcome.BYE, [evening.byes for evening in evenings]),
+                               (Outcome.CLUB_DUTY, [evening.club_duty for evening in evenings]),
+                               (Outcome.ABSENT_WITH_NOTICE, [evening.absent_with_notice for evening in evenings])):
+            lengths = list(map(len, named))
+            alone.append((outcome, np.repeat(evening_numbers, lengths),
+                          np.fromiter(map(index.__getitem__, chain.from_iterable(named)), np.intp, sum(lengths))))
+    except KeyError:
+        _unknown_player(evenings, index)
+        raise
+    result = np.fromiter(map(_RESULT_NUMBER.__getitem__, [game.result for game in games]), np.intp, len(games))
+    game_evening = np.repeat(evening_numbers, [len(evening.games) for evening in evenings])
+    # Who is mentioned where: each player at most once an evening.
+    mentioned = np.bincount(np.concatenate([game_evening * size + white, game_evening * size + black,
+                                            *(ks * size + ps for _, ks, ps in alone)]), minlength=count * size)
+    if count and mentioned.max(initial=0) > 1:
+        raise ValueError(f"a player appears twice in evening {evenings[int(np.argmax(mentioned > 1)) // size].date}")
+    seen = mentioned.reshape(count, size) > 0
+    if count:
+        seen[0, [index[p] for p in present_from_start if p in index]] = True
+    active = np.logical_or.accumulate(seen, axis=0)
+    new = active.copy()
+    new[1:] &= ~active[:-1]
+    missing = active & (mentioned.reshape(count, size) == 0)
+    missing_evening, missing_player = np.nonzero(missing)
+    alone.append((Outcome.ABSENT_WITHOUT_NOTICE, missing_evening, missing_player))
+    # The tally: every event's kind and player, with its evening.
+    white_kind, black_kind = _RESULT_KINDS
+    tally = np.concatenate([white_kind[result] * size + white, black_kind[result] * size + black,
+                            *(_KINDS[outcome, None] * size + ps for outcome, _, ps in alone)])
+    tally_evening = np.concatenate([game_evening, game_evening, *(ks for _, ks, _ in alone)])
+    # The scoring terms: the games' (by each side's rule), the others' (fixed or the own
+    # value), the entering players' own value added; then ordered by evening.
+    white_outcomes, black_outcomes = zip(*RESULT_OUTCOMES.values(), strict=True)
+    term_parts = []
+    for outcomes, player, opponent in ((white_outcomes, white, black), (black_outcomes, black, white)):
+        basis, amount = _rule_arrays(rules, outcomes)
+        game_basis = basis[result]
+        scores = game_basis > 0
+        column = np.where(game_basis == _BASES["fixed"], size, np.where(game_basis == _BASES["own"], player, opponent))
+        term_parts.append((game_evening[scores], player[scores], column[scores], amount[result][scores]))
+    _, notice_evening, notice_player = alone[2]
+    scoring = _absences_scoring(notice_player, absence_counts_before, index, limit)
+    scoring_alone = [*alone[:2], (Outcome.ABSENT_WITH_NOTICE, notice_evening[scoring], notice_player[scoring]), alone[3]]
+    for outcome, ks, ps in scoring_alone:
+        rule = rules.get(outcome)
+        if rule is not None and len(ps):
+            column = np.full(len(ps), size, dtype=np.intp) if rule[0] == "fixed" else ps
+            term_parts.append((ks, ps, column, int_array([rule[1]] * len(ps))))
+    if own_added:
+        new_evening, new_player = np.nonzero(new)
+        term_parts.append((new_evening, new_player, new_player, int_array([own_added] * len(new_player))))
+    term_evening = np.concatenate([part[0] for part in term_parts]) if term_parts else np.zeros(0, dtype=np.intp)
+    by_evening = np.argsort(term_evening, kind="stable")
+    if term_parts:
+        rows, columns = (np.concatenate([part[i] for part in term_parts])[by_evening] for i in (1, 2))
+        amounts = np.concatenate([part[3] for part in term_parts])[by_evening]
+    else:
+        rows = columns = np.zeros(0, dtype=np.intp)
+        amounts = np.zeros(0, dtype=np.int64)
+    term_ends = np.cumsum(np.bincount(term_evening, minlength=count)).tolist()
+    return _HalfRead(size, _split(missing), _split(new), rows, columns, amounts, term_ends, tally, tally_evening)
 
 
 def _half_events(
@@ -337,109 +474,6 @@ def _half_events(
         evening_events += map(absent_events.__getitem__, missing)
         events.append(evening_events)
     return events
-
-
-def _add_terms(terms: _Terms, rule: tuple[str, int], players: Sequence[int]) -> None:
-    """The terms of one rule without an opponent (fixed points or the own value)."""
-    basis, coefficient = rule
-    if basis == "fixed":
-        terms.fixed.extend(players)
-        terms.amounts.extend([coefficient] * len(players))
-    else:
-        terms.rows.extend(players)
-        terms.of.extend(players)
-        terms.coefficients.extend([coefficient] * len(players))
-
-
-# What a game's result gives each player: the rule that scores his outcome (None:
-# nothing) and his event's tally kind times the size (`_stats_after`), white's then black's.
-_GamePlan = tuple[tuple[str, int] | None, tuple[str, int] | None, int, int]
-
-
-def _game_plans(rules: Mapping[Outcome, tuple[str, int]], size: int) -> dict[str, _GamePlan]:
-    return {
-        result: (rules.get(white), rules.get(black), _KINDS[white, "white"] * size, _KINDS[black, "black"] * size)
-        for result, (white, black) in RESULT_OUTCOMES.items()
-    }
-
-
-def _mentioned_players(
-    evening: Evening, index: Mapping[int, int], limit: int | None, absences: dict[int, int],
-    rules: Mapping[Outcome, tuple[str, int]], plans: Mapping[str, _GamePlan], terms: _Terms, tally: list[int],
-) -> set[int]:
-    try:
-        return _mentioned(evening, index, limit, absences, rules, plans, terms, tally)
-    except KeyError:
-        for player_id in sorted(evening.mentioned() - set(index)):
-            raise ValueError(
-                f"player {player_id} of evening {evening.date} is not in the starting order"
-            ) from None
-        raise
-
-
-def _mentioned(
-    evening: Evening, index: Mapping[int, int], limit: int | None, absences: dict[int, int],
-    rules: Mapping[Outcome, tuple[str, int]], plans: Mapping[str, _GamePlan], terms: _Terms, tally: list[int],
-) -> set[int]:
-    """The players the evening mentions; their events' scoring terms added to `terms`, in
-    the order of the events (`_half_events`), and their kinds to `tally`."""
-    players: list[int] = []
-    mention, count = players.append, tally.append
-    add_row, add_of, add_coefficient = terms.rows.append, terms.of.append, terms.coefficients.append
-    add_fixed, add_amount = terms.fixed.append, terms.amounts.append
-    for game in evening.games:  # thousands a season: the terms made inline
-        white, black = index[game.white], index[game.black]
-        white_rule, black_rule, white_kind, black_kind = plans[game.result]
-        mention(white)
-        mention(black)
-        count(white_kind + white)
-        count(black_kind + black)
-        if white_rule is not None:
-            if white_rule[0] == "fixed":
-                add_fixed(white)
-                add_amount(white_rule[1])
-            else:
-                add_row(white)
-                add_of(white if white_rule[0] == "own" else black)
-                add_coefficient(white_rule[1])
-        if black_rule is not None:
-            if black_rule[0] == "fixed":
-                add_fixed(black)
-                add_amount(black_rule[1])
-            else:
-                add_row(black)
-                add_of(black if black_rule[0] == "own" else white)
-                add_coefficient(black_rule[1])
-    size = len(index)
-    bye, duty, notice = Outcome.BYE, Outcome.CLUB_DUTY, Outcome.ABSENT_WITH_NOTICE
-    byes = [index[p] for p in evening.byes]
-    if byes:
-        players += byes
-        tally += map((_KINDS[bye, None] * size).__add__, byes)
-        if (rule := rules.get(bye)) is not None:
-            _add_terms(terms, rule, byes)
-    duties = [index[p] for p in evening.club_duty]
-    if duties:
-        players += duties
-        tally += map((_KINDS[duty, None] * size).__add__, duties)
-        if (rule := rules.get(duty)) is not None:
-            _add_terms(terms, rule, duties)
-    scoring = []
-    notice_kind = _KINDS[notice, None] * size
-    for player_id in evening.absent_with_notice:
-        p = index[player_id]
-        before = absences.get(p, 0)
-        absences[p] = before + 1
-        mention(p)
-        count(notice_kind + p)
-        if limit is None or before < limit:  # absence_with_notice_scores
-            scoring.append(p)
-    if scoring and (rule := rules.get(notice)) is not None:
-        _add_terms(terms, rule, scoring)
-    mentioned = set(players)
-    if len(players) != len(mentioned):
-        raise ValueError(f"a player appears twice in evening {evening.date}")
-    return mentioned
 
 
 # ---------------------------------------------------------------------------
@@ -511,6 +545,13 @@ def _kind_fields() -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
 
 
 _KIND_FIELDS: Final = _kind_fields()
+# A game's result as a number (its place in RESULT_OUTCOMES), and per number the kind of
+# white's and of black's event (`_read`).
+_RESULT_NUMBER: Final = {result: number for number, result in enumerate(RESULT_OUTCOMES)}
+_RESULT_KINDS: Final = (
+    np.array([_KINDS[white, "white"] for white, _ in RESULT_OUTCOMES.values()], dtype=np.intp),
+    np.array([_KINDS[black, "black"] for _, black in RESULT_OUTCOMES.values()], dtype=np.intp),
+)
 
 
 # ---------------------------------------------------------------------------
@@ -581,34 +622,25 @@ def _shared_get(shared: SharedMemory | None, keys: Sequence[bytes]) -> dict[byte
     return found
 
 
-def _evening_key(terms: _Terms, entering: Sequence[int]) -> bytes:
-    """An evening's part of the `SETTLED` key: its scoring terms and the players entering,
-    the six lists' lengths and then the lists, as int64 bytes (`repr` if a number does
-    not fit; the first byte tells which). Every evening's part ends where its own lengths
-    say, so the running digest over the evenings names them unambiguously."""
-    parts = (*terms, entering)
-    try:  # the six lengths first, then the six lists
-        return b"i" + array.array("q", [*map(len, parts), *chain.from_iterable(parts)]).tobytes()
-    except OverflowError:
-        text = repr(parts).encode()
-        return b"r" + len(text).to_bytes(8, "little") + text
-
-
-def _evening_keys(terms: Sequence[_Terms], entering: Sequence[Sequence[int]]) -> list[bytes]:
-    """`_evening_key` of every evening of a half, the int64 bytes made in one array."""
-    flat: list[int] = []
-    ends = [0]
-    for evening_terms, new in zip(terms, entering, strict=True):
-        parts = (*evening_terms, new)
-        flat += map(len, parts)
-        for part in parts:
-            flat += part
-        ends.append(len(flat))
-    try:
-        data = array.array("q", flat).tobytes()
-    except OverflowError:  # some evening has a number beyond int64: each its own way
-        return [_evening_key(evening_terms, new) for evening_terms, new in zip(terms, entering, strict=True)]
-    return [b"i" + data[8 * a : 8 * b] for a, b in pairwise(ends)]
+def _evening_keys(read: _HalfRead) -> list[bytes]:
+    """Every evening's part of the `SETTLED` key: its scoring terms and the players
+    entering. As int64 bytes: the two counts, the players entering, then each term's row,
+    column and amount; as `repr` if a number is beyond int64 (the first byte tells which).
+    Every evening's part ends where its own counts say, so the running digest over the
+    evenings names them unambiguously."""
+    starts = [0, *read.term_ends]
+    if read.amounts.dtype == object:
+        keys = []
+        for k, new in enumerate(read.entering):
+            a, b = starts[k], starts[k + 1]
+            text = repr((read.rows[a:b].tolist(), read.columns[a:b].tolist(), read.amounts[a:b].tolist(), new)).encode()
+            keys.append(b"r" + len(text).to_bytes(8, "little") + text)
+        return keys
+    terms = np.stack((read.rows, read.columns, read.amounts), axis=1).astype(np.int64).tobytes()
+    return [
+        b"i" + array.array("q", [b - a, len(new), *new]).tobytes() + terms[24 * a : 24 * b]
+        for new, a, b in zip(read.entering, starts, starts[1:], strict=False)
+    ]
 
 
 def _inputs_digest(*parts: object) -> hashlib._Hash:
@@ -618,6 +650,7 @@ def _inputs_digest(*parts: object) -> hashlib._Hash:
     return digest
 
 
+@without_collection
 def compute_keizer_half(
     params: KeizerParams,
     evenings: Sequence[Evening],
@@ -651,16 +684,9 @@ def compute_keizer_half(
         raise ValueError("the starting order names a player twice")
     size = len(starting_order)
     units = keizer_terms(params)
-    ends: list[int] = []  # where each evening's part of the tally ends
-    absent, entering, terms, tally = _read(
-        evenings,
-        index,
-        present_from_start,
-        params.absent_with_notice_limit,
-        absence_counts_before or {},
-        units.scoring,
-        ends,
-    )
+    read = _read(evenings, index, present_from_start, params.absent_with_notice_limit,
+                 absence_counts_before or {}, units.scoring, units.own_added)
+    absent, entering = read.absent, read.entering
     made: list[list[list[_Event]]] = []
 
     def events() -> list[list[_Event]]:
@@ -673,7 +699,7 @@ def compute_keizer_half(
 
     if not evenings:
         return HalfResult(half, tuple(starting_order), (), False, ())
-    stats = _stats_after(tally, size)  # after the last evening
+    stats = _stats_after(read.tally, size)  # after the last evening
     rescored = params.method != "frozen"  # every evening rescored with new values
     matrix = TotalsMatrix(size, units.top, units.step) if rescored and engine == "matrix" else None
     state = _Totals(size) if rescored and matrix is None else None
@@ -681,7 +707,7 @@ def compute_keizer_half(
     if params.method == "fixpoint" and matrix is not None:
         memo = _inputs_digest(params, tuple(starting_order), sorted(present_from_start),
                               sorted((absence_counts_before or {}).items()), max_iterations)
-    evening_keys = _evening_keys(terms, entering) if memo is not None else []
+    evening_keys = _evening_keys(read) if memo is not None else []
     keys: list[bytes] = []  # the memory's key after each evening
     if memo is not None:
         for evening_key in evening_keys:
@@ -690,27 +716,16 @@ def compute_keizer_half(
     from_shared = _shared_get(shared, [key for key in keys if SETTLED.get(key) is None])
     computed: dict[bytes, _EveningOutcome] = {}
     frozen = [0] * size  # the frozen method's running totals
-    own_added = units.own_added
     active: list[int] = []
     order: Order = ()
     outcomes: list[_EveningOutcome] = []
     rank_values = [fraction(units.top - units.step * r, units.value_unit) for r in range(size)]
     totals_seen = Fractions()
-    batch_end = []  # the matrix's batches through each evening: its terms, the players entering
     matrix_prepared = False  # prepared when first needed: a remembered season never is
-    if matrix is not None:
-        batches: list[tuple[Sequence[int], Sequence[int], Sequence[int], Sequence[int], Sequence[int]]] = []
-        for evening_terms, new in zip(terms, entering, strict=True):
-            batches.append(evening_terms)
-            if own_added and new:
-                batches.append((new, new, [own_added] * len(new), [], []))
-            batch_end.append(len(batches))
     for k in range(len(evenings)):
         active += entering[k]
         if state is not None:
-            state.add(terms[k])
-            for p in entering[k]:
-                state.add_value(p, p, own_added)
+            state.add(read.terms(k))
         used = order + tuple(entering[k])
         remembered, key = None, b""
         if memo is not None:
@@ -722,16 +737,16 @@ def compute_keizer_half(
             r = None
             if matrix is not None:
                 if not matrix_prepared:  # at the first evening not remembered (none added yet)
-                    matrix.prepare(batches)
+                    matrix.prepare_terms(read.rows, read.columns, read.amounts, read.term_ends)
                     matrix_prepared = True
-                matrix.add_prepared(batch_end[k])  # with the evenings whose outcome was remembered
+                matrix.add_prepared(k + 1)  # with the evenings whose outcome was remembered
                 if params.method == "fixpoint":
                     r = matrix.recalculate(active, used, max_iterations)
                 else:
                     r = matrix.score_once(active, used)
                 if r is None:  # numbers too large for exact float arithmetic: the plain loop from now on
                     matrix, memo = None, None
-                    state = _state_after(terms[: k + 1], entering[: k + 1], own_added, size)
+                    state = _state_after(read, k + 1)
             if r is None:
                 assert state is not None
                 if params.method == "fixpoint":
@@ -745,7 +760,7 @@ def compute_keizer_half(
                 SETTLED.put(key, result)
                 computed[key] = result
         else:
-            result = _score_frozen(units, frozen, events()[k], active, used, own_added)
+            result = _score_frozen(units, frozen, events()[k], active, used, units.own_added)
         outcomes.append(result)
         order = result.order
     if shared is not None and computed:
@@ -765,7 +780,7 @@ def compute_keizer_half(
         starting_order=tuple(starting_order),
         standings=explained,
         cycle=final.cycle,
-        history=_deferred_history(units, evenings, tally, ends, outcomes, final, starting_order, totals_seen)
+        history=_deferred_history(units, evenings, read, outcomes, final, starting_order, totals_seen)
         if history else (),
         cycle_orders=final.cycle_orders,
     )
@@ -774,8 +789,7 @@ def compute_keizer_half(
 def _deferred_history(
     units: KeizerTerms,
     evenings: Sequence[Evening],
-    tally: Sequence[int],
-    ends: Sequence[int],
+    read: _HalfRead,
     outcomes: Sequence[_EveningOutcome],
     final: EveningStandings,
     ids: Sequence[int],
@@ -790,7 +804,7 @@ def _deferred_history(
     entries: list[EveningStandings] = []
 
     def tables() -> None:
-        for entry, table in zip(entries, _history_tables(units, tally, ends, outcomes, ids), strict=True):
+        for entry, table in zip(entries, _history_tables(units, read, outcomes, ids), strict=True):
             state = entry.__dict__
             state.setdefault("_table", table)
             state.pop("_tables", None)
@@ -817,24 +831,27 @@ def _deferred_history(
 
 def _history_tables(
     units: KeizerTerms,
-    tally: Sequence[int],
-    ends: Sequence[int],
+    read: _HalfRead,
     outcomes: Sequence[_EveningOutcome],
     ids: Sequence[int],
 ) -> list[StandingsTable]:
-    """Every evening's table. The counts after evening k are those of the tally up to
-    `ends[k]` (`history_counts`); every evening's order picks its columns, all evenings
+    """Every evening's table. The counts after evening k are those of the tally's events
+    of evening k and before (`history_counts`); every evening's order picks its columns, all evenings
     in one gather (an evening with fewer players in the standings takes the first of its
     row)."""
     size = len(ids)
-    counts = history_counts(tally, ends, size)
+    counts = counts_by_evening(read.tally, read.tally_evening, len(outcomes), size)
     value_unit, total_unit = units.value_unit, units.total_unit
     all_values = tuple(units.top - units.step * r for r in range(size))
     orders = np.zeros((len(outcomes), size), dtype=np.intp)
     for k, result in enumerate(outcomes):
         orders[k, : len(result.order)] = result.order
     picked_ids = np.asarray(ids, dtype=np.int64)[orders].tolist()
-    picked_counts = np.take_along_axis(counts, orders[:, None, :], axis=2).tolist()
+    # counts[k, field, orders[k, j]] for every k, field and j: one gather of the flat counts
+    fields = counts.shape[1]
+    cells = (np.arange(len(outcomes) * fields, dtype=np.intp).reshape(len(outcomes), fields, 1) * size
+             + orders[:, None, :])
+    picked_counts = counts.reshape(-1).take(cells).tolist()
     tables = []
     for k, result in enumerate(outcomes):
         order, totals = result.order, result.totals
@@ -860,13 +877,11 @@ def _picked(items: Sequence[int], order: Order) -> tuple[int, ...]:
     return tuple([items[p] for p in order])
 
 
-def _state_after(terms: Sequence[_Terms], entering: Sequence[Sequence[int]], own_added: int, size: int) -> _Totals:
+def _state_after(read: _HalfRead, evenings: int) -> _Totals:
     """The plain loop's totals after these evenings (when the matrix cannot go on exactly)."""
-    state = _Totals(size)
-    for evening_terms, new in zip(terms, entering, strict=True):
-        state.add(evening_terms)
-        for p in new:
-            state.add_value(p, p, own_added)
+    state = _Totals(read.size)
+    for k in range(evenings):
+        state.add(read.terms(k))
     return state
 
 
@@ -1070,6 +1085,7 @@ def winter_starting_order(players: Sequence[Player]) -> list[int]:
     return [p.id for p in sorted(players, key=lambda p: (p.start, p.id))]
 
 
+@without_collection
 def compute_keizer_season(
     params: KeizerParams,
     players: Sequence[Player],

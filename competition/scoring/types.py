@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
 
+from competition.scoring.collector import paused
 from competition.scoring.exact import Fractions, fraction
 
 Half = Literal["winter", "summer"]
@@ -250,7 +251,8 @@ class Deferred:
             state = self.__dict__
             fill = state.get("_deferred")
             if fill is not None and name in type(self).__dataclass_fields__:
-                fill()
+                with paused():  # thousands of objects made, all kept (`collector`)
+                    fill()
             if name in state and name != "_deferred":
                 return state[name]
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
@@ -258,7 +260,8 @@ class Deferred:
     def __getstate__(self) -> dict[str, Any]:
         fill = self.__dict__.get("_deferred")
         if fill is not None:
-            fill()
+            with paused():
+                fill()
         return self.__dict__
 
 
@@ -409,7 +412,8 @@ class Tabled(Deferred):
     def table(self) -> Any:
         state = self.__dict__
         if "_table" not in state and "_tables" in state:
-            state["_tables"]()
+            with paused():
+                state["_tables"]()
         found = state.get("_table")
         if found is None:
             rows = self.rows  # type: ignore[attr-defined]

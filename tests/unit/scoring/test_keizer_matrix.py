@@ -40,6 +40,36 @@ def test_the_matrix_fixpoint_equals_the_plain_loop(seed, size, length, system, c
     assert matrix == python
 
 
+@pytest.mark.parametrize(("system", "seed", "narrow"), [("classic", 11, True), ("pion", 0, False)])
+def test_the_fixpoint_in_single_and_in_double_precision_equals_the_plain_loop(system, seed, narrow, monkeypatch) -> None:
+    # classic's numbers are small: every recalculation runs on float32 keys; pion's unit
+    # (1/10000) makes its keys too large for them: float64 (docs/standings.md, "How fast")
+    used = []
+    plain = TotalsMatrix._narrow
+
+    def spy(self, bound):
+        found = plain(self, bound)
+        used.append(found is not None)
+        return found
+
+    monkeypatch.setattr(TotalsMatrix, "_narrow", spy)
+    season = random_season(seed, 60, 16, system, chaotic=True)
+    matrix, python = _both(season)
+    assert used and set(used) == {narrow}
+    # a long cycle among them (its orders' values summed in one bincount)
+    assert max(e.cycle_orders for h in matrix.values() for e in h.history) > 4
+    assert matrix == python
+
+
+def test_float32_keys_are_used_only_while_exact() -> None:
+    grid = TotalsMatrix(3, 60, 1)
+    grid.add_terms([0, 1, 2], [1, 2, 0], [6, 6, 6], [], [])
+    grid._sync([0, 1, 2])
+    assert grid._narrow(grid._bound(3)) is not None
+    assert grid._narrow(2**23 // 3 - 1) is not None  # 3 × (bound + 1) just below 2**23
+    assert grid._narrow(2**23 // 3) is None  # 3 × (bound + 1) reaches it
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_the_matrix_fixpoint_equals_the_plain_loop_in_a_large_cycling_season(seed) -> None:
     season = random_season(seed, 60, 12, "pion", chaotic=True)
@@ -127,7 +157,7 @@ def _state(grid: TotalsMatrix) -> tuple:
     )
 
 
-_AMOUNTS = st.sampled_from([-(2**61), -7, 0, 3, 2**40, 2**52, 2**61])
+_AMOUNTS = st.sampled_from([-(2**61), -7, 0, 3, 2**40, 2**52, 2**61, 2**70])  # (2**70: beyond int64)
 
 
 @settings(max_examples=60, deadline=None)

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
 from competition.scoring import keizer
-from competition.scoring.fixpoint import TotalsMatrix
+from competition.scoring.fixpoint import TotalsMatrix, int_array
 from competition.scoring.terms import keizer_terms
 from competition.scoring.types import Game, KeizerParams
 from tests.generate import random_season
@@ -81,13 +82,27 @@ def test_the_memory_is_bounded(monkeypatch):
     assert memory.get(bytes([0])) is None and memory.get(bytes([4])) is outcome
 
 
+def _read_of(terms, entering, size=5):
+    """A half's reading with these evenings' terms (`keizer._Terms`) and players entering."""
+    rows, columns, amounts, ends = [], [], [], []
+    for t in terms:
+        rows += t.rows + t.fixed
+        columns += t.of + [size] * len(t.fixed)
+        amounts += t.coefficients + t.amounts
+        ends.append(len(rows))
+    empty = np.zeros(0, dtype=np.intp)
+    return keizer._HalfRead(size, [[] for _ in terms], [list(new) for new in entering], np.array(rows, dtype=np.intp),
+                            np.array(columns, dtype=np.intp), int_array(amounts), ends, empty, empty)
+
+
 def test_an_evenings_part_of_the_memory_key_tells_its_evenings_apart() -> None:
-    plain = keizer._evening_key(keizer._Terms([0, 1], [1, 0], [6, 3], [2], [5]), [0, 1, 2])
+    [plain] = keizer._evening_keys(_read_of([keizer._Terms([0, 1], [1, 0], [6, 3], [2], [5])], [[0, 1, 2]]))
     assert plain.startswith(b"i")
-    # the same numbers split differently between the lists are another evening
-    assert plain != keizer._evening_key(keizer._Terms([0], [1, 1, 0], [6, 3], [2], [5]), [0, 1, 2])
-    assert plain != keizer._evening_key(keizer._Terms([0, 1], [1, 0], [6, 3], [2], [5]), [0, 1])
-    huge = keizer._evening_key(keizer._Terms([0], [1], [2**70], [], []), [0])  # beyond int64: its repr
+    # the same numbers split differently between the parts are another evening
+    assert [plain] != keizer._evening_keys(_read_of([keizer._Terms([0], [1], [6], [1, 2], [3, 5])], [[0, 1, 2]]))
+    assert [plain] != keizer._evening_keys(_read_of([keizer._Terms([0, 1], [1, 0], [6, 3], [2], [5])], [[0, 1]]))
+    # beyond int64: its repr
+    [huge] = keizer._evening_keys(_read_of([keizer._Terms([0], [1], [2**70], [], [])], [[0]]))
     assert huge.startswith(b"r") and b"1180591620717411303424" in huge
 
 
@@ -95,12 +110,14 @@ def test_a_halfs_evening_keys_made_at_once_are_each_evenings_own() -> None:
     terms = [keizer._Terms([0, 1], [1, 0], [6, 3], [2], [5]), keizer._Terms([], [], [], [0], [7]),
              keizer._Terms([2], [2], [4], [], [])]
     entering = [[0, 1, 2], [], [3]]
-    expected = [keizer._evening_key(t, new) for t, new in zip(terms, entering, strict=True)]
-    assert keizer._evening_keys(terms, entering) == expected
-    terms[1] = keizer._Terms([0], [1], [2**70], [], [])  # beyond int64: every evening its own way
-    assert keizer._evening_keys(terms, entering) == [
-        keizer._evening_key(t, new) for t, new in zip(terms, entering, strict=True)
-    ]
+    alone = [keizer._evening_keys(_read_of([t], [new]))[0] for t, new in zip(terms, entering, strict=True)]
+    assert keizer._evening_keys(_read_of(terms, entering)) == alone
+    assert len(set(alone)) == 3
+    # a number beyond int64 in the half: every evening by its repr, each its own
+    terms[1] = keizer._Terms([0], [1], [2**70], [], [])
+    keys = keizer._evening_keys(_read_of(terms, entering))
+    assert all(key.startswith(b"r") for key in keys) and len(set(keys)) == 3
+    assert b"1180591620717411303424" in keys[1] and b"1180591620717411303424" not in keys[0]
 
 
 def test_the_terms_made_with_the_events_are_those_of_the_events() -> None:
@@ -113,6 +130,13 @@ def test_the_terms_made_with_the_events_are_those_of_the_events() -> None:
         index = {p.id: i for i, p in enumerate(season.players)}
         fixed = [p.id for p in season.players if p.fixed]
         events, _, terms, _ = keizer._events(season.evenings, index, fixed, 1, {}, units.scoring)
-        assert terms == [keizer._evening_terms(units, evening_events) for evening_events in events]
+        # the same terms, each once (their order within an evening changes no sum)
+        assert [_sorted(t) for t in terms] == [_sorted(keizer._evening_terms(units, evening_events))
+                                               for evening_events in events]
         made += terms
     assert any(t.fixed for t in made) and any(t.rows for t in made)
+
+
+def _sorted(terms):
+    return (sorted(zip(terms.rows, terms.of, terms.coefficients, strict=True)),
+            sorted(zip(terms.fixed, terms.amounts, strict=True)))
