@@ -390,8 +390,11 @@ class TotalsMatrix:
             keys, offset, key_values, values, key_of = self.keys, self._offset, self._key_values, self._values, self._key_of
         order = self._full_start(start)
         key = order.tobytes()
-        seen = {key: order}  # every order so far by its bytes: the i-th gives the totals of iteration i + 1
-        cycle_from = b""
+        # Every order so far by its bytes, numbered: the i-th gives the totals of iteration
+        # i + 1. Only the bytes are kept (a cycle's orders are read back from them), so the
+        # sort's output array is freed and its memory reused by the next sort.
+        seen = {key: 0}
+        cycle_from = -1
         iterations = max_iterations
         # The hot loop (thousands of iterations in a large club): bound methods, no lookups.
         dot, argsort, remember = keys.dot, key_of.argsort, seen.setdefault
@@ -400,15 +403,16 @@ class TotalsMatrix:
             dot(values, key_of)
             new = argsort()
             new_key = new.tobytes()
-            if remember(new_key, new) is not new:  # an order seen before (one look-up)
+            if remember(new_key, iteration) != iteration:  # an order seen before (one look-up)
                 if new_key == key:  # the totals are in the keys, exactly (`_bound`); 0 outside
                     totals = ((offset - key_of) / size).astype(np.int64)  # (in float64)
                     return self._settled(order, count, totals, 1, False, iteration)
-                cycle_from, iterations = new_key, iteration
+                cycle_from, iterations = seen[new_key], iteration
                 break
             order, key = new, new_key
-        orders = list(seen.values())
-        cycle_orders = orders[list(seen).index(cycle_from):] if cycle_from else orders[-3:-1]
+        orders = list(seen)
+        cycle_orders = [np.frombuffer(found, dtype=np.intp)
+                        for found in (orders[cycle_from:] if cycle_from >= 0 else orders[-3:-1])]
         n = len(cycle_orders)
         if n * size * (bound + 1) < LIFT:
             # The summed totals in one product of the float64 keys, exact as the keys are

@@ -846,25 +846,29 @@ def _history_tables(
     orders = np.zeros((len(outcomes), size), dtype=np.intp)
     for k, result in enumerate(outcomes):
         orders[k, : len(result.order)] = result.order
-    picked_ids = np.asarray(ids, dtype=np.int64)[orders].tolist()
     # counts[k, field, orders[k, j]] for every k, field and j: one gather of the flat counts
     fields = counts.shape[1]
     cells = (np.arange(len(outcomes) * fields, dtype=np.intp).reshape(len(outcomes), fields, 1) * size
              + orders[:, None, :])
-    picked_counts = counts.reshape(-1).take(cells).tolist()
+    picked = counts.reshape(-1).take(cells)
+    if picked.max(initial=0) < 256:  # (a half of fewer than 256 evenings): a count a byte, read back as ints
+        flat = picked.astype(np.uint8).tobytes()
+        columns = [tuple(flat[i : i + size]) for i in range(0, len(flat), size)]
+    else:
+        columns = list(map(tuple, picked.reshape(-1, size).tolist()))
     tables = []
     for k, result in enumerate(outcomes):
         order, totals = result.order, result.totals
         n = len(order)
+        evening_columns = columns[k * fields : (k + 1) * fields]
         table = _new(StandingsTable)
         _set(table, "__dict__", {
-            "player_ids": tuple(picked_ids[k][:n]),
+            "player_ids": _picked(ids, order),
             "totals": _picked(totals, order),
             "denominator": total_unit * result.orders,
             "values": all_values[:n],
             "value_unit": value_unit,
-            "counts": tuple(map(tuple, picked_counts[k])) if n == size
-            else tuple([tuple(column[:n]) for column in picked_counts[k]]),
+            "counts": tuple(evening_columns) if n == size else tuple([column[:n] for column in evening_columns]),
         })
         tables.append(table)
     return tables

@@ -73,6 +73,16 @@ def test_every_evenings_table_is_the_references_standings_column_by_column(seed,
             assert entry.rows == want_entry.rows
 
 
+def test_counts_beyond_a_byte_in_a_long_half_are_the_final_standings() -> None:
+    # 1.400 evenings, 700 a half: a player's count passes 255 (the tables then skip the byte
+    # route); the final rows' counts come from the tally by another way (`_stats_after`)
+    season = random_season(3, 4, 1400, "classic", {"method": "lagging"})
+    for result in compute_keizer_season(season.params, season.players, season.evenings).values():
+        last = result.history[-1].table()
+        assert max(max(column) for column in last.counts) > 255
+        _assert_columns(last, result.standings)
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_every_ladder_evenings_table_is_the_references_ladder(seed) -> None:
     season = random_season(seed, 8 + 3 * seed, 6 + seed, "ladder", {"place_factor": "1/3"})
