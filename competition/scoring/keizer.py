@@ -33,7 +33,6 @@ from typing import Any, Final, Literal, NamedTuple, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from competition.scoring.collector import without_collection
 from competition.scoring.exact import Fractions, fraction
 from competition.scoring.fixpoint import Recalculation, TotalsMatrix, int_array
 from competition.scoring.terms import OPPONENT as _OPPONENT
@@ -650,7 +649,6 @@ def _inputs_digest(*parts: object) -> hashlib._Hash:
     return digest
 
 
-@without_collection
 def compute_keizer_half(
     params: KeizerParams,
     evenings: Sequence[Evening],
@@ -1089,7 +1087,6 @@ def winter_starting_order(players: Sequence[Player]) -> list[int]:
     return [p.id for p in sorted(players, key=lambda p: (p.start, p.id))]
 
 
-@without_collection
 def compute_keizer_season(
     params: KeizerParams,
     players: Sequence[Player],

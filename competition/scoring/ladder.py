@@ -18,7 +18,6 @@ from typing import Final
 
 import numpy as np
 
-from competition.scoring.collector import without_collection
 from competition.scoring.exact import Fractions
 from competition.scoring.keizer import history_counts, kind_of, stats_after
 from competition.scoring.types import (
@@ -110,7 +109,6 @@ def _evening_lines(
     return lines
 
 
-@without_collection
 def compute_ladder(
     params: LadderParams, players: Sequence[Player], evenings: Sequence[Evening], *, history: bool = True
 ) -> LadderResult:

@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
 
-from competition.scoring.collector import paused
 from competition.scoring.exact import Fractions, fraction
 
 Half = Literal["winter", "summer"]
@@ -251,8 +250,7 @@ class Deferred:
             state = self.__dict__
             fill = state.get("_deferred")
             if fill is not None and name in type(self).__dataclass_fields__:
-                with paused():  # thousands of objects made, all kept (`collector`)
-                    fill()
+                fill()
             if name in state and name != "_deferred":
                 return state[name]
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
@@ -260,8 +258,7 @@ class Deferred:
     def __getstate__(self) -> dict[str, Any]:
         fill = self.__dict__.get("_deferred")
         if fill is not None:
-            with paused():
-                fill()
+            fill()
         return self.__dict__
 
 
@@ -412,8 +409,7 @@ class Tabled(Deferred):
     def table(self) -> Any:
         state = self.__dict__
         if "_table" not in state and "_tables" in state:
-            with paused():
-                state["_tables"]()
+            state["_tables"]()
         found = state.get("_table")
         if found is None:
             rows = self.rows  # type: ignore[attr-defined]
