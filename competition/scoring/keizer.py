@@ -75,7 +75,9 @@ def _event(
 class _Terms(NamedTuple):
     """An evening's scoring in integer units: `coefficients[i]` × the value of
     `of[i]` for player `rows[i]`, and `amounts[j]` fixed points for `fixed[j]`. Each
-    player has at most one event an evening, so no (row, of) pair repeats."""
+    player has at most one event an evening; a (row, of) pair repeats only when a player
+    entering gets the Keizer 1956 own value beside his evening's own-value outcome (a
+    pair named twice counts twice)."""
 
     rows: list[int]
     of: list[int]
@@ -104,9 +106,6 @@ class _Totals:
             self.const[player] += amount
         for player, of, coefficient in zip(terms.rows, terms.of, terms.coefficients, strict=True):
             self.terms[player].append((of, coefficient))
-
-    def add_value(self, player: int, of: int, coefficient: int) -> None:
-        self.terms[player].append((of, coefficient))
 
     def totals(self, values: Sequence[int]) -> list[int]:
         return [c + sum([k * values[q] for q, k in terms]) for c, terms in zip(self.const, self.terms, strict=True)]
@@ -834,7 +833,7 @@ def _history_tables(
     ids: Sequence[int],
 ) -> list[StandingsTable]:
     """Every evening's table. The counts after evening k are those of the tally's events
-    of evening k and before (`history_counts`); every evening's order picks its columns, all evenings
+    of evening k and before (`counts_by_evening`); every evening's order picks its columns, all evenings
     in one gather (an evening with fewer players in the standings takes the first of its
     row)."""
     size = len(ids)
