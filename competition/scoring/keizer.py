@@ -641,6 +641,11 @@ def _evening_keys(read: _HalfRead) -> list[bytes]:
     ]
 
 
+# The form of the memory's keys (`_evening_keys`), first in every digest: a worker's shared
+# memory outlives a deploy, so a key of an earlier form can never be read as one of this.
+_KEY_FORMAT: Final = "evening keys 2: counts, entering, (row, column, amount) per term"
+
+
 def _inputs_digest(*parts: object) -> hashlib._Hash:
     digest = hashlib.sha256()
     for part in parts:
@@ -702,7 +707,7 @@ def compute_keizer_half(
     state = _Totals(size) if rescored and matrix is None else None
     memo = None  # the running digest of the inputs and the evenings so far
     if params.method == "fixpoint" and matrix is not None:
-        memo = _inputs_digest(params, tuple(starting_order), sorted(present_from_start),
+        memo = _inputs_digest(_KEY_FORMAT, params, tuple(starting_order), sorted(present_from_start),
                               sorted((absence_counts_before or {}).items()), max_iterations)
     evening_keys = _evening_keys(read) if memo is not None else []
     keys: list[bytes] = []  # the memory's key after each evening

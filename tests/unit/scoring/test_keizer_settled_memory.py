@@ -73,6 +73,16 @@ def test_other_parameters_are_other_standings(recalculations):
     assert len(recalculations) == before + len(season.evenings)
 
 
+def test_keys_of_another_form_are_other_keys(recalculations, monkeypatch):
+    # a shared memory outlives a deploy: what an earlier key form stored is never read
+    season = _season()
+    keizer.compute_keizer_season(season.params, season.players, season.evenings)
+    before = len(recalculations)
+    monkeypatch.setattr(keizer, "_KEY_FORMAT", "an earlier form")
+    keizer.compute_keizer_season(season.params, season.players, season.evenings)
+    assert len(recalculations) == before + len(season.evenings)
+
+
 def test_the_memory_is_bounded(monkeypatch):
     memory = keizer._Settled()
     monkeypatch.setattr(memory, "SIZE", 3)
