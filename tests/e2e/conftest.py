@@ -63,7 +63,7 @@ def page(browser, live_server):
 
 @pytest.fixture
 def club_clock(monkeypatch) -> Callable[[dt.date], None]:
-    """Set the site's today (and the time with it, by whole days) for this test.
+    """Set the site's today for this test (from noon on, never backwards: tests/clock.py).
 
     Pages, services and the eager Celery tasks all ask ``django.utils.timezone.now``; the
     live server shares this process, so shifting it makes a fixed demo date hold on any
@@ -71,11 +71,10 @@ def club_clock(monkeypatch) -> Callable[[dt.date], None]:
     """
     from django.utils import timezone
 
-    real_now = timezone.now
+    from tests.clock import on_day
 
     def set_today(day: dt.date) -> None:
-        offset = day - timezone.localdate(real_now())
-        monkeypatch.setattr(timezone, "now", lambda: real_now() + offset)
+        monkeypatch.setattr(timezone, "now", on_day(day))
 
     return set_today
 

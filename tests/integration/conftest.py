@@ -17,18 +17,16 @@ from django.utils import timezone
 from core.pagecache import cache
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
+from tests.clock import on_day
 from tests.demo_snapshot import demo_season
 from tests.transactions import rolled_back
 
 
 @pytest.fixture
 def club_today(request, monkeypatch):
-    """The site's today is the module's ``TODAY``, whatever day the suite runs (the time
-    of day runs on)."""
-    today: dt.date = request.module.TODAY
-    real_now = timezone.now
-    offset = today - timezone.localdate(real_now())
-    monkeypatch.setattr(timezone, "now", lambda: real_now() + offset)
+    """The site's today is the module's ``TODAY``, whatever day the suite runs (from noon
+    on, never backwards: tests/clock.py)."""
+    monkeypatch.setattr(timezone, "now", on_day(request.module.TODAY))
 
 
 @pytest.fixture(scope="module")

@@ -32,6 +32,7 @@ from core.models import Mail
 from core.tasks import send_mails_pending
 from pairing.services import evening_pair_and_publish
 from tests import factories as f
+from tests.clock import on_day
 from tests.mailfakes import patch_send
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_home_club")]
@@ -391,9 +392,7 @@ def test_a_failing_mail_server_leaves_the_email_for_the_retry(club, monkeypatch)
 @pytest.fixture
 def september(monkeypatch):
     """The site's today is 1 September 2026, before the factories' season opens."""
-    real_now = timezone.now
-    offset = dt.date(2026, 9, 1) - timezone.localdate(real_now())
-    monkeypatch.setattr(timezone, "now", lambda: real_now() + offset)
+    monkeypatch.setattr(timezone, "now", on_day(dt.date(2026, 9, 1)))
 
 
 def test_sign_up_page_requests_club_duty_and_shows_it_pending(club, client, september):
