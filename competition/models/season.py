@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
+from typing import Any
 
 from django.apps import apps
 from django.conf import settings
@@ -562,6 +563,21 @@ class StandingsState(models.Model):
         return f"{self.season_id} at {self.inputs_version}"
 
 
+# An explanation line as a row stores it: an array of these fields, in this order (a
+# Keizer line seven, a ladder line six), which ``Standing.lines`` names again. An array
+# instead of an object with its keys: the last snapshot of a half holds every player's
+# lines, written anew with each result, and the keys were half of its size
+# (docs/standings.md, "Explanation lines as stored").
+KEIZER_LINE = ("date", "outcome", "opponent", "value", "points", "exact", "over_limit")
+LADDER_LINE = ("date", "outcome", "opponent", "delta", "bonus", "points")
+
+
+def stored_line(line: list[Any]) -> dict[str, Any]:
+    """One stored explanation line as {field: value} (``KEIZER_LINE``, ``LADDER_LINE``)."""
+    fields = KEIZER_LINE if len(line) == len(KEIZER_LINE) else LADDER_LINE
+    return dict(zip(fields, line, strict=True))
+
+
 class Standing(models.Model):
     """One player's row in a snapshot."""
 
@@ -600,6 +616,10 @@ class Standing(models.Model):
 
     def __str__(self) -> str:
         return f"{self.rank}. {self.player_id}: {self.score}"
+
+    def lines(self) -> list[dict[str, Any]]:
+        """The explanation lines stored, each as {field: value} (``stored_line``)."""
+        return [stored_line(line) for line in self.explanation]
 
     @property
     def percentage(self) -> Decimal | None:

@@ -83,7 +83,7 @@ def half_evening_matrix(half: Half) -> dict[str, Any]:
             colours[(day, black)] = "b"
     matrix = evening_matrix(
         [row.player_id for row in rows],
-        {row.player_id: [_line(line) for line in row.explanation] for row in rows},
+        {row.player_id: [_line(line) for line in row.lines()] for row in rows},
         colours,
     )
     playing = _playing_dates(half) if rows else []

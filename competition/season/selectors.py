@@ -338,7 +338,7 @@ def player_page(player: Player) -> dict[str, Any]:
     explained = []
     for entry in halves.values():
         row = entry["row"]
-        lines = [_explanation_line(line, names) for line in row.explanation]
+        lines = [_explanation_line(line, names) for line in row.lines()]
         total = row.score if row.score is not None else Decimal(0)
         rounding = rounding_difference([line["points"] for line in lines if "points" in line], total)
         explained.append({**entry, "lines": lines, "rounding": rounding})

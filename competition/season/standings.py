@@ -424,8 +424,9 @@ def points_text(value: Fraction) -> str:
     return units_text(value.numerator, value.denominator)
 
 
-def _line_json(line: Any, shown: dict[Any, Any]) -> dict[str, Any]:
-    """One explanation line as stored. ``shown`` keeps the numbers as text by their exact
+def _line_json(line: Any, shown: dict[Any, Any]) -> list[Any]:
+    """One explanation line as stored: an array of ``KEIZER_LINE``'s or ``LADDER_LINE``'s
+    fields, in their order (``Standing.lines`` reads it back). ``shown`` keeps the numbers as text by their exact
     values: a snapshot's thousands of lines repeat few distinct numbers (a ladder's
     deltas and bonuses above all), each rounded and formatted once. They are known by
     their numerators and denominators, whose hash is an integer's (a fraction's own hash
@@ -439,14 +440,9 @@ def _line_json(line: Any, shown: dict[Any, Any]) -> dict[str, Any]:
         if numbers is None:
             numbers = shown[ladder_key] = (points_text(delta), points_text(bonus),
                                            points_text(delta + bonus))
-        return {
-            "date": _shown_date(date, shown),
-            "outcome": _shown_outcome(outcome, shown),
-            "opponent": line.opponent,
-            "delta": numbers[0],
-            "bonus": numbers[1],
-            "points": numbers[2],
-        }
+        # date, outcome, opponent, delta, bonus, points (LADDER_LINE)
+        return [_shown_date(date, shown), _shown_outcome(outcome, shown), line.opponent,
+                numbers[0], numbers[1], numbers[2]]
     value, points = line.value, line.points
     key: tuple[int | None, ...] = (value.numerator if value is not None else None, value.denominator if value is not None else None,
            points.numerator, points.denominator)
@@ -454,15 +450,9 @@ def _line_json(line: Any, shown: dict[Any, Any]) -> dict[str, Any]:
     if numbers is None:
         numbers = shown[key] = (points_text(value) if value is not None else None,
                                 points_text(points), str(points))
-    return {
-        "date": _shown_date(date, shown) if date else None,
-        "outcome": _shown_outcome(outcome, shown),
-        "opponent": line.opponent,
-        "value": numbers[0],
-        "points": numbers[1],
-        "exact": numbers[2],
-        "over_limit": line.over_limit,
-    }
+    # date, outcome, opponent, value, points, exact, over_limit (KEIZER_LINE)
+    return [_shown_date(date, shown) if date else None, _shown_outcome(outcome, shown),
+            line.opponent, numbers[0], numbers[1], numbers[2], line.over_limit]
 
 
 def _shown_date(date: dt.date, shown: dict[Any, Any]) -> str:
@@ -570,7 +560,7 @@ def _digest(rows_json: str, cycle: bool, with_lines: bool, cycle_orders: int = 0
 # Part of every stored link: a new form makes each stored snapshot's link differ once, so
 # the next recalculation of a season writes all its snapshots in the new form, and a fresh
 # digest is never compared with one of an older form (``standings_current``).
-STORE_FORM = "rows as JSON text, 2026-12"
+STORE_FORM = "rows as JSON text, explanation lines as arrays, 2026-12"
 
 
 def stored_link(link: str) -> str:

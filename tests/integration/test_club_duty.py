@@ -74,7 +74,7 @@ def standing(s: Season, player, evening) -> Standing:
 
 
 def line_of(row: Standing, evening) -> dict:
-    (line,) = [x for x in row.explanation if x["date"] == evening.date.isoformat()]
+    (line,) = [x for x in row.lines() if x["date"] == evening.date.isoformat()]
     return line
 
 

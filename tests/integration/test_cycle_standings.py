@@ -66,7 +66,7 @@ def test_the_player_page_says_the_total_is_an_average_and_its_lines_sum_to_it(cl
     html = page.content.decode()
     n = winter.cycle_orders
     assert f"De herberekening wisselde tussen {n} standen; je totaal is het gemiddelde." in html
-    assert sum(Fraction(line["exact"]) for line in row.explanation) == Fraction(row.score_exact)
+    assert sum(Fraction(line["exact"]) for line in row.lines()) == Fraction(row.score_exact)
     assert Fraction(row.score_exact) == winter.standings[0].total
 
 

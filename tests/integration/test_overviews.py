@@ -142,7 +142,7 @@ def test_matrix_shows_what_happened_each_evening_and_the_points(club, nl):
     assert "<h1>Uitslagen per avond · winterhelft" in html
     for row in latest_rows(club):
         cells = re.findall(r'<td class="mx-cell">(.*?)</td>', row_html(html, row.player_id, "matrix"), re.S)
-        lines = [line for line in row.explanation if line["date"]]
+        lines = [line for line in row.lines() if line["date"]]
         assert len(cells) == 6  # the six evenings with results
         for line, cell in zip(sorted(lines, key=lambda x: x["date"]), [c for c in cells if "res-" in c],
                               strict=True):
@@ -175,7 +175,7 @@ def test_matrix_on_a_phone_lists_each_evening_in_words(club, nl):
                 "absent_with_notice": "afwezig met bericht", "club_duty": "clubverplichting",
                 "absent_without_notice": "afwezig zonder bericht", "postponed": "uitgesteld",
                 "forfeit_win": "reglementaire winst", "forfeit_loss": "reglementair verlies"}
-    for line in row.explanation:
+    for line in row.lines():
         assert outcomes[line["outcome"]] in card
 
 

@@ -57,7 +57,7 @@ def test_absences_are_split_into_with_and_without_notice(client, demo):
 def test_the_explanation_adds_up_on_screen_with_a_rounding_line(client, demo):
     rounded = [
         row for row in Standing.objects.filter(snapshot__half__season=demo).exclude(explanation=[])
-        if sum(Decimal(line["points"]) for line in row.explanation) != row.score
+        if sum(Decimal(line["points"]) for line in row.lines()) != row.score
     ]
     assert rounded, "the demo has a player whose lines do not add up exactly"
     row = rounded[-1]
