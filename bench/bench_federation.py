@@ -27,8 +27,8 @@ pairing by e-mail. A local SMTP sink (a process of its own on 127.0.0.1) takes t
    night: the worker CPU per result for the clubs of each size (20-39 players, ...), the
    CPU per result of the load generators themselves (the saving processes and the
    watcher, on the same cores), the servers' CPU per result (PostgreSQL's and Redis's
-   every process, from ``/proc``: they share the cores too), the load average before and
-   after.
+   every process, from ``/proc``: they share the cores too), PostgreSQL's write-ahead
+   log per result, the load average before and after.
 
 Goals (issue 20, this 2-core machine): per-club deadline CPU at most a third of the
 single-club figure of before (60 players: 0,60 s, so at most 0,2 s), e-mail at most 2 ms of
@@ -567,6 +567,8 @@ def night_lines(name: str, night: dict, clubs: list[dict], rows) -> list[str]:
                      f"process on this machine, from the night's start to the queue drained); the worker "
                      f"processes' in all {night.get('workers', 0) / night['saved'] * 1000:.1f} ms (their "
                      f"tasks and Celery's receiving and acknowledging)")
+        lines.append(f"  PostgreSQL's write-ahead log per result: {night.get('wal', 0) / night['saved'] / 1024:.1f} kB "
+                     f"(the saving and the recalculations)")
     return lines
 
 
@@ -622,6 +624,17 @@ def server_cpu() -> dict[str, float]:
         if kind is not None:
             totals[kind] += cpu + children
     return totals
+
+
+def wal_bytes() -> int:
+    """Where PostgreSQL's write-ahead log is now, in bytes: what a night wrote to it is the
+    difference (every database of the server; nothing else writes meanwhile). A figure
+    that does not move with the machine's speed, unlike the CPU."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_current_wal_lsn() - '0/0'::pg_lsn")
+        return int(cursor.fetchone()[0])
 
 
 def _load() -> str:
@@ -784,6 +797,7 @@ def main() -> int:
                 path.unlink()
             load = " ".join(f"{x:.2f}" for x in os.getloadavg())
             servers = server_cpu()
+            wal = wal_bytes()
             workers = process_cpu([p.pid for p in processes])
             with platform_context():
                 night = results_night(clubs, rate, seconds)
@@ -791,6 +805,7 @@ def main() -> int:
             time.sleep(1)
             night["seconds"] = seconds
             night["servers"] = {k: v - servers[k] for k, v in server_cpu().items()}
+            night["wal"] = wal_bytes() - wal
             night["workers"] = process_cpu([p.pid for p in processes]) - workers
             print()
             for line in night_lines(name, night, clubs, task_log(folder)):
