@@ -8,7 +8,8 @@ from __future__ import annotations
 import importlib
 
 import pytest
-from django.apps import apps
+from django.db import connection
+from django.db.migrations.loader import MigrationLoader
 
 from competition.models import Standing
 from competition.models.season import KEIZER_LINE, LADDER_LINE, stored_line
@@ -78,6 +79,8 @@ def test_the_migration_rewrites_the_lines_stored_as_objects_and_back(django_capt
     for pk, lines in objects.items():  # as the code before this form stored them
         Standing.objects.filter(pk=pk).update(explanation=lines)
 
+    # The models as the migration sees them (plain managers, no club scope of their own).
+    apps = MigrationLoader(connection).project_state(("competition", "0037_explanation_lines_as_arrays")).apps
     lines_migration.forward(apps, None)
     after = {row.pk: row.explanation for row in Standing.objects.exclude(explanation=[])}
     assert after == {**stored, first: [*stored[first], ["2026-10-01", "win", 7, "1.50", "0.25", "1.75"]]}
