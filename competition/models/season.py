@@ -572,8 +572,12 @@ KEIZER_LINE = ("date", "outcome", "opponent", "value", "points", "exact", "over_
 LADDER_LINE = ("date", "outcome", "opponent", "delta", "bonus", "points")
 
 
-def stored_line(line: list[Any]) -> dict[str, Any]:
-    """One stored explanation line as {field: value} (``KEIZER_LINE``, ``LADDER_LINE``)."""
+def stored_line(line: list[Any] | dict[str, Any]) -> dict[str, Any]:
+    """One stored explanation line as {field: value} (``KEIZER_LINE``, ``LADDER_LINE``). A
+    line of the earlier form, an object already, is read as it is: a club's copy made
+    before migration 0037 (``manage.py backup``) still holds its lines so when restored."""
+    if isinstance(line, dict):
+        return line
     fields = KEIZER_LINE if len(line) == len(KEIZER_LINE) else LADDER_LINE
     return dict(zip(fields, line, strict=True))
 

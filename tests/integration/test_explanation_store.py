@@ -89,3 +89,11 @@ def test_the_migration_rewrites_the_lines_stored_as_objects_and_back(django_capt
 
     lines_migration.backward(apps, None)
     assert {row.pk: row.explanation for row in Standing.objects.exclude(explanation=[])} == objects
+
+
+def test_a_line_of_the_earlier_form_is_read_as_it_is() -> None:
+    # As a club's copy made before migration 0037 brings it back (manage.py restore).
+    line = {"date": "2026-10-01", "outcome": "win", "opponent": 7, "value": "12.00", "points": "12.00",
+            "exact": "12", "over_limit": False}
+    assert stored_line(line) == line
+    assert stored_line(list(line.values())) == line
